@@ -1,0 +1,74 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every target of ours shares: Swift 6 mode comes from the tools version;
+/// warnings are errors in our own code only (dependencies are untouched).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "AccountStore",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "AccountCore", targets: ["AccountCore"]),
+        .library(name: "AccountConformance", targets: ["AccountConformance"]),
+        .library(name: "BackendRegistry", targets: ["BackendRegistry"]),
+        .executable(name: "accounts", targets: ["accounts"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0", traits: ["YAML"]),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
+        .target(name: "AccountCore", swiftSettings: strict),
+        .target(
+            name: "AccountCrypto",
+            dependencies: ["AccountCore", "CSodium", "CZxcvbn"],
+            swiftSettings: strict
+        ),
+        .target(name: "StoreSupport", dependencies: ["AccountCore"], swiftSettings: strict),
+        .target(
+            name: "JSONFileBackend",
+            dependencies: ["AccountCore", "StoreSupport"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AccountConformance",
+            dependencies: ["AccountCore"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BackendRegistry",
+            dependencies: ["AccountCore", "AccountConformance", "JSONFileBackend"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AccountSettings",
+            dependencies: [
+                "AccountCore", "BackendRegistry",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AccountsCLI",
+            dependencies: [
+                "AccountCore", "AccountCrypto", "AccountConformance", "BackendRegistry", "AccountSettings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "accounts", dependencies: ["AccountsCLI"], swiftSettings: strict),
+        .testTarget(
+            name: "AccountStoreTests",
+            dependencies: [
+                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "AccountConformance",
+                "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts",
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

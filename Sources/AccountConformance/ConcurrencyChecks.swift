@@ -1,0 +1,75 @@
+import AccountCore
+
+/// Races: the uniqueness promise under concurrent creators, and no lost writes.
+enum ConcurrencyChecks {
+    static let all: [ConformanceCheck] = [
+        ConformanceCheck("50 concurrent creates of one email give exactly one success") { context in
+            let store = try await context.open()
+            let email = Fixtures.email(42)
+            let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                for n in 1...50 {
+                    group.addTask {
+                        do {
+                            try await store.createUser(
+                                Fixtures.user(n, email: email), initialSession: Fixtures.session(n, user: Fixtures.id(n)))
+                            return "ok"
+                        } catch let error as AccountError {
+                            return error.code
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            let successes = outcomes.filter { $0 == "ok" }.count
+            let taken = outcomes.filter { $0 == "email_taken" }.count
+            try context.expect(successes == 1, "\(successes) creators succeeded, expected exactly 1")
+            try context.expect(taken == 49, "\(taken) got email_taken, expected 49 (others: \(Set(outcomes)))")
+            let count = try await store.userCount()
+            try context.expect(count == 1, "the store holds \(count) users")
+            guard let winner = try await store.user(email: email) else { throw ConformanceFailure("no user stored") }
+            let sessions = try await store.sessions(userID: winner.id)
+            try context.expect(sessions.count == 1, "the winner has \(sessions.count) sessions, expected 1")
+            try await store.close()
+        },
+        ConformanceCheck("200 concurrent creates of distinct emails all land") { context in
+            let store = try await context.open()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 1...200 {
+                    group.addTask { try await store.createUser(Fixtures.user(n), initialSession: nil) }
+                }
+                try await group.waitForAll()
+            }
+            let count = try await store.userCount()
+            try context.expect(count == 200, "count is \(count), expected 200")
+            for n in 1...200 {
+                try context.expectIdentical(try await store.user(email: Fixtures.email(n)), Fixtures.user(n), "user \(n)")
+            }
+            try await store.close()
+            let reopened = try await context.open()
+            try context.expect(try await reopened.userCount() == 200, "after reopening, count is not 200")
+            try await reopened.close()
+        },
+        ConformanceCheck("two instances on one path race on one email: one wins") { context in
+            let first = try await context.open()
+            let second = try await context.open()
+            let email = Fixtures.email(7)
+            async let a: String = attempt(first, Fixtures.user(1, email: email))
+            async let b: String = attempt(second, Fixtures.user(2, email: email))
+            let results = try await [a, b].sorted()
+            try context.expect(results == ["email_taken", "ok"], "results were \(results), expected one ok and one email_taken")
+            let counts = [try await first.userCount(), try await second.userCount()]
+            try context.expect(counts == [1, 1], "the instances count \(counts) users")
+            try await first.close()
+            try await second.close()
+        },
+    ]
+
+    private static func attempt(_ store: any UserRepository, _ user: UserRecord) async throws -> String {
+        do {
+            try await store.createUser(user, initialSession: nil)
+            return "ok"
+        } catch let error as AccountError {
+            return error.code
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import AccountCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#endif
+import Foundation
+
+/// What one check gets: the backend, a fresh scratch folder of its own, and assertion helpers
+/// that throw `ConformanceFailure` (so the suite runs under any test framework or none).
+public struct ConformanceContext: Sendable {
+    /// The backend under test.
+    public let subject: ConformanceSubject
+    /// A new empty folder, removed after the check.
+    public let directory: String
+
+    /// The default store path inside the scratch folder.
+    public var storePath: String { path(subject.storeFileName) }
+
+    /// A path inside the scratch folder.
+    public func path(_ name: String) -> String { directory + "/" + name }
+
+    /// Opens (or creates) the store at `path`, by default the scratch store.
+    public func open(_ path: String? = nil) async throws -> any UserRepository {
+        try await subject.open(path ?? storePath)
+    }
+
+    /// Fails the check with `message` unless `condition` holds.
+    public func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw ConformanceFailure(message()) }
+    }
+
+    /// Runs `operation` and fails unless it throws the `AccountError` with `code`.
+    public func expectError<T>(
+        _ code: String, _ what: String, _ operation: () async throws -> T
+    ) async throws {
+        do {
+            _ = try await operation()
+        } catch let error as AccountError {
+            try expect(error.code == code, "\(what): expected \(code), got \(error.code) (\(error.message(.english)))")
+            return
+        } catch {
+            throw ConformanceFailure("\(what): expected \(code), got a non-typed error: \(error)")
+        }
+        throw ConformanceFailure("\(what): expected \(code), but it succeeded")
+    }
+
+    /// The file's bytes, or nil when it cannot be read.
+    public func bytes(of path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { Array($0) }
+    }
+
+    /// Writes `bytes` to `path`, replacing whatever is there.
+    public func write(_ bytes: [UInt8], to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw ConformanceFailure("could not write the fixture \(path)")
+        }
+    }
+
+    /// Every file in the scratch folder with its bytes, to prove an operation changed nothing.
+    public func snapshotOfFolder() -> [String: [UInt8]] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var result: [String: [UInt8]] = [:]
+        for name in names { result[name] = bytes(of: path(name)) }
+        return result
+    }
+}

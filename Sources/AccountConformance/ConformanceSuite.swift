@@ -1,0 +1,56 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#endif
+import Foundation
+
+/// The shared suite every backend must pass, as data: the test target runs each check against
+/// each registered backend, and `accounts verify` runs them against a scratch store.
+public enum ConformanceSuite {
+    /// Every check, in a stable order.
+    public static let checks: [ConformanceCheck] =
+        RecordChecks.all + ConcurrencyChecks.all + SessionChecks.all + PersistenceChecks.all + StoreFileChecks.all
+
+    /// The check with this name.
+    public static func check(named name: String) -> ConformanceCheck? {
+        checks.first { $0.name == name }
+    }
+
+    /// Runs one check against `subject` in a fresh scratch folder, removed afterwards.
+    /// - Throws: the check's failure.
+    public static func run(_ check: ConformanceCheck, on subject: ConformanceSubject) async throws {
+        let directory = try makeScratchDirectory(for: subject.backendName)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await check.run(ConformanceContext(subject: subject, directory: directory))
+    }
+
+    /// The outcome of one check in `runAll`.
+    public struct Outcome: Sendable {
+        /// The check's name.
+        public let check: String
+        /// `nil` when it passed; else what failed.
+        public let failure: String?
+    }
+
+    /// Runs every check against `subject`, one after another, and reports each.
+    public static func runAll(on subject: ConformanceSubject) async -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for check in checks {
+            do {
+                try await run(check, on: subject)
+                outcomes.append(Outcome(check: check.name, failure: nil))
+            } catch {
+                outcomes.append(Outcome(check: check.name, failure: String(describing: error)))
+            }
+        }
+        return outcomes
+    }
+
+    private static func makeScratchDirectory(for backend: String) throws -> String {
+        let base = FileManager.default.temporaryDirectory.path
+        var template = Array("\(base)/accounts-conformance-\(backend)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw ConformanceFailure("could not create a scratch folder under \(base)")
+        }
+        return String(cString: made)
+    }
+}

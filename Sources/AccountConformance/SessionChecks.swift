@@ -1,0 +1,49 @@
+import AccountCore
+
+/// Sessions: create, find, touch, revoke, revoke-all-others, and the owner's existence.
+enum SessionChecks {
+    static let all: [ConformanceCheck] = [
+        ConformanceCheck("sessions are created, found, touched and revoked") { context in
+            let store = try await context.open()
+            let user = Fixtures.user(1)
+            let first = Fixtures.session(1, user: user.id)
+            try await store.createUser(user, initialSession: first)
+            try context.expect(try await store.session(tokenHash: first.tokenHash) == first, "initial session not found intact")
+            let second = Fixtures.session(2, user: user.id, remember: true)
+            try context.expect(try await store.createSession(second), "createSession refused")
+            try context.expect(try await store.sessions(userID: user.id) == [first, second], "sessions(userID:) is wrong")
+            let later = first.lastSeenAt.adding(seconds: 120)
+            try await store.touchSession(tokenHash: first.tokenHash, lastSeenAt: later)
+            var touched = first
+            touched.lastSeenAt = later
+            try context.expect(try await store.session(tokenHash: first.tokenHash) == touched, "touch did not move lastSeenAt alone")
+            try context.expect(try await store.deleteSession(tokenHash: first.tokenHash), "deleteSession did not find it")
+            try context.expect(try await store.session(tokenHash: first.tokenHash) == nil, "a revoked session is still found")
+            try context.expect(try await store.deleteSession(tokenHash: first.tokenHash) == false, "a second revoke reported success")
+            try context.expect(try await store.session(tokenHash: second.tokenHash) == second, "revoking one session hit another")
+            try context.expect(try await store.user(id: user.id) != nil, "revoking a session removed the user")
+            try await store.close()
+        },
+        ConformanceCheck("a password change revokes every other session of that user only") { context in
+            let store = try await context.open()
+            let user = Fixtures.user(1)
+            let other = Fixtures.user(2)
+            try await store.createUser(user, initialSession: Fixtures.session(1, user: user.id))
+            try await store.createUser(other, initialSession: Fixtures.session(2, user: other.id))
+            for n in 3...5 { _ = try await store.createSession(Fixtures.session(n, user: user.id)) }
+            _ = try await store.updatePassword(
+                userID: user.id, passwordHash: "$x$", changedAt: .init(millisecondsSince1970: 5),
+                revoking: .allExcept(tokenHash: nil))
+            try context.expect(try await store.sessions(userID: user.id).isEmpty, "revoke-all left sessions")
+            try context.expect(try await store.sessions(userID: other.id).count == 1, "revoke-all hit another user")
+            try await store.close()
+        },
+        ConformanceCheck("a session for a missing user is refused") { context in
+            let store = try await context.open()
+            let orphan = Fixtures.session(1, user: Fixtures.id(77))
+            try context.expect(try await store.createSession(orphan) == false, "a session was stored for a missing user")
+            try context.expect(try await store.session(tokenHash: orphan.tokenHash) == nil, "the refused session is findable")
+            try await store.close()
+        },
+    ]
+}

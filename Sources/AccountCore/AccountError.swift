@@ -1,0 +1,72 @@
+/// Every failure the library reports. Each case has a stable `code` (shown by `--json`) and a
+/// human message in English and Korean that names the rule broken.
+///
+/// Engine errors never surface raw: a backend maps them to a case here and keeps the engine's
+/// text as `detail`.
+public enum AccountError: Error, Sendable, Hashable {
+    case invalidEmail(EmailRule)
+    case invalidPassword(PasswordRule, minimum: Int = 8, maximum: Int = 128)
+    case weakPassword
+    case passwordMismatch
+    case invalidNickname(NicknameRule)
+    case emailTaken
+    case invalidCredentials
+    case tooManyAttempts(retryAfterSeconds: Int64)
+    case notSignedIn
+    case sessionExpired
+    case storeCorrupted(detail: String)
+    case storeVersionUnsupported(found: Int, supported: Int)
+    case storeKindMismatch(expected: String, found: String)
+    case storeBusy(detail: String)
+    case storeIO(detail: String)
+    case configInvalid(key: String, reason: String)
+    case unknownBackend(name: String, known: [String])
+
+    /// The stable machine-readable code.
+    public var code: String {
+        switch self {
+        case .invalidEmail: "invalid_email"
+        case .invalidPassword: "invalid_password"
+        case .weakPassword: "weak_password"
+        case .passwordMismatch: "password_mismatch"
+        case .invalidNickname: "invalid_nickname"
+        case .emailTaken: "email_taken"
+        case .invalidCredentials: "invalid_credentials"
+        case .tooManyAttempts: "too_many_attempts"
+        case .notSignedIn: "not_signed_in"
+        case .sessionExpired: "session_expired"
+        case .storeCorrupted: "store_corrupted"
+        case .storeVersionUnsupported: "store_version_unsupported"
+        case .storeKindMismatch: "store_kind_mismatch"
+        case .storeBusy: "store_busy"
+        case .storeIO: "store_io"
+        case .configInvalid: "config_invalid"
+        case .unknownBackend: "unknown_backend"
+        }
+    }
+
+    /// Every code, in the order DESIGN.md lists them.
+    public static let allCodes = [
+        "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
+        "email_taken", "invalid_credentials", "too_many_attempts", "not_signed_in", "session_expired",
+        "store_corrupted", "store_version_unsupported", "store_kind_mismatch", "store_busy", "store_io",
+        "config_invalid", "unknown_backend",
+    ]
+
+    /// Whether this is a failure of the store rather than of the caller's input.
+    public var isStoreFailure: Bool {
+        switch self {
+        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO: true
+        default: false
+        }
+    }
+
+    /// The human message in `language`.
+    public func message(_ language: Language) -> String {
+        ErrorMessages.message(for: self, in: language)
+    }
+}
+
+extension AccountError: CustomStringConvertible {
+    public var description: String { "\(code): \(message(.english))" }
+}

@@ -1,0 +1,37 @@
+/// What the service tells about a signed-in user: never the hash, never a token.
+public struct AccountProfile: Sendable, Hashable {
+    /// The stable id.
+    public let id: UserID
+    /// The normalized email.
+    public let email: String
+    /// The nickname.
+    public let nickname: String
+    /// When the account was created.
+    public let createdAt: Timestamp
+
+    /// The public part of a stored user.
+    public init(_ user: UserRecord) {
+        id = user.id
+        email = user.email
+        nickname = user.nickname
+        createdAt = user.createdAt
+    }
+}
+
+/// The result of a sign-up or login: who, and the new session's token for the client to keep.
+public struct SignedInSession: Sendable {
+    /// The user now signed in.
+    public let profile: AccountProfile
+    /// The bearer token (64 hex characters). Only its SHA-256 is stored; show it to no one.
+    public let token: String
+    /// When the session expires at the latest.
+    public let expiresAt: Timestamp
+}
+
+/// What the start screen shows.
+public enum StartScreen: Sendable, Hashable {
+    /// A signed-in member: the welcome screen.
+    case member(AccountProfile)
+    /// A guest: the sign-up screen. `sessionExpired` tells whether a saved session just lapsed.
+    case guest(sessionExpired: Bool)
+}

@@ -1,0 +1,200 @@
+/// The account rules on top of any `UserRepository`: sign-up, login, sessions, password change,
+/// withdrawal and throttling. Front ends (the CLI, tests) call this and nothing below it.
+public struct AccountService: Sendable {
+    /// The store.
+    public let repository: any UserRepository
+    private let hasher: any PasswordHasher
+    private let strength: any PasswordStrengthEstimator
+    private let digester: any TokenDigester
+    private let random: any RandomSource
+    private let clock: any AccountClock
+    /// Password rules.
+    public let passwordPolicy: PasswordPolicy
+    /// Session lifetimes.
+    public let sessionPolicy: SessionPolicy
+    /// Failed-login throttling.
+    public let throttlePolicy: ThrottlePolicy
+
+    /// A session is written back as "seen" at most this often, so reads stay reads.
+    static let touchIntervalSeconds: Int64 = 60
+
+    /// Creates the service over `repository` with injected crypto, randomness and clock.
+    public init(
+        repository: any UserRepository,
+        hasher: any PasswordHasher,
+        strength: any PasswordStrengthEstimator,
+        digester: any TokenDigester,
+        random: any RandomSource,
+        clock: any AccountClock = SystemClock(),
+        passwordPolicy: PasswordPolicy = PasswordPolicy(),
+        sessionPolicy: SessionPolicy = SessionPolicy(),
+        throttlePolicy: ThrottlePolicy = ThrottlePolicy()
+    ) {
+        self.repository = repository
+        self.hasher = hasher
+        self.strength = strength
+        self.digester = digester
+        self.random = random
+        self.clock = clock
+        self.passwordPolicy = passwordPolicy
+        self.sessionPolicy = sessionPolicy
+        self.throttlePolicy = throttlePolicy
+    }
+
+    // MARK: - Start screen
+
+    /// Routes the saved session: a member goes to the welcome screen, anyone else is a guest.
+    /// An expired or revoked session is a guest, not an error.
+    public func start(token: String?) async throws -> StartScreen {
+        do {
+            let (user, _) = try await signedInUser(token: token)
+            return .member(AccountProfile(user))
+        } catch AccountError.notSignedIn {
+            return .guest(sessionExpired: false)
+        } catch AccountError.sessionExpired {
+            return .guest(sessionExpired: true)
+        }
+    }
+
+    /// The signed-in user's profile.
+    /// - Throws: `notSignedIn` without a valid session, `sessionExpired` when it lapsed.
+    public func whoami(token: String?) async throws -> AccountProfile {
+        AccountProfile(try await signedInUser(token: token).user)
+    }
+
+    // MARK: - Sign-up and login
+
+    /// Validates every field, hashes the password and creates the user together with its first
+    /// session in one repository call, so a failed sign-up leaves nothing behind.
+    public func signUp(
+        email rawEmail: String, password: String, confirmation: String, nickname rawNickname: String
+    ) async throws -> SignedInSession {
+        let email = try EmailAddress(rawEmail)
+        let nickname = try Nickname(rawNickname)
+        let normalizedPassword = try passwordPolicy.validate(
+            password: password, confirmation: confirmation, email: email.normalized,
+            nickname: nickname.value, estimator: strength)
+        // The cheap duplicate check spares a hash; the repository's atomic insert decides.
+        if try await repository.user(email: email.normalized) != nil { throw AccountError.emailTaken }
+        let hash = try hasher.hash(normalizedPassword)
+        let now = clock.now()
+        let user = UserRecord(
+            id: .random(using: random), email: email.normalized, nickname: nickname.value,
+            passwordHash: hash, createdAt: now)
+        let (token, session) = makeSession(for: user.id, remember: false, at: now)
+        try await repository.createUser(user, initialSession: session)
+        return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
+    }
+
+    /// Checks the credentials and opens a session ("remember me" makes it last longer).
+    ///
+    /// An unknown email and a wrong password both give `invalidCredentials`, and both cost one
+    /// Argon2id verification. Throttled accounts give `tooManyAttempts` without verifying.
+    public func login(email rawEmail: String, password: String, remember: Bool) async throws -> SignedInSession {
+        let email = try EmailAddress(rawEmail)
+        guard let user = try await repository.user(email: email.normalized) else {
+            _ = hasher.verify(PasswordPolicy.normalize(password), against: hasher.dummyHash())
+            throw AccountError.invalidCredentials
+        }
+        let verified = try await checkPassword(password, of: user)
+        if hasher.needsRehash(verified.passwordHash) {
+            let upgraded = try hasher.hash(PasswordPolicy.normalize(password))
+            _ = try await repository.updatePassword(
+                userID: user.id, passwordHash: upgraded, changedAt: clock.now(), revoking: .none)
+        }
+        let (token, session) = makeSession(for: user.id, remember: remember, at: clock.now())
+        guard try await repository.createSession(session) else { throw AccountError.invalidCredentials }
+        return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
+    }
+
+    // MARK: - Signed-in actions
+
+    /// Revokes the session on the store side.
+    /// - Throws: `notSignedIn` when there is no such session.
+    public func logout(token: String?) async throws {
+        guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
+        guard try await repository.deleteSession(tokenHash: digester.digest(token)) else {
+            throw AccountError.notSignedIn
+        }
+    }
+
+    /// Checks the current password, then replaces it and revokes every other session of the user
+    /// in one repository call. The session used for the change stays valid.
+    public func changePassword(
+        token: String?, currentPassword: String, newPassword: String, confirmation: String
+    ) async throws {
+        let (user, session) = try await signedInUser(token: token)
+        let normalized = try passwordPolicy.validate(
+            password: newPassword, confirmation: confirmation, email: user.email,
+            nickname: user.nickname, estimator: strength)
+        _ = try await checkPassword(currentPassword, of: user)
+        let hash = try hasher.hash(normalized)
+        guard
+            try await repository.updatePassword(
+                userID: user.id, passwordHash: hash, changedAt: clock.now(),
+                revoking: .allExcept(tokenHash: session.tokenHash))
+        else { throw AccountError.notSignedIn }
+    }
+
+    /// Checks the password, then deletes the user and every one of its sessions. The email is
+    /// free to sign up again afterwards.
+    public func withdraw(token: String?, password: String) async throws {
+        let (user, _) = try await signedInUser(token: token)
+        _ = try await checkPassword(password, of: user)
+        guard try await repository.deleteUser(id: user.id) else { throw AccountError.notSignedIn }
+    }
+
+    // MARK: - Helpers
+
+    /// Verifies `password` against `user`, honouring and updating the throttle.
+    /// Returns the user as verified.
+    private func checkPassword(_ password: String, of user: UserRecord) async throws -> UserRecord {
+        let now = clock.now()
+        if let until = throttlePolicy.lockedUntil(failures: user.failedLoginCount, lastFailure: user.lastFailedLoginAt),
+            now < until
+        {
+            throw AccountError.tooManyAttempts(retryAfterSeconds: now.secondsUntil(until))
+        }
+        guard hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash) else {
+            _ = try await repository.recordLoginFailure(userID: user.id, at: now)
+            throw AccountError.invalidCredentials
+        }
+        if user.failedLoginCount > 0 { try await repository.resetLoginFailures(userID: user.id) }
+        return user
+    }
+
+    private func signedInUser(token: String?) async throws -> (user: UserRecord, session: SessionRecord) {
+        guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
+        let tokenHash = digester.digest(token)
+        guard let session = try await repository.session(tokenHash: tokenHash) else {
+            throw AccountError.notSignedIn
+        }
+        let now = clock.now()
+        if session.isExpired(at: now) {
+            _ = try await repository.deleteSession(tokenHash: tokenHash)
+            throw AccountError.sessionExpired
+        }
+        guard let user = try await repository.user(id: session.userID) else {
+            _ = try await repository.deleteSession(tokenHash: tokenHash)
+            throw AccountError.notSignedIn
+        }
+        if session.lastSeenAt.secondsUntil(now) >= Self.touchIntervalSeconds {
+            try await repository.touchSession(tokenHash: tokenHash, lastSeenAt: now)
+        }
+        return (user, session)
+    }
+
+    private func makeSession(for userID: UserID, remember: Bool, at now: Timestamp) -> (String, SessionRecord) {
+        let token = random.hex(32)
+        let idle = remember ? sessionPolicy.rememberIdleTimeoutSeconds : sessionPolicy.idleTimeoutSeconds
+        let absolute = remember ? sessionPolicy.rememberAbsoluteTimeoutSeconds : sessionPolicy.absoluteTimeoutSeconds
+        let record = SessionRecord(
+            tokenHash: digester.digest(token), userID: userID, createdAt: now, lastSeenAt: now,
+            expiresAt: now.adding(seconds: absolute), idleTimeoutSeconds: idle, remember: remember)
+        return (token, record)
+    }
+
+    private func isWellFormed(_ token: String) -> Bool {
+        Hex.isLowercaseHex(token, byteCount: 32)
+    }
+}

@@ -1,0 +1,128 @@
+/// The English and Korean text of every `AccountError`, kept in one place so the two languages
+/// stay in step.
+enum ErrorMessages {
+    static func message(for error: AccountError, in language: Language) -> String {
+        let korean = language == .korean
+        switch error {
+        case .invalidEmail(let rule):
+            return email(rule, korean: korean)
+        case .invalidPassword(let rule, let minimum, let maximum):
+            return password(rule, minimum: minimum, maximum: maximum, korean: korean)
+        case .weakPassword:
+            return korean
+                ? "비밀번호가 너무 추측하기 쉽습니다. 더 길거나 흔하지 않은 단어 조합을 사용하세요."
+                : "The password is too easy to guess; use a longer or less common combination of words."
+        case .passwordMismatch:
+            return korean
+                ? "비밀번호 확인이 비밀번호와 일치하지 않습니다." : "The password confirmation does not match the password."
+        case .invalidNickname(let rule):
+            return nickname(rule, korean: korean)
+        case .emailTaken:
+            return korean ? "이미 사용 중인 아이디(이메일)입니다." : "This email is already registered."
+        case .invalidCredentials:
+            return korean ? "이메일 또는 비밀번호가 올바르지 않습니다." : "The email or password is incorrect."
+        case .tooManyAttempts(let seconds):
+            return korean
+                ? "로그인 실패가 너무 많습니다. \(seconds)초 후에 다시 시도하세요."
+                : "Too many failed attempts; try again in \(seconds) seconds."
+        case .notSignedIn:
+            return korean ? "로그인되어 있지 않습니다." : "You are not signed in."
+        case .sessionExpired:
+            return korean ? "세션이 만료되었습니다. 다시 로그인하세요." : "Your session has expired; log in again."
+        case .storeCorrupted(let detail):
+            return korean
+                ? "저장소가 손상되었습니다 (변경하지 않았습니다): \(detail)"
+                : "The store is corrupted and was left untouched: \(detail)"
+        case .storeVersionUnsupported(let found, let supported):
+            return korean
+                ? "저장소 형식 버전 \(found)은(는) 지원되지 않습니다 (지원: \(supported) 이하). 새 버전의 accounts가 필요합니다."
+                : "The store has format version \(found); this build reads up to \(supported). A newer accounts is needed."
+        case .storeKindMismatch(let expected, let found):
+            return korean
+                ? "이 파일은 \(expected) 저장소가 아니라 \(found)입니다. 올바른 --backend 또는 경로를 지정하세요."
+                : "This file is not a \(expected) store but \(found); choose the matching --backend or another path."
+        case .storeBusy(let detail):
+            return korean
+                ? "저장소가 다른 프로세스에 의해 사용 중입니다: \(detail)" : "The store is busy in another process: \(detail)"
+        case .storeIO(let detail):
+            return korean ? "저장소 입출력 오류: \(detail)" : "Store I/O error: \(detail)"
+        case .configInvalid(let key, let reason):
+            return korean ? "설정 '\(key)'이(가) 잘못되었습니다: \(reason)" : "Invalid configuration '\(key)': \(reason)"
+        case .unknownBackend(let name, let known):
+            let list = known.joined(separator: ", ")
+            return korean
+                ? "알 수 없는 백엔드 '\(name)'. 사용 가능: \(list)" : "Unknown backend '\(name)'. Known backends: \(list)"
+        }
+    }
+
+    private static func email(_ rule: EmailRule, korean: Bool) -> String {
+        switch rule {
+        case .empty:
+            korean ? "이메일을 입력하세요." : "Enter an email address."
+        case .missingAt:
+            korean ? "이메일에는 '@'가 하나 있어야 합니다." : "The email must contain one '@'."
+        case .multipleAt:
+            korean ? "이메일에는 '@'가 하나만 있어야 합니다." : "The email must contain only one '@'."
+        case .localTooShort:
+            korean ? "아이디(@ 앞부분)는 6자 이상이어야 합니다." : "The part before '@' must be at least 6 characters."
+        case .localTooLong:
+            korean ? "아이디(@ 앞부분)는 20자 이하여야 합니다." : "The part before '@' must be at most 20 characters."
+        case .localUppercase:
+            korean
+                ? "아이디(@ 앞부분)에는 대문자를 쓸 수 없습니다. 소문자로 입력하세요."
+                : "The part before '@' must not contain uppercase letters; use lowercase."
+        case .localInvalidCharacter:
+            korean
+                ? "아이디(@ 앞부분)에는 영문 소문자(a-z)와 숫자(0-9)만 쓸 수 있습니다."
+                : "The part before '@' may contain only lowercase letters a-z and digits 0-9."
+        case .localStartsWithDigit:
+            korean ? "아이디(@ 앞부분)는 숫자로 시작할 수 없습니다." : "The part before '@' must not start with a digit."
+        case .domainNotASCII:
+            korean ? "도메인(@ 뒷부분)은 ASCII 문자만 쓸 수 있습니다." : "The domain (after '@') must be ASCII."
+        case .domainInvalidCharacter:
+            korean
+                ? "도메인에는 영문자, 숫자, '-', '.'만 쓸 수 있습니다."
+                : "The domain may contain only letters, digits, '-' and '.'."
+        case .domainEmptyLabel:
+            korean ? "도메인에 빈 부분이 있습니다 (점이 연속되거나 처음/끝에 있음)." : "The domain has an empty label (a leading, trailing or doubled dot)."
+        case .domainLabelHyphen:
+            korean ? "도메인의 각 부분은 '-'로 시작하거나 끝날 수 없습니다." : "A domain label must not start or end with '-'."
+        case .domainLabelTooLong:
+            korean ? "도메인의 각 부분은 63자 이하여야 합니다." : "A domain label must be at most 63 characters."
+        case .domainTooLong:
+            korean ? "도메인은 253자 이하여야 합니다." : "The domain must be at most 253 characters."
+        case .domainSingleLabel:
+            korean ? "도메인은 점으로 구분된 두 부분 이상이어야 합니다 (예: example.com)." : "The domain needs at least two labels, like example.com."
+        case .domainBadTopLevel:
+            korean
+                ? "최상위 도메인은 2자 이상의 영문자여야 합니다."
+                : "The top-level domain must be at least 2 letters."
+        }
+    }
+
+    private static func password(_ rule: PasswordRule, minimum: Int, maximum: Int, korean: Bool) -> String {
+        switch rule {
+        case .tooShort:
+            korean ? "비밀번호는 \(minimum)자 이상이어야 합니다." : "The password must be at least \(minimum) characters."
+        case .tooLong:
+            korean ? "비밀번호는 \(maximum)자 이하여야 합니다." : "The password must be at most \(maximum) characters."
+        case .containsEmail:
+            korean ? "비밀번호에 아이디(@ 앞부분)를 포함할 수 없습니다." : "The password must not contain the part of the email before '@'."
+        case .containsNickname:
+            korean ? "비밀번호에 닉네임을 포함할 수 없습니다." : "The password must not contain the nickname."
+        }
+    }
+
+    private static func nickname(_ rule: NicknameRule, korean: Bool) -> String {
+        switch rule {
+        case .tooShort:
+            korean ? "닉네임은 2자 이상이어야 합니다." : "The nickname must be at least 2 characters."
+        case .tooLong:
+            korean ? "닉네임은 20자 이하여야 합니다." : "The nickname must be at most 20 characters."
+        case .controlCharacter:
+            korean
+                ? "닉네임에는 제어 문자, 서식 문자, 줄바꿈을 쓸 수 없습니다."
+                : "The nickname must not contain control or format characters or line breaks."
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// Lowercase hexadecimal encoding, the form ids, token digests and store ids take.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Encodes bytes as lowercase hexadecimal.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes lowercase or uppercase hexadecimal; `nil` when the text is not hex of even length.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+            index += 2
+        }
+        return out
+    }
+
+    /// Whether `text` is exactly `byteCount` bytes of lowercase hex.
+    public static func isLowercaseHex(_ text: String, byteCount: Int) -> Bool {
+        text.utf8.count == byteCount * 2
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    private static func value(_ char: UInt8) -> UInt8? {
+        switch char {
+        case 0x30...0x39: char - 0x30
+        case 0x61...0x66: char - 0x61 + 10
+        case 0x41...0x46: char - 0x41 + 10
+        default: nil
+        }
+    }
+}

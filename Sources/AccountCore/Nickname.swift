@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#endif
+import Foundation
+
+/// A display name that passed the sign-up rules: trimmed, NFC-normalized, 2–20 grapheme
+/// clusters, and free of control characters, format characters and line breaks.
+///
+/// Emoji sequences keep their zero-width joiners and tag characters, which Unicode classes as
+/// format characters but which belong inside one emoji.
+public struct Nickname: Sendable, Hashable, CustomStringConvertible {
+    /// The normalized nickname.
+    public let value: String
+
+    public var description: String { value }
+
+    /// The allowed length in grapheme clusters.
+    public static let length = 2...20
+
+    /// Validates `input`, or throws `AccountError.invalidNickname` naming the rule broken.
+    public init(_ input: String) throws(AccountError) {
+        let normalized = input.trimmingWhitespace().precomposedStringWithCanonicalMapping
+        guard normalized.allSatisfy(Self.isAllowed) else { throw .invalidNickname(.controlCharacter) }
+        let count = normalized.count
+        if count < Self.length.lowerBound { throw .invalidNickname(.tooShort) }
+        if count > Self.length.upperBound { throw .invalidNickname(.tooLong) }
+        value = normalized
+    }
+
+    private static func isAllowed(_ character: Character) -> Bool {
+        let isEmoji = character.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.properties.isEmoji && $0.value > 0xFF }
+        return character.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+                return false
+            case .format:
+                // ZWJ and emoji tag characters are part of an emoji, not a hidden control.
+                let joinsEmoji = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
+                return isEmoji && joinsEmoji && character.unicodeScalars.count > 1
+            default:
+                return true
+            }
+        }
+    }
+}

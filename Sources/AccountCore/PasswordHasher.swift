@@ -1,0 +1,18 @@
+/// Hashes and verifies passwords; implemented with libsodium's Argon2id in PHC string form.
+public protocol PasswordHasher: Sendable {
+    /// A PHC string for `password` with the configured parameters and a fresh salt.
+    func hash(_ password: String) throws -> String
+    /// Whether `password` matches `phcString`. Costs the same whether it matches or not.
+    func verify(_ password: String, against phcString: String) -> Bool
+    /// Whether `phcString` was made with weaker parameters than the configured ones.
+    func needsRehash(_ phcString: String) -> Bool
+    /// A well-formed hash with the configured parameters that matches no password, verified on
+    /// the unknown-email path so that it costs what a real verification costs.
+    func dummyHash() -> String
+}
+
+/// Hashes session tokens for storage (SHA-256, lowercase hex).
+public protocol TokenDigester: Sendable {
+    /// The 64-character lowercase hex SHA-256 of the token's UTF-8 bytes.
+    func digest(_ token: String) -> String
+}

@@ -1,0 +1,80 @@
+/// What happens to a user's other sessions when its password hash is replaced.
+public enum SessionRevocation: Sendable, Hashable {
+    /// Keep every session (a rehash on login).
+    case none
+    /// Delete every session of the user except the one with this token hash (a password change).
+    case allExcept(tokenHash: String?)
+}
+
+/// The storage contract every backend keeps. `AccountService` is its only caller in the library;
+/// the conformance suite (`AccountConformance`) checks every promise below on every backend.
+///
+/// Promises:
+/// 1. Uniqueness of `UserRecord.email` is enforced atomically: two racing `createUser` calls for
+///    one email, in one process or many, give one success and one `AccountError.emailTaken`.
+/// 2. `deleteUser` removes the user and all of its sessions in one transaction.
+/// 3. Every field comes back byte-for-byte as stored.
+/// 4. A call that returned has reached the disk (unless the backend's documented fast mode is on).
+/// 5. Several processes may use one store at once.
+/// 6. Opening a store of another kind, a newer format or a corrupt file throws
+///    `storeKindMismatch`, `storeVersionUnsupported` or `storeCorrupted` and changes nothing.
+/// 7. Only `AccountError` is thrown.
+///
+/// A backend stores; it does not validate emails or hash passwords.
+public protocol UserRepository: Sendable {
+    /// The store's self-description (format, version, id).
+    func storeInfo() async throws -> StoreInfo
+
+    /// Inserts a user, and optionally its first session, in one transaction.
+    /// - Throws: `AccountError.emailTaken` when the email is already stored (nothing is written).
+    func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws
+
+    /// The user with this normalized email, if any.
+    func user(email: String) async throws -> UserRecord?
+
+    /// The user with this id, if any.
+    func user(id: UserID) async throws -> UserRecord?
+
+    /// The number of users.
+    func userCount() async throws -> Int
+
+    /// Up to `limit` users in ascending email order, starting after `email` (exclusive).
+    func users(after email: String?, limit: Int) async throws -> [UserRecord]
+
+    /// Replaces the password hash and `passwordChangedAt`, and revokes sessions as asked, in one
+    /// transaction. Nothing else of the user changes.
+    /// - Returns: `false` when no such user exists.
+    func updatePassword(
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+    ) async throws -> Bool
+
+    /// Adds one to the user's consecutive failed-login counter and records when.
+    /// - Returns: the new count, or `nil` when no such user exists.
+    func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int?
+
+    /// Resets the failed-login counter to zero.
+    func resetLoginFailures(userID: UserID) async throws
+
+    /// Deletes the user and every one of its sessions in one transaction.
+    /// - Returns: `false` when no such user existed.
+    func deleteUser(id: UserID) async throws -> Bool
+
+    /// Stores a new session.
+    /// - Returns: `false` (and stores nothing) when the user does not exist.
+    func createSession(_ session: SessionRecord) async throws -> Bool
+
+    /// The session with this token hash, if any.
+    func session(tokenHash: String) async throws -> SessionRecord?
+
+    /// Every session of the user, in ascending token-hash order.
+    func sessions(userID: UserID) async throws -> [SessionRecord]
+
+    /// Moves the session's `lastSeenAt` forward.
+    func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws
+
+    /// Deletes one session. - Returns: whether it existed.
+    func deleteSession(tokenHash: String) async throws -> Bool
+
+    /// Releases the store's resources. Further calls are a programming error.
+    func close() async throws
+}

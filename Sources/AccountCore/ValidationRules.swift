@@ -1,0 +1,34 @@
+/// Which email rule an input broke; each has its own message.
+public enum EmailRule: String, Sendable, Hashable, CaseIterable {
+    case empty
+    case missingAt
+    case multipleAt
+    case localTooShort
+    case localTooLong
+    case localUppercase
+    case localInvalidCharacter
+    case localStartsWithDigit
+    case domainNotASCII
+    case domainInvalidCharacter
+    case domainEmptyLabel
+    case domainLabelHyphen
+    case domainLabelTooLong
+    case domainTooLong
+    case domainSingleLabel
+    case domainBadTopLevel
+}
+
+/// Which password rule an input broke.
+public enum PasswordRule: String, Sendable, Hashable, CaseIterable {
+    case tooShort
+    case tooLong
+    case containsEmail
+    case containsNickname
+}
+
+/// Which nickname rule an input broke.
+public enum NicknameRule: String, Sendable, Hashable, CaseIterable {
+    case tooShort
+    case tooLong
+    case controlCharacter
+}

@@ -1,0 +1,2 @@
+#include <stddef.h>
+#include <zxcvbn.h>

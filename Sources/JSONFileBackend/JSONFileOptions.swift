@@ -1,0 +1,13 @@
+/// Settings of a JSON-file store (the `json:` section of the config).
+public struct JSONFileOptions: Sendable, Hashable {
+    /// The store file. Its folder must exist; the lock file `<path>.lock` is kept beside it.
+    public var path: String
+    /// How long to wait for another process's write before failing with `store_busy`.
+    public var lockTimeoutMilliseconds: Int
+
+    /// Creates options.
+    public init(path: String, lockTimeoutMilliseconds: Int = 5_000) {
+        self.path = path
+        self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
+    }
+}

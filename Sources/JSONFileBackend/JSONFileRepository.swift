@@ -1,0 +1,229 @@
+import AccountCore
+import StoreSupport
+
+/// A `UserRepository` in one pretty-printed JSON file: for small deployments, fixtures, and
+/// stores a person wants to read or diff.
+///
+/// Every change is a read-modify-write under an exclusive `flock` on `<path>.lock`: re-read the
+/// file if another writer changed it, apply the change, write a temporary file, fsync it, rename
+/// it over the store, fsync the folder. Readers need no lock, since a rename is atomic. A file
+/// that is corrupt, foreign or newer is reported and never rewritten.
+public final class JSONFileRepository: UserRepository, @unchecked Sendable {
+    // `@unchecked`: `cached` is only touched on `io`, a serial queue.
+    private let options: JSONFileOptions
+    private let lockPath: String
+    private let io: SerialIOQueue
+    private var cached: (version: StoreFile.Version, document: JSONStoreDocument)?
+
+    /// The store file.
+    public var path: String { options.path }
+
+    private init(options: JSONFileOptions) {
+        self.options = options
+        lockPath = options.path + ".lock"
+        io = SerialIOQueue(label: "JSONFileRepository \(options.path)")
+    }
+
+    /// Opens the store at `options.path`, creating an empty one when no file exists there.
+    /// - Throws: `storeIO` when the folder is missing or unwritable; `storeCorrupted`,
+    ///   `storeKindMismatch` or `storeVersionUnsupported` for a file that is not a readable store.
+    public static func open(
+        _ options: JSONFileOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
+    ) async throws
+        -> JSONFileRepository
+    {
+        let repository = JSONFileRepository(options: options)
+        try await repository.io.run {
+            try StoreFile.requireDirectory(of: options.path)
+            if try StoreFile.version(of: options.path) == nil {
+                try repository.createIfMissing(storeID: newStoreID())
+            }
+            _ = try repository.current()
+        }
+        return repository
+    }
+
+    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it to check
+    /// that a newer format is refused.
+    public static func writeEmptyStore(at path: String, formatVersion: Int) throws {
+        var bytes = JSONStoreEncoder.encode(JSONStoreDocument(storeID: "planted", createdAt: Timestamp(millisecondsSince1970: 0)))
+        let text = String(decoding: bytes, as: UTF8.self).replacingFirst(
+            "\"format_version\" : \(JSONStoreDocument.formatVersion)", with: "\"format_version\" : \(formatVersion)")
+        bytes = Array(text.utf8)
+        _ = try StoreFile.replace(path, with: bytes)
+    }
+
+    // MARK: - UserRepository
+
+    public func storeInfo() async throws -> StoreInfo {
+        try await read { $0.info }
+    }
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+        try await write { document in
+            guard document.usersByEmail[user.email] == nil else { throw AccountError.emailTaken }
+            guard document.user(id: user.id) == nil else {
+                throw AccountError.storeIO(detail: "user id \(user.id) is already in use")
+            }
+            document.put(user)
+            if let initialSession { document.put(initialSession) }
+            return ((), true)
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await read { $0.usersByEmail[email] }
+    }
+
+    public func user(id: UserID) async throws -> UserRecord? {
+        try await read { $0.user(id: id) }
+    }
+
+    public func userCount() async throws -> Int {
+        try await read { $0.usersByEmail.count }
+    }
+
+    public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
+        try await read { document in
+            let keys = document.usersByEmail.keys.filter { email == nil || $0 > email! }.sorted().prefix(max(0, limit))
+            return keys.map { document.usersByEmail[$0]! }
+        }
+    }
+
+    public func updatePassword(
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+    ) async throws -> Bool {
+        try await write { document in
+            guard var user = document.user(id: userID) else { return (false, false) }
+            user.passwordHash = passwordHash
+            user.passwordChangedAt = changedAt
+            document.put(user)
+            if case .allExcept(let keep) = revoking { _ = document.removeSessions(of: userID, except: keep) }
+            return (true, true)
+        }
+    }
+
+    public func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
+        try await write { document in
+            guard var user = document.user(id: userID) else { return (nil, false) }
+            user.failedLoginCount += 1
+            user.lastFailedLoginAt = time
+            document.put(user)
+            return (user.failedLoginCount, true)
+        }
+    }
+
+    public func resetLoginFailures(userID: UserID) async throws {
+        try await write { document in
+            guard var user = document.user(id: userID), user.failedLoginCount != 0 || user.lastFailedLoginAt != nil
+            else { return ((), false) }
+            user.failedLoginCount = 0
+            user.lastFailedLoginAt = nil
+            document.put(user)
+            return ((), true)
+        }
+    }
+
+    public func deleteUser(id: UserID) async throws -> Bool {
+        try await write { document in
+            let removed = document.removeUser(id: id) != nil
+            return (removed, removed)
+        }
+    }
+
+    public func createSession(_ session: SessionRecord) async throws -> Bool {
+        try await write { document in
+            guard document.user(id: session.userID) != nil else { return (false, false) }
+            document.put(session)
+            return (true, true)
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> SessionRecord? {
+        try await read { $0.sessionsByHash[tokenHash] }
+    }
+
+    public func sessions(userID: UserID) async throws -> [SessionRecord] {
+        try await read { $0.sessions(of: userID) }
+    }
+
+    public func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws {
+        try await write { document in
+            guard var session = document.sessionsByHash[tokenHash], session.lastSeenAt < lastSeenAt else {
+                return ((), false)
+            }
+            session.lastSeenAt = lastSeenAt
+            document.put(session)
+            return ((), true)
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws -> Bool {
+        try await write { document in
+            let removed = document.removeSession(tokenHash: tokenHash) != nil
+            return (removed, removed)
+        }
+    }
+
+    public func close() async throws {
+        try await io.run { self.cached = nil }
+    }
+
+    // MARK: - File access (on `io` only)
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (JSONStoreDocument) throws -> T) async throws -> T {
+        try await io.run { try body(self.current()) }
+    }
+
+    /// Runs `body` on the latest document under the lock; writes the file when it reports a change.
+    private func write<T: Sendable>(
+        _ body: @escaping @Sendable (inout JSONStoreDocument) throws -> (T, Bool)
+    ) async throws -> T {
+        try await io.run {
+            try FileLock.withExclusiveLock(path: self.lockPath, timeoutMilliseconds: self.options.lockTimeoutMilliseconds) {
+                var document = try self.current()
+                let (result, changed) = try body(&document)
+                if changed {
+                    let version = try StoreFile.replace(self.options.path, with: JSONStoreEncoder.encode(document))
+                    self.cached = (version, document)
+                }
+                return result
+            }
+        }
+    }
+
+    /// The document as it is on disk now, from the cache when the file has not changed.
+    private func current() throws(AccountError) -> JSONStoreDocument {
+        guard let version = try StoreFile.version(of: options.path) else {
+            throw .storeIO(detail: "the store file \(options.path) has disappeared")
+        }
+        if let cached, cached.version == version { return cached.document }
+        let (bytes, readVersion) = try StoreFile.read(options.path)
+        let document = try JSONStoreDecoder.decode(bytes, path: options.path)
+        cached = (readVersion, document)
+        return document
+    }
+
+    private func createIfMissing(storeID: String) throws {
+        try FileLock.withExclusiveLock(path: lockPath, timeoutMilliseconds: options.lockTimeoutMilliseconds) {
+            // Another process may have created it while we waited for the lock.
+            guard try StoreFile.version(of: options.path) == nil else { return }
+            let document = JSONStoreDocument(storeID: storeID, createdAt: SystemClock().now())
+            cached = (try StoreFile.replace(options.path, with: JSONStoreEncoder.encode(document)), document)
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard let range = range(of: target) else { return self }
+        return replacingCharacters(in: range, with: replacement)
+    }
+}
+
+extension JSONFileRepository {
+    /// The format version this build writes.
+    public static var formatVersion: Int { JSONStoreDocument.formatVersion }
+    /// The format name written in every file.
+    public static var formatName: String { JSONStoreDocument.formatName }
+}

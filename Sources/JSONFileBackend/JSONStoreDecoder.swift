@@ -1,0 +1,164 @@
+import AccountCore
+import StoreSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Reads and checks a JSON-file store: its kind, its version, every field's type, and the
+/// uniqueness of emails, ids and sessions. Any doubt is an error; nothing is repaired.
+enum JSONStoreDecoder {
+    static func decode(_ bytes: [UInt8], path: String) throws(AccountError) -> JSONStoreDocument {
+        let kind = StoreKindSniffer.kind(of: bytes)
+        switch kind {
+        case .empty:
+            throw .storeCorrupted(detail: "\(path) is empty (0 bytes)")
+        case .sqlite, .lmdb:
+            throw .storeKindMismatch(expected: "JSON-file store", found: kind.rawValue)
+        case .unknown:
+            throw .storeCorrupted(detail: "\(path) does not start like a JSON store (damaged or not a store)")
+        case .accountStoreJSON, .otherJSON:
+            break
+        }
+        let file: StoreFileContents
+        do {
+            file = try JSONDecoder().decode(StoreFileContents.self, from: Data(bytes))
+        } catch let error as HeaderProblem {
+            throw error.accountError
+        } catch let error as DecodingError {
+            throw .storeCorrupted(detail: "\(path): \(describe(error))")
+        } catch {
+            throw .storeCorrupted(detail: "\(path): \(error)")
+        }
+        var document = JSONStoreDocument(storeID: file.storeID, createdAt: Timestamp(millisecondsSince1970: file.createdAt))
+        for (index, user) in file.users.enumerated() {
+            guard user.failedLoginCount >= 0 else { throw .storeCorrupted(detail: "\(path): users[\(index)] has a negative failure count") }
+            guard document.user(id: user.id) == nil else {
+                throw .storeCorrupted(detail: "\(path): users[\(index)] repeats id \(user.id)")
+            }
+            guard document.put(user) else {
+                throw .storeCorrupted(detail: "\(path): users[\(index)] repeats an email held by another user")
+            }
+        }
+        for (index, session) in file.sessions.enumerated() {
+            guard document.removeSession(tokenHash: session.tokenHash) == nil else {
+                throw .storeCorrupted(detail: "\(path): sessions[\(index)] repeats a token digest")
+            }
+            document.put(session)
+        }
+        return document
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func location(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "not valid JSON (truncated or damaged)"
+        case .dataCorrupted(let context):
+            return "\(location(context.codingPath)) is invalid"
+        case .keyNotFound(let key, let context):
+            return "\(location(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(location(context.codingPath)) has the wrong type"
+        @unknown default:
+            return "unreadable"
+        }
+    }
+}
+
+/// A header that says the file is not ours, or too new: found before the body is read.
+private enum HeaderProblem: Error {
+    case notAStore(String)
+    case tooNew(Int)
+
+    var accountError: AccountError {
+        switch self {
+        case .notAStore(let found): .storeKindMismatch(expected: "JSON-file store", found: found)
+        case .tooNew(let version): .storeVersionUnsupported(found: version, supported: JSONStoreDocument.formatVersion)
+        }
+    }
+}
+
+/// The file's layout, decoded header first so a foreign or newer file stops there.
+private struct StoreFileContents: Decodable {
+    let storeID: String
+    let createdAt: Int64
+    let users: [UserRecord]
+    let sessions: [SessionRecord]
+
+    enum Keys: String, CodingKey {
+        case format, formatVersion = "format_version", storeID = "store_id", createdAt = "created_at_ms"
+        case users, sessions
+    }
+
+    init(from decoder: any Decoder) throws {
+        guard let container = try? decoder.container(keyedBy: Keys.self) else {
+            throw HeaderProblem.notAStore("a JSON document that is not an object")
+        }
+        guard let format = try? container.decodeIfPresent(String.self, forKey: .format) else {
+            throw HeaderProblem.notAStore("a JSON document without a \"format\" field")
+        }
+        guard format == JSONStoreDocument.formatName else {
+            throw HeaderProblem.notAStore("a JSON document of format \"\(format)\"")
+        }
+        let version = try container.decode(Int.self, forKey: .formatVersion)
+        if version > JSONStoreDocument.formatVersion { throw HeaderProblem.tooNew(version) }
+        guard version >= 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container, debugDescription: "below 1")
+        }
+        storeID = try container.decode(String.self, forKey: .storeID)
+        createdAt = try container.decode(Int64.self, forKey: .createdAt)
+        users = try container.decode([StoredUser].self, forKey: .users).map(\.record)
+        sessions = try container.decode([StoredSession].self, forKey: .sessions).map(\.record)
+    }
+}
+
+private struct StoredUser: Decodable {
+    let record: UserRecord
+
+    enum Keys: String, CodingKey {
+        case id, email, nickname, passwordHash = "password_hash", createdAt = "created_at_ms"
+        case passwordChangedAt = "password_changed_at_ms", failedLoginCount = "failed_login_count"
+        case lastFailedLoginAt = "last_failed_login_at_ms"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        record = UserRecord(
+            id: UserID(rawValue: try c.decode(String.self, forKey: .id)),
+            email: try c.decode(String.self, forKey: .email),
+            nickname: try c.decode(String.self, forKey: .nickname),
+            passwordHash: try c.decode(String.self, forKey: .passwordHash),
+            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
+            passwordChangedAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .passwordChangedAt)),
+            failedLoginCount: try c.decode(Int.self, forKey: .failedLoginCount),
+            lastFailedLoginAt: try c.decodeIfPresent(Int64.self, forKey: .lastFailedLoginAt).map {
+                Timestamp(millisecondsSince1970: $0)
+            })
+    }
+}
+
+private struct StoredSession: Decodable {
+    let record: SessionRecord
+
+    enum Keys: String, CodingKey {
+        case tokenHash = "token_sha256", userID = "user_id", createdAt = "created_at_ms"
+        case lastSeenAt = "last_seen_at_ms", expiresAt = "expires_at_ms", idleTimeout = "idle_timeout_s", remember
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        record = SessionRecord(
+            tokenHash: try c.decode(String.self, forKey: .tokenHash),
+            userID: UserID(rawValue: try c.decode(String.self, forKey: .userID)),
+            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
+            lastSeenAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .lastSeenAt)),
+            expiresAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .expiresAt)),
+            idleTimeoutSeconds: try c.decode(Int64.self, forKey: .idleTimeout),
+            remember: try c.decode(Bool.self, forKey: .remember))
+    }
+}

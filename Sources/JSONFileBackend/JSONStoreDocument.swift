@@ -1,0 +1,74 @@
+import AccountCore
+
+/// The whole content of a JSON-file store, held in memory between a read and a rewrite.
+struct JSONStoreDocument: Sendable {
+    /// The format name written into every file.
+    static let formatName = "accountstore-json"
+    /// The format version this build writes and reads.
+    static let formatVersion = 1
+
+    var storeID: String
+    var createdAt: Timestamp
+    private(set) var usersByEmail: [String: UserRecord] = [:]
+    private(set) var emailByID: [UserID: String] = [:]
+    private(set) var sessionsByHash: [String: SessionRecord] = [:]
+
+    init(storeID: String, createdAt: Timestamp) {
+        self.storeID = storeID
+        self.createdAt = createdAt
+    }
+
+    var info: StoreInfo {
+        StoreInfo(formatName: Self.formatName, formatVersion: Self.formatVersion, storeID: storeID)
+    }
+
+    func user(id: UserID) -> UserRecord? {
+        emailByID[id].flatMap { usersByEmail[$0] }
+    }
+
+    /// Inserts or replaces a user (by id) keeping both indexes in step.
+    /// - Returns: `false` when another user already has this email.
+    @discardableResult
+    mutating func put(_ user: UserRecord) -> Bool {
+        if let holder = usersByEmail[user.email], holder.id != user.id { return false }
+        if let oldEmail = emailByID[user.id], oldEmail != user.email { usersByEmail[oldEmail] = nil }
+        usersByEmail[user.email] = user
+        emailByID[user.id] = user.email
+        return true
+    }
+
+    mutating func removeUser(id: UserID) -> UserRecord? {
+        guard let email = emailByID.removeValue(forKey: id) else { return nil }
+        sessionsByHash = sessionsByHash.filter { $0.value.userID != id }
+        return usersByEmail.removeValue(forKey: email)
+    }
+
+    mutating func put(_ session: SessionRecord) {
+        sessionsByHash[session.tokenHash] = session
+    }
+
+    mutating func removeSession(tokenHash: String) -> SessionRecord? {
+        sessionsByHash.removeValue(forKey: tokenHash)
+    }
+
+    /// Removes every session of `userID` except `keep`; returns how many went.
+    mutating func removeSessions(of userID: UserID, except keep: String?) -> Int {
+        let before = sessionsByHash.count
+        sessionsByHash = sessionsByHash.filter { $0.value.userID != userID || $0.key == keep }
+        return before - sessionsByHash.count
+    }
+
+    func sessions(of userID: UserID) -> [SessionRecord] {
+        sessionsByHash.values.filter { $0.userID == userID }.sorted { $0.tokenHash < $1.tokenHash }
+    }
+
+    /// Users in ascending email order (the file's order).
+    var sortedUsers: [UserRecord] {
+        usersByEmail.keys.sorted().map { usersByEmail[$0]! }
+    }
+
+    /// Sessions in ascending token-hash order (the file's order).
+    var sortedSessions: [SessionRecord] {
+        sessionsByHash.keys.sorted().map { sessionsByHash[$0]! }
+    }
+}

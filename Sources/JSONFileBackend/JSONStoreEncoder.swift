@@ -1,0 +1,111 @@
+import AccountCore
+
+/// Writes a store document as pretty-printed JSON with a fixed key order and records sorted by
+/// key, so that two saves of the same data are byte-identical and the file diffs well.
+///
+/// Hand-written rather than `JSONEncoder`: the whole file is rewritten on every change, and the
+/// fixed layout is part of the format.
+enum JSONStoreEncoder {
+    static func encode(_ document: JSONStoreDocument) -> [UInt8] {
+        var out = JSONTextWriter()
+        out.raw("{\n")
+        out.field("format", string: JSONStoreDocument.formatName, indent: 1)
+        out.field("format_version", int: Int64(JSONStoreDocument.formatVersion), indent: 1)
+        out.field("store_id", string: document.storeID, indent: 1)
+        out.field("created_at_ms", int: document.createdAt.millisecondsSince1970, indent: 1)
+        out.raw("  \"users\" : [")
+        for (index, user) in document.sortedUsers.enumerated() {
+            out.raw(index == 0 ? "\n    {\n" : ",\n    {\n")
+            out.field("id", string: user.id.rawValue, indent: 3)
+            out.field("email", string: user.email, indent: 3)
+            out.field("nickname", string: user.nickname, indent: 3)
+            out.field("password_hash", string: user.passwordHash, indent: 3)
+            out.field("created_at_ms", int: user.createdAt.millisecondsSince1970, indent: 3)
+            out.field("password_changed_at_ms", int: user.passwordChangedAt.millisecondsSince1970, indent: 3)
+            out.field("failed_login_count", int: Int64(user.failedLoginCount), indent: 3)
+            out.field(
+                "last_failed_login_at_ms", int: user.lastFailedLoginAt?.millisecondsSince1970, indent: 3, last: true)
+            out.raw("    }")
+        }
+        out.raw(document.usersByEmail.isEmpty ? "],\n" : "\n  ],\n")
+        out.raw("  \"sessions\" : [")
+        for (index, session) in document.sortedSessions.enumerated() {
+            out.raw(index == 0 ? "\n    {\n" : ",\n    {\n")
+            out.field("token_sha256", string: session.tokenHash, indent: 3)
+            out.field("user_id", string: session.userID.rawValue, indent: 3)
+            out.field("created_at_ms", int: session.createdAt.millisecondsSince1970, indent: 3)
+            out.field("last_seen_at_ms", int: session.lastSeenAt.millisecondsSince1970, indent: 3)
+            out.field("expires_at_ms", int: session.expiresAt.millisecondsSince1970, indent: 3)
+            out.field("idle_timeout_s", int: session.idleTimeoutSeconds, indent: 3)
+            out.field("remember", bool: session.remember, indent: 3, last: true)
+            out.raw("    }")
+        }
+        out.raw(document.sessionsByHash.isEmpty ? "]\n" : "\n  ]\n")
+        out.raw("}\n")
+        return out.bytes
+    }
+}
+
+/// A byte buffer with the few JSON writing primitives the store needs.
+struct JSONTextWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(4096) }
+
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func field(_ key: StaticString, string value: String, indent: Int, last: Bool = false) {
+        writeKey(key, indent: indent)
+        quoted(value)
+        end(last)
+    }
+
+    mutating func field(_ key: StaticString, int value: Int64?, indent: Int, last: Bool = false) {
+        writeKey(key, indent: indent)
+        if let value { bytes.append(contentsOf: String(value).utf8) } else { raw("null") }
+        end(last)
+    }
+
+    mutating func field(_ key: StaticString, bool value: Bool, indent: Int, last: Bool = false) {
+        writeKey(key, indent: indent)
+        if value { raw("true") } else { raw("false") }
+        end(last)
+    }
+
+    private mutating func writeKey(_ key: StaticString, indent: Int) {
+        for _ in 0..<indent { raw("  ") }
+        bytes.append(UInt8(ascii: "\""))
+        raw(key)
+        raw("\" : ")
+    }
+
+    private mutating func end(_ last: Bool) {
+        if last { raw("\n") } else { raw(",\n") }
+    }
+
+    /// A JSON string: `"` and `\` escaped, control characters as escapes, the rest as UTF-8.
+    mutating func quoted(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0x00..<0x20:
+                raw("\\u00")
+                bytes.append(Self.hexDigit(byte >> 4))
+                bytes.append(Self.hexDigit(byte & 0x0F))
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 0x30 + value : 0x61 + value - 10
+    }
+}

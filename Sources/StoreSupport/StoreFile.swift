@@ -1,0 +1,122 @@
+import AccountCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whole-file reads and crash-safe whole-file replacement.
+public enum StoreFile {
+    /// The identity of a file version: a rename gives a new inode, a rewrite a new size or time.
+    public struct Version: Sendable, Hashable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modifiedNanoseconds: Int64
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
+    }
+
+    /// The current version of the file at `path`, or `nil` when it does not exist.
+    public static func version(of path: String) throws(AccountError) -> Version? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw POSIXFailure.error("stat", path: path)
+        }
+        return Version(info)
+    }
+
+    /// Reads the whole file and the version that was read.
+    public static func read(_ path: String) throws(AccountError) -> (bytes: [UInt8], version: Version) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXFailure.error("open", path: path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw POSIXFailure.error("stat", path: path) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw POSIXFailure.error("open", path: path, errno: EISDIR) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure.error("read", path: path)
+            }
+            if count == 0 { break }
+            offset += count
+        }
+        bytes.removeSubrange(offset...)
+        return (bytes, Version(info))
+    }
+
+    /// Replaces `path` with `bytes` so that a crash leaves either the old or the new file:
+    /// write a temporary file beside it, fsync it, rename it over, fsync the folder.
+    /// Call with the store's lock held. New files get mode 0600.
+    public static func replace(_ path: String, with bytes: [UInt8]) throws(AccountError) -> Version {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIXFailure.error("create", path: temporary) }
+        var info = stat()
+        do throws(AccountError) {
+            defer { close(fd) }
+            try writeAll(fd, bytes, path: temporary)
+            guard fsync(fd) == 0 else { throw POSIXFailure.error("fsync", path: temporary) }
+            guard fstat(fd, &info) == 0 else { throw POSIXFailure.error("stat", path: temporary) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = POSIXFailure.error("rename", path: temporary)
+            unlink(temporary)
+            throw failure
+        }
+        try syncDirectory(of: path)
+        return Version(info)
+    }
+
+    /// fsyncs the folder that holds `path`, so a rename in it is durable.
+    public static func syncDirectory(of path: String) throws(AccountError) {
+        let folder = directory(of: path)
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXFailure.error("open folder", path: folder) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw POSIXFailure.error("fsync folder", path: folder) }
+    }
+
+    /// The folder part of `path` (`.` when there is none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Fails with a clear error when the folder that should hold `path` does not exist.
+    public static func requireDirectory(of path: String) throws(AccountError) {
+        let folder = directory(of: path)
+        var info = stat()
+        guard stat(folder, &info) == 0 else { throw POSIXFailure.error("open folder", path: folder) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw POSIXFailure.error("open folder", path: folder, errno: ENOTDIR) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(AccountError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure.error("write", path: path)
+            }
+            offset += count
+        }
+    }
+}
