@@ -1,0 +1,29 @@
+import AccountCore
+import BackendRegistry
+
+/// The resolved configuration: command-line flags over `ACCOUNTS_…` environment over the config
+/// file over built-in defaults, every value checked and every path absolute.
+public struct AccountSettings: Sendable {
+    /// The chosen backend's name.
+    public var backendName: String
+    /// The chosen backend's section, with its absolute store path.
+    public var backend: BackendConfiguration
+    /// Where the CLI keeps the session token.
+    public var sessionFile: String
+    /// The config file that was read, if any.
+    public var configFile: String?
+    /// Password rules.
+    public var passwordPolicy: PasswordPolicy
+    /// Session lifetimes.
+    public var sessionPolicy: SessionPolicy
+    /// Failed-login throttling.
+    public var throttlePolicy: ThrottlePolicy
+    /// Argon2id passes.
+    public var hashOpsLimit: Int
+    /// Argon2id memory in KiB.
+    public var hashMemLimitKiB: Int
+    /// Whether the store path is the built-in default (whose folder the CLI may create).
+    public var storePathIsDefault: Bool
+    /// Whether the session file is the built-in default.
+    public var sessionFileIsDefault: Bool
+}

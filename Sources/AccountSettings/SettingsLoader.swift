@@ -1,0 +1,244 @@
+import AccountCore
+import BackendRegistry
+import Configuration
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#endif
+import Foundation
+
+/// Resolves `AccountSettings` from flags, the `ACCOUNTS_…` environment, a YAML config file and
+/// built-in defaults, in that order of precedence, through apple/swift-configuration.
+///
+/// A value of the wrong type or out of range, an unknown key, or an unknown backend is an error
+/// that names the key; nothing silently falls back to a default.
+public enum SettingsLoader {
+    /// Environment variables that are not settings themselves.
+    static let reservedEnvironment: Set<String> = ["ACCOUNTS_CONFIG"]
+
+    /// Loads the settings.
+    /// - Parameters:
+    ///   - overrides: the command line's values.
+    ///   - environment: the process environment (injected for tests).
+    ///   - workingDirectory: what relative paths on the command line and in the environment
+    ///     are relative to.
+    public static func load(
+        overrides: SettingsOverrides,
+        environment: [String: String],
+        workingDirectory: String,
+        registry: BackendRegistry = .standard
+    ) async throws(AccountError) -> AccountSettings {
+        let schema = SettingsSchema(registry: registry)
+        try rejectUnknownEnvironment(environment, schema: schema)
+        let locations = XDGLocations(environment: environment)
+        let configFile = try findConfigFile(overrides, environment, workingDirectory, locations)
+        var fileProvider: (any ConfigProvider)?
+        if let configFile {
+            let text = try readText(configFile)
+            for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) where schema.key(named: key) == nil {
+                throw unknownKey(key, schema: schema, file: configFile)
+            }
+            fileProvider = try await yamlProvider(configFile)
+        }
+        let environmentProvider = EnvironmentVariablesProvider(environmentVariables: environment)
+            .prefixKeys(with: ConfigKey("accounts"))
+        let defaults = InMemoryProvider(name: "defaults", values: defaultValues(schema))
+
+        func reader(_ flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
+            var providers: [any ConfigProvider] = [InMemoryProvider(name: "flags", values: flags), environmentProvider]
+            if let fileProvider { providers.append(fileProvider) }
+            providers.append(defaults)
+            return ConfigReader(providers: providers)
+        }
+
+        // The backend decides which section `--store` lands in, so it is read first.
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        if let backend = overrides.backend { flags[AbsoluteConfigKey(["backend"])] = .init(.string(backend), isSecret: false) }
+        let backendName = try string(reader(flags), "backend", schema)
+        let descriptor = try registry.descriptor(named: backendName)
+        if let store = overrides.store {
+            flags[AbsoluteConfigKey([backendName, "path"])] = .init(.string(store), isSecret: false)
+        }
+        if let session = overrides.sessionFile {
+            flags[AbsoluteConfigKey(["session", "file"])] = .init(.string(session), isSecret: false)
+        }
+        let config = reader(flags)
+        let origins = PathOrigins(
+            flags: flags, environment: environment, fileProvider: fileProvider, configFile: configFile,
+            workingDirectory: workingDirectory)
+
+        var values: [String: BackendOptionValue] = [:]
+        for option in descriptor.options {
+            let name = "\(backendName).\(option.name)"
+            switch option.kind {
+            case .integer: values[option.name] = .integer(try integer(config, name, schema))
+            case .choice: values[option.name] = .word(try string(config, name, schema))
+            case .boolean: values[option.name] = .boolean(try boolean(config, name, schema))
+            }
+        }
+        let storeKey = "\(backendName).path"
+        let storePath = try origins.resolve(storeKey, schema: schema)
+        let sessionPath = try origins.resolve("session.file", schema: schema)
+
+        return AccountSettings(
+            backendName: backendName,
+            backend: BackendConfiguration(
+                storePath: storePath ?? locations.dataDirectory + "/" + descriptor.defaultStoreFileName, values: values),
+            sessionFile: sessionPath ?? locations.stateDirectory + "/session",
+            configFile: configFile,
+            passwordPolicy: PasswordPolicy(
+                minimumLength: try integer(config, "password.min_length", schema),
+                minimumGuessesLog10: Double(try integer(config, "password.min_guesses_log10", schema))),
+            sessionPolicy: SessionPolicy(
+                idleTimeoutSeconds: Int64(try integer(config, "session.idle_timeout_minutes", schema)) * 60,
+                absoluteTimeoutSeconds: Int64(try integer(config, "session.absolute_timeout_hours", schema)) * 3_600,
+                rememberIdleTimeoutSeconds: Int64(try integer(config, "session.remember_idle_timeout_days", schema)) * 86_400,
+                rememberAbsoluteTimeoutSeconds: Int64(try integer(config, "session.remember_absolute_timeout_days", schema))
+                    * 86_400),
+            throttlePolicy: ThrottlePolicy(
+                freeAttempts: try integer(config, "login.throttle_after", schema),
+                baseDelaySeconds: Int64(try integer(config, "login.throttle_base_delay_seconds", schema)),
+                maximumDelaySeconds: Int64(try integer(config, "login.throttle_max_delay_seconds", schema))),
+            hashOpsLimit: try integer(config, "hashing.ops_limit", schema),
+            hashMemLimitKiB: try integer(config, "hashing.mem_limit_kib", schema),
+            storePathIsDefault: storePath == nil,
+            sessionFileIsDefault: sessionPath == nil)
+    }
+
+    // MARK: - Reading typed values
+
+    static func string(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> String {
+        let key = schema.key(named: name)!
+        let value: String
+        do {
+            value = try config.requiredString(forKey: ConfigKey(key.components))
+        } catch {
+            throw .configInvalid(key: name, reason: "expected \(key.expectation)")
+        }
+        if case .choice(let words) = key.kind, !words.contains(value) {
+            if name == "backend" { throw .unknownBackend(name: value, known: words) }
+            throw .configInvalid(key: name, reason: "'\(value)' is not \(key.expectation)")
+        }
+        return value
+    }
+
+    static func integer(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> Int {
+        let key = schema.key(named: name)!
+        let value: Int
+        do {
+            value = try config.requiredInt(forKey: ConfigKey(key.components))
+        } catch {
+            throw .configInvalid(key: name, reason: "expected \(key.expectation)")
+        }
+        if case .integer(let range) = key.kind, !range.contains(value) {
+            throw .configInvalid(key: name, reason: "\(value) is out of range; expected \(key.expectation)")
+        }
+        return value
+    }
+
+    static func boolean(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> Bool {
+        let key = schema.key(named: name)!
+        do {
+            return try config.requiredBool(forKey: ConfigKey(key.components))
+        } catch {
+            throw .configInvalid(key: name, reason: "expected \(key.expectation)")
+        }
+    }
+
+    // MARK: - Sources
+
+    private static func defaultValues(_ schema: SettingsSchema) -> [AbsoluteConfigKey: ConfigValue] {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for key in schema.keys {
+            guard let text = key.defaultValue else { continue }
+            let content: ConfigContent =
+                switch key.kind {
+                case .integer: .int(Int(text)!)
+                case .boolean: .bool(text == "true")
+                case .path, .choice: .string(text)
+                }
+            values[AbsoluteConfigKey(key.components)] = ConfigValue(content, isSecret: false)
+        }
+        return values
+    }
+
+    private static func rejectUnknownEnvironment(_ environment: [String: String], schema: SettingsSchema) throws(AccountError) {
+        let known = Set(schema.keys.map(\.environmentName)).union(reservedEnvironment)
+        for name in environment.keys.sorted() where name.hasPrefix("ACCOUNTS_") && !known.contains(name) {
+            let suggestions = schema.keys.map(\.environmentName).filter { $0.hasPrefix(name.prefix(12)) }
+            let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.joined(separator: ", "))?)"
+            throw .configInvalid(key: name, reason: "unknown environment setting\(hint)")
+        }
+    }
+
+    private static func findConfigFile(
+        _ overrides: SettingsOverrides, _ environment: [String: String], _ workingDirectory: String,
+        _ locations: XDGLocations
+    ) throws(AccountError) -> String? {
+        let explicit = overrides.configFile ?? environment["ACCOUNTS_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+        if let explicit {
+            let path = PathOrigins.absolute(explicit, relativeTo: workingDirectory)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw .configInvalid(
+                    key: overrides.configFile != nil ? "--config" : "ACCOUNTS_CONFIG", reason: "no config file at \(path)")
+            }
+            return path
+        }
+        let fallback = locations.configDirectory + "/config.yaml"
+        return FileManager.default.fileExists(atPath: fallback) ? fallback : nil
+    }
+
+    private static func readText(_ path: String) throws(AccountError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .configInvalid(key: path, reason: "the config file cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .configInvalid(key: path, reason: "the config file is not UTF-8 text")
+        }
+        return text
+    }
+
+    private static func yamlProvider(_ path: String) async throws(AccountError) -> any ConfigProvider {
+        do {
+            let location = ConfigReader(
+                provider: InMemoryProvider(values: [AbsoluteConfigKey(["filePath"]): .init(.string(path), isSecret: false)]))
+            return try await FileProvider<YAMLSnapshot>(config: location)
+        } catch {
+            throw .configInvalid(key: path, reason: "the config file cannot be parsed: \(error)")
+        }
+    }
+
+    private static func unknownKey(_ key: String, schema: SettingsSchema, file: String) -> AccountError {
+        let section = key.split(separator: ".").first.map(String.init) ?? key
+        if !key.contains("."), schema.sections.contains(section) {
+            return .configInvalid(key: key, reason: "'\(key)' is a section; put its settings under it (in \(file))")
+        }
+        if key.contains("."), !schema.sections.contains(section) {
+            return .configInvalid(
+                key: key,
+                reason: "unknown section '\(section)' in \(file); known sections: \(schema.sections.sorted().joined(separator: ", "))")
+        }
+        let siblings = schema.keys.filter { $0.name.hasPrefix(section + ".") }.map(\.name)
+        return .configInvalid(
+            key: key, reason: "unknown key in \(file); known here: \(siblings.isEmpty ? "backend" : siblings.joined(separator: ", "))")
+    }
+}
+
+extension SettingsLoader {
+    /// Every key the config accepts, dotted (for docs and tests).
+    public static func documentedKeys(registry: BackendRegistry = .standard) -> [String] {
+        SettingsSchema(registry: registry).keys.map(\.name)
+    }
+
+    /// The backends a config may name.
+    public static func backendNames(registry: BackendRegistry = .standard) -> [String] {
+        registry.names
+    }
+
+    /// Every key with what it expects, its default and its meaning (for `accounts config keys`).
+    public static func keyReference(registry: BackendRegistry = .standard) -> [(key: String, environment: String, expects: String, default: String?, summary: String)] {
+        SettingsSchema(registry: registry).keys.map {
+            ($0.name, $0.environmentName, $0.expectation, $0.defaultValue, $0.summary)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// What the command line says, which beats the environment and the config file.
+public struct SettingsOverrides: Sendable, Hashable {
+    /// `--config FILE`.
+    public var configFile: String?
+    /// `--backend NAME`.
+    public var backend: String?
+    /// `--store PATH`: the chosen backend's `path`.
+    public var store: String?
+    /// `--session-file PATH`.
+    public var sessionFile: String?
+
+    /// Creates overrides; `nil` means "not given".
+    public init(configFile: String? = nil, backend: String? = nil, store: String? = nil, sessionFile: String? = nil) {
+        self.configFile = configFile
+        self.backend = backend
+        self.store = store
+        self.sessionFile = sessionFile
+    }
+}

@@ -1,0 +1,74 @@
+import BackendRegistry
+
+/// Every key the config accepts: the global ones and each registered backend's section.
+/// Unknown keys are errors, so a typo never silently falls back to a default.
+struct SettingsSchema: Sendable {
+    let keys: [SettingKey]
+    let backendNames: [String]
+
+    init(registry: BackendRegistry) {
+        backendNames = registry.names
+        var keys = Self.globalKeys(backends: registry.names)
+        for backend in registry.descriptors {
+            keys.append(
+                SettingKey(
+                    name: "\(backend.name).path", kind: .path, defaultValue: nil,
+                    summary: "the store file (relative paths are resolved against the config file's folder)"))
+            keys += backend.options.map { SettingKey(backend: backend.name, option: $0) }
+        }
+        self.keys = keys
+    }
+
+    func key(named name: String) -> SettingKey? {
+        keys.first { $0.name == name }
+    }
+
+    /// The sections (first components) that may appear at the top of a file.
+    var sections: Set<String> {
+        Set(keys.compactMap { $0.components.count > 1 ? $0.components[0] : nil })
+    }
+
+    static func globalKeys(backends: [String]) -> [SettingKey] {
+        [
+            SettingKey(
+                name: "backend", kind: .choice(backends), defaultValue: BackendRegistry.defaultBackendName,
+                summary: "which backend keeps the accounts"),
+            SettingKey(
+                name: "session.file", kind: .path, defaultValue: nil,
+                summary: "where the CLI keeps the signed-in session token (mode 0600)"),
+            SettingKey(
+                name: "session.idle_timeout_minutes", kind: .integer(1...525_600), defaultValue: "60",
+                summary: "an unused session expires after this many minutes"),
+            SettingKey(
+                name: "session.absolute_timeout_hours", kind: .integer(1...8_760), defaultValue: "12",
+                summary: "a session expires this many hours after login, however active"),
+            SettingKey(
+                name: "session.remember_idle_timeout_days", kind: .integer(1...3_650), defaultValue: "30",
+                summary: "idle timeout of a \"remember me\" session, in days"),
+            SettingKey(
+                name: "session.remember_absolute_timeout_days", kind: .integer(1...3_650), defaultValue: "90",
+                summary: "absolute lifetime of a \"remember me\" session, in days"),
+            SettingKey(
+                name: "password.min_length", kind: .integer(8...128), defaultValue: "8",
+                summary: "fewest characters (Unicode scalars after NFKC) in a password; never below 8"),
+            SettingKey(
+                name: "password.min_guesses_log10", kind: .integer(0...30), defaultValue: "6",
+                summary: "reject passwords zxcvbn cracks in fewer than 10^this guesses"),
+            SettingKey(
+                name: "hashing.ops_limit", kind: .integer(1...20), defaultValue: "2",
+                summary: "Argon2id passes (t); raising it upgrades hashes at the next login"),
+            SettingKey(
+                name: "hashing.mem_limit_kib", kind: .integer(8...4_194_304), defaultValue: "19456",
+                summary: "Argon2id memory in KiB (m); 19456 is OWASP's minimum"),
+            SettingKey(
+                name: "login.throttle_after", kind: .integer(1...1_000), defaultValue: "5",
+                summary: "consecutive failed logins allowed before the account must wait"),
+            SettingKey(
+                name: "login.throttle_base_delay_seconds", kind: .integer(1...86_400), defaultValue: "1",
+                summary: "the first wait; it doubles with every further failure"),
+            SettingKey(
+                name: "login.throttle_max_delay_seconds", kind: .integer(1...604_800), defaultValue: "900",
+                summary: "the longest wait"),
+        ]
+    }
+}
