@@ -1,4 +1,5 @@
 import AccountCore
+import StoreSupport
 
 /// Writes a store document as pretty-printed JSON with a fixed key order and records sorted by
 /// key, so that two saves of the same data are byte-identical and the file diffs well.
@@ -85,27 +86,8 @@ struct JSONTextWriter {
         if last { raw("\n") } else { raw(",\n") }
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as escapes, the rest as UTF-8.
+    /// A JSON string, escaped the one way every JSON this project writes is escaped.
     mutating func quoted(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0x00..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hexDigit(byte >> 4))
-                bytes.append(Self.hexDigit(byte & 0x0F))
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? 0x30 + value : 0x61 + value - 10
+        JSONValue.appendQuoted(value, to: &bytes)
     }
 }

@@ -1,0 +1,58 @@
+import ArgumentParser
+import StoreSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `accounts` entry point: parses, runs, and turns every outcome into a stable exit status.
+public enum AccountsMain {
+    /// Runs the CLI with `arguments` (without the program name); returns the exit status.
+    public static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try AccountsCommand.parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return ExitStatus.success
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            // Parsing errors, help and version requests.
+            let status = AccountsCommand.exitCode(for: error)
+            let message = AccountsCommand.fullMessage(for: error)
+            if status == .success {
+                print(message)
+                return ExitStatus.success
+            }
+            if arguments.contains("--json") {
+                let failure = JSONValue.object([("code", .string("usage")), ("message", .string(message))])
+                print(JSONValue.object([("ok", .bool(false)), ("error", failure)]).serialized())
+            } else {
+                printError(message)
+            }
+            return ExitStatus.usage
+        }
+    }
+
+    private static func printError(_ message: String) {
+        var standardError = StandardError()
+        print(message, to: &standardError)
+    }
+}
+
+/// Standard error as a `TextOutputStream`.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        // write(2) rather than the `stderr` global, which strict concurrency rejects.
+        let bytes = Array(string.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

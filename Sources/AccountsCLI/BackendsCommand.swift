@@ -1,0 +1,38 @@
+import AccountCore
+import ArgumentParser
+import BackendRegistry
+import StoreSupport
+
+/// List the backends compiled in.
+struct BackendsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "backends", abstract: "List the storage backends this build has.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let registry = BackendRegistry.standard
+            var lines: [String] = []
+            var items: [JSONValue] = []
+            for backend in registry.descriptors {
+                let selected = backend.name == context.settings.backendName
+                lines.append("\(selected ? "*" : " ") \(backend.name.padding(8)) \(backend.summary)")
+                items.append(
+                    .object([
+                        ("name", .string(backend.name)), ("selected", .bool(selected)),
+                        ("default", .bool(backend.name == BackendRegistry.defaultBackendName)),
+                        ("format_version", .int(Int64(backend.formatVersion))),
+                        ("default_store_file", .string(backend.defaultStoreFileName)),
+                        ("summary", .string(backend.summary)),
+                    ]))
+            }
+            return CommandReply(lines: lines, fields: [("backends", .array(items))])
+        }
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,47 @@
+import AccountCore
+
+/// The CLI's own sentences in English and Korean (errors live in `AccountError`).
+struct CLIMessages {
+    let language: Language
+    private var ko: Bool { language == .korean }
+
+    func welcome(_ nickname: String) -> String { ko ? "\(nickname) 님 환영합니다." : "Welcome, \(nickname)." }
+
+    func guest(expired: Bool) -> [String] {
+        var lines: [String] = []
+        if expired { lines.append(ko ? "세션이 만료되었습니다." : "Your session has expired.") }
+        lines.append(ko ? "로그인되어 있지 않습니다." : "You are not signed in.")
+        lines.append(
+            ko
+                ? "회원가입: accounts signup --email 이메일 --nickname 닉네임"
+                : "Sign up:  accounts signup --email EMAIL --nickname NICKNAME")
+        lines.append(ko ? "로그인:   accounts login --email 이메일" : "Log in:   accounts login --email EMAIL")
+        return lines
+    }
+
+    var loggedOut: String { ko ? "로그아웃되었습니다." : "Logged out." }
+    func withdrawn(_ email: String) -> String {
+        ko ? "회원 탈퇴가 완료되었습니다. (\(email))" : "The account \(email) and all its sessions were deleted."
+    }
+    var passwordChanged: String {
+        ko ? "비밀번호가 변경되었습니다. 다른 모든 세션은 로그아웃되었습니다." : "Password changed; every other session was signed out."
+    }
+    func profile(_ user: AccountProfile) -> [String] {
+        [ko ? "닉네임: \(user.nickname)" : "Nickname: \(user.nickname)", ko ? "이메일: \(user.email)" : "Email:    \(user.email)"]
+    }
+
+    var passwordPrompt: String { ko ? "비밀번호: " : "Password: " }
+    var confirmationPrompt: String { ko ? "비밀번호 확인: " : "Confirm password: " }
+    var currentPasswordPrompt: String { ko ? "현재 비밀번호: " : "Current password: " }
+    var newPasswordPrompt: String { ko ? "새 비밀번호: " : "New password: " }
+    var confirmNewPasswordPrompt: String { ko ? "새 비밀번호 확인: " : "Confirm new password: " }
+    func withdrawConfirmation(_ email: String) -> String {
+        ko ? "\(email) 계정과 모든 세션을 삭제합니다. 계속하려면 yes를 입력하세요: "
+            : "This deletes \(email) and all its sessions. Type yes to continue: "
+    }
+    var withdrawCancelled: String { ko ? "탈퇴를 취소했습니다." : "Withdrawal cancelled; nothing was deleted." }
+    var notSignedInStale: String {
+        ko ? "저장된 세션이 더 이상 유효하지 않아 삭제했습니다." : "The saved session was no longer valid and was removed."
+    }
+    var errorPrefix: String { ko ? "오류" : "error" }
+}

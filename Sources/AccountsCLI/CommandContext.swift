@@ -1,0 +1,91 @@
+import AccountCore
+import AccountCrypto
+import AccountSettings
+import ArgumentParser
+import BackendRegistry
+import StoreSupport
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#endif
+import Foundation
+
+/// What a subcommand works with: the resolved settings, the language, the session file, and a
+/// lazily opened store and service. `CommandContext.run` prints the reply or the error and sets
+/// the exit status, the same way for every subcommand.
+struct CommandContext {
+    let options: GlobalOptions
+    let language: Language
+    let settings: AccountSettings
+    let messages: CLIMessages
+
+    var sessionFile: SessionTokenFile {
+        SessionTokenFile(path: settings.sessionFile, mayCreateFolder: settings.sessionFileIsDefault)
+    }
+
+    /// Runs `body` with a context; prints its reply (or its error) as text or one JSON object.
+    static func run(_ options: GlobalOptions, _ body: (CommandContext) async throws -> CommandReply) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let language = options.lang?.language ?? Language.fromLocale(environment: environment)
+        let printer = ReplyPrinter(json: options.json, language: language)
+        do {
+            let settings = try await SettingsLoader.load(
+                overrides: SettingsOverrides(
+                    configFile: options.config, backend: options.backend, store: options.store,
+                    sessionFile: options.sessionFile),
+                environment: environment, workingDirectory: FileManager.default.currentDirectoryPath)
+            let context = CommandContext(
+                options: options, language: language, settings: settings, messages: CLIMessages(language: language))
+            let reply = try await body(context)
+            printer.print(reply)
+            if reply.exitStatus != ExitStatus.success { throw ExitCode(reply.exitStatus) }
+        } catch let error as AccountError {
+            printer.print(error)
+            throw ExitCode(ExitStatus.forError(error))
+        } catch let problem as UsageProblem {
+            printer.printFailure(code: "usage", message: problem.message(language))
+            throw ExitCode(ExitStatus.usage)
+        } catch is PromptCancelled {
+            printer.printFailure(code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
+            throw ExitCode(ExitStatus.interrupted)
+        }
+    }
+
+    /// Opens the configured store and runs `body` with a service over it, closing it afterwards.
+    func withService<T>(_ body: (AccountService) async throws -> T) async throws -> T {
+        if settings.storePathIsDefault { try Folders.create(StoreFile.directory(of: settings.backend.storePath)) }
+        let repository = try await BackendRegistry.standard.open(settings.backendName, settings.backend)
+        let service = AccountService(
+            repository: repository,
+            hasher: Argon2idPasswordHasher(
+                opsLimit: UInt64(settings.hashOpsLimit), memLimitBytes: settings.hashMemLimitKiB * 1024),
+            strength: ZxcvbnStrengthEstimator(),
+            digester: SHA256TokenDigester(),
+            random: SodiumRandomSource(),
+            passwordPolicy: settings.passwordPolicy,
+            sessionPolicy: settings.sessionPolicy,
+            throttlePolicy: settings.throttlePolicy)
+        do {
+            let result = try await body(service)
+            try await repository.close()
+            return result
+        } catch {
+            try? await repository.close()
+            throw error
+        }
+    }
+
+    func passwordReader(fromStandardInput: Bool) -> PasswordReader {
+        PasswordReader(fromStandardInput: fromStandardInput, language: language)
+    }
+
+    /// The JSON form of a profile: never a hash or a token.
+    static func json(_ profile: AccountProfile) -> JSONValue {
+        .object([
+            ("id", .string(profile.id.rawValue)),
+            ("email", .string(profile.email)),
+            ("nickname", .string(profile.nickname)),
+            ("created_at_ms", .int(profile.createdAt.millisecondsSince1970)),
+        ])
+    }
+}

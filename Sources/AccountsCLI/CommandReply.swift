@@ -1,0 +1,13 @@
+import StoreSupport
+
+/// What a command shows when it succeeds: lines for people, fields for `--json`.
+struct CommandReply {
+    /// Lines printed to standard output without `--json`.
+    var lines: [String]
+    /// Fields after `"ok":true` with `--json`.
+    var fields: [(String, JSONValue)]
+    /// The exit status (non-zero only for `verify` failures).
+    var exitStatus: Int32 = ExitStatus.success
+    /// With `--json`, the error object to include when `exitStatus` is non-zero.
+    var jsonError: (code: String, message: String)?
+}

@@ -1,0 +1,35 @@
+import AccountCore
+
+/// The CLI's stable exit codes (documented in the README).
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// `verify` found a failing check.
+    static let checksFailed: Int32 = 1
+    /// Bad arguments or missing input lines.
+    static let usage: Int32 = 2
+    /// A field broke a sign-up rule (email, password, nickname, confirmation).
+    static let invalidInput: Int32 = 3
+    /// The email is already registered.
+    static let emailTaken: Int32 = 4
+    /// Wrong email or password, or throttled.
+    static let invalidCredentials: Int32 = 5
+    /// No valid session.
+    static let notSignedIn: Int32 = 6
+    /// The store failed (corrupt, foreign, too new, busy, I/O).
+    static let storeError: Int32 = 7
+    /// The configuration is invalid.
+    static let configError: Int32 = 8
+    /// Interrupted at a prompt.
+    static let interrupted: Int32 = 130
+
+    static func forError(_ error: AccountError) -> Int32 {
+        switch error {
+        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname: invalidInput
+        case .emailTaken: emailTaken
+        case .invalidCredentials, .tooManyAttempts: invalidCredentials
+        case .notSignedIn, .sessionExpired: notSignedIn
+        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO: storeError
+        case .configInvalid, .unknownBackend: configError
+        }
+    }
+}

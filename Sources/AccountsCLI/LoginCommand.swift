@@ -1,0 +1,35 @@
+import AccountCore
+import ArgumentParser
+
+/// Log in with email and password; "remember me" keeps the session longer.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "login", abstract: "Sign in to an existing account.")
+
+    @Option(help: "The account's email.")
+    var email: String
+
+    @Flag(help: "Remember me: keep the session for days instead of hours.")
+    var remember = false
+
+    @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input.")
+    var passwordStdin = false
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            try context.sessionFile.prepareFolder()
+            let password = try context.passwordReader(fromStandardInput: passwordStdin)
+                .read(context.messages.passwordPrompt, what: "password")
+            let signedIn = try await context.withService {
+                try await $0.login(email: email, password: password, remember: remember)
+            }
+            try context.sessionFile.save(signedIn.token)
+            let welcome = context.messages.welcome(signedIn.profile.nickname)
+            return CommandReply(
+                lines: [welcome],
+                fields: [("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember)),
+                    ("expires_at_ms", .int(signedIn.expiresAt.millisecondsSince1970)), ("message", .string(welcome))])
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import AccountCore
+import StoreSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Prints a reply or a failure: lines for people (errors on standard error), or exactly one
+/// JSON object on standard output with `--json`.
+struct ReplyPrinter {
+    let json: Bool
+    let language: Language
+
+    func print(_ reply: CommandReply) {
+        if json {
+            var fields: [(String, JSONValue)] = [("ok", .bool(reply.exitStatus == ExitStatus.success))]
+            if let error = reply.jsonError {
+                fields.append(("error", .object([("code", .string(error.code)), ("message", .string(error.message))])))
+            }
+            fields += reply.fields
+            writeOut(JSONValue.object(fields).serialized())
+        } else {
+            for line in reply.lines { writeOut(line) }
+        }
+    }
+
+    func print(_ error: AccountError) {
+        var extra: [(String, JSONValue)] = []
+        if case .tooManyAttempts(let seconds) = error { extra.append(("retry_after_seconds", .int(seconds))) }
+        printFailure(code: error.code, message: error.message(language), extra: extra)
+    }
+
+    func printFailure(code: String, message: String, extra: [(String, JSONValue)] = []) {
+        if json {
+            let error = JSONValue.object([("code", .string(code)), ("message", .string(message))] + extra)
+            writeOut(JSONValue.object([("ok", .bool(false)), ("error", error)]).serialized())
+        } else {
+            writeError("\(CLIMessages(language: language).errorPrefix): \(message)")
+        }
+    }
+
+    private func writeOut(_ line: String) {
+        Swift.print(line)
+    }
+
+    private func writeError(_ line: String) {
+        var standardError = StandardError()
+        Swift.print(line, to: &standardError)
+    }
+}

@@ -1,0 +1,49 @@
+import AccountCore
+import StoreSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The client's saved session token: one line in a file of mode 0600 (its folder 0700 when the
+/// CLI creates it). Only the store's SHA-256 of it is kept server-side.
+struct SessionTokenFile {
+    let path: String
+    /// Whether the folder may be created (it is the built-in default location).
+    let mayCreateFolder: Bool
+
+    /// The saved token, or `nil` when there is none.
+    func read() throws(AccountError) -> String? {
+        guard try StoreFile.version(of: path) != nil else { return nil }
+        let (bytes, _) = try StoreFile.read(path)
+        let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: [" ", "\n", "\r", "\t"])
+        return token.isEmpty ? nil : token
+    }
+
+    /// Saves the token atomically with mode 0600.
+    func save(_ token: String) throws(AccountError) {
+        try prepareFolder()
+        _ = try StoreFile.replace(path, with: Array((token + "\n").utf8))
+    }
+
+    /// Removes the saved token; a missing file is fine.
+    func remove() throws(AccountError) {
+        if unlink(path) != 0, errno != ENOENT { throw POSIXFailure.error("remove session file", path: path) }
+    }
+
+    /// Creates the default folder (0700) when missing; a configured folder must exist.
+    func prepareFolder() throws(AccountError) {
+        let folder = StoreFile.directory(of: path)
+        if mayCreateFolder { try Folders.create(folder) }
+        try StoreFile.requireDirectory(of: path)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, set.contains(first) { slice.removeFirst() }
+        while let last = slice.last, set.contains(last) { slice.removeLast() }
+        return String(slice)
+    }
+}

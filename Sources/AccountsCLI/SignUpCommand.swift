@@ -1,0 +1,43 @@
+import AccountCore
+import ArgumentParser
+
+/// The sign-up form: every field checked, a duplicate reported, then straight to the welcome.
+struct SignUpCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signup", abstract: "Create an account and sign in.",
+        discussion: """
+            The password is asked twice with echo off, or read from standard input with \
+            --password-stdin: the password on the first line, its confirmation on the second.
+            """)
+
+    @Option(help: "The ID: an email whose part before @ is 6-20 lowercase letters/digits, not starting with a digit.")
+    var email: String
+
+    @Option(help: "The display name: 2-20 characters.")
+    var nickname: String
+
+    @Flag(name: .customLong("password-stdin"), help: "Read the password and its confirmation from standard input.")
+    var passwordStdin = false
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let reader = context.passwordReader(fromStandardInput: passwordStdin)
+            // Check the cheap fields before asking for secrets, as a form would.
+            _ = try EmailAddress(email)
+            _ = try Nickname(nickname)
+            try context.sessionFile.prepareFolder()
+            let password = try reader.read(context.messages.passwordPrompt, what: "password")
+            let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
+            let signedIn = try await context.withService {
+                try await $0.signUp(email: email, password: password, confirmation: confirmation, nickname: nickname)
+            }
+            try context.sessionFile.save(signedIn.token)
+            let welcome = context.messages.welcome(signedIn.profile.nickname)
+            return CommandReply(
+                lines: [welcome],
+                fields: [("user", CommandContext.json(signedIn.profile)), ("message", .string(welcome))])
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import AccountCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Prompts on the controlling terminal (`/dev/tty`), so that prompts work even when standard
+/// output is redirected, and hidden input restores the terminal however the read ends.
+enum TerminalPrompt {
+    /// The terminal's settings while echo is off, for the interrupt handler to restore.
+    nonisolated(unsafe) private static var savedSettings = termios()
+    nonisolated(unsafe) private static var savedDescriptor: Int32 = -1
+
+    static func readHidden(_ prompt: String, language: Language) throws -> String {
+        try withTerminal(language) { fd in
+            var original = termios()
+            guard tcgetattr(fd, &original) == 0 else { return try readLine(fd, prompt) }
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            savedSettings = original
+            savedDescriptor = fd
+            let previous = signal(SIGINT) { _ in
+                // Put echo back before dying, or the user's shell stays blind.
+                tcsetattr(TerminalPrompt.savedDescriptor, TCSAFLUSH, &TerminalPrompt.savedSettings)
+                _exit(130)
+            }
+            tcsetattr(fd, TCSAFLUSH, &silent)
+            defer {
+                tcsetattr(fd, TCSAFLUSH, &original)
+                signal(SIGINT, previous)
+                _ = write(fd, "\n", 1)
+            }
+            return try readLine(fd, prompt)
+        }
+    }
+
+    static func readVisible(_ prompt: String, language: Language) throws -> String {
+        try withTerminal(language) { fd in try readLine(fd, prompt) }
+    }
+
+    private static func withTerminal<T>(_ language: Language, _ body: (Int32) throws -> T) throws -> T {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw UsageProblem(
+                english: "No terminal to ask on; pass the password on standard input with --password-stdin.",
+                korean: "입력받을 터미널이 없습니다. --password-stdin으로 표준 입력을 통해 비밀번호를 전달하세요.")
+        }
+        defer { close(fd) }
+        return try body(fd)
+    }
+
+    /// Reads bytes up to a newline; end of input (Ctrl-D) cancels.
+    private static func readLine(_ fd: Int32, _ prompt: String) throws -> String {
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(fd, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { throw PromptCancelled() }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,36 @@
+import AccountCore
+import ArgumentParser
+
+/// Delete the signed-in account and all its sessions, after a confirmation and the password.
+struct WithdrawCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "withdraw", abstract: "Delete your account (asks for confirmation and your password).")
+
+    @Flag(help: "Do not ask for confirmation (required when there is no terminal).")
+    var yes = false
+
+    @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input.")
+    var passwordStdin = false
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let token = try context.sessionFile.read()
+            return try await context.withService { service in
+                let profile = try await service.whoami(token: token)
+                let reader = context.passwordReader(fromStandardInput: passwordStdin)
+                if !yes, try !reader.confirm(context.messages.withdrawConfirmation(profile.email)) {
+                    return CommandReply(
+                        lines: [context.messages.withdrawCancelled], fields: [("withdrawn", .bool(false))],
+                        exitStatus: ExitStatus.usage, jsonError: ("cancelled", context.messages.withdrawCancelled))
+                }
+                let password = try reader.read(context.messages.passwordPrompt, what: "password")
+                try await service.withdraw(token: token, password: password)
+                try context.sessionFile.remove()
+                let done = context.messages.withdrawn(profile.email)
+                return CommandReply(lines: [done], fields: [("withdrawn", .bool(true)), ("message", .string(done))])
+            }
+        }
+    }
+}

@@ -1,0 +1,7 @@
+import AccountsCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(await AccountsMain.run(Array(CommandLine.arguments.dropFirst())))
