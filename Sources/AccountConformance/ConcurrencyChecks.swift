@@ -11,7 +11,8 @@ enum ConcurrencyChecks {
                     group.addTask {
                         do {
                             try await store.createUser(
-                                Fixtures.user(n, email: email), initialSession: Fixtures.session(n, user: Fixtures.id(n)))
+                                Fixtures.user(n, email: email),
+                                initialSession: Fixtures.session(n, user: Fixtures.id(n)))
                             return "ok"
                         } catch let error as AccountError {
                             return error.code
@@ -42,7 +43,8 @@ enum ConcurrencyChecks {
             let count = try await store.userCount()
             try context.expect(count == 200, "count is \(count), expected 200")
             for n in 1...200 {
-                try context.expectIdentical(try await store.user(email: Fixtures.email(n)), Fixtures.user(n), "user \(n)")
+                try context.expectIdentical(
+                    try await store.user(email: Fixtures.email(n)), Fixtures.user(n), "user \(n)")
             }
             try await store.close()
             let reopened = try await context.open()
@@ -56,7 +58,8 @@ enum ConcurrencyChecks {
             async let a: String = attempt(first, Fixtures.user(1, email: email))
             async let b: String = attempt(second, Fixtures.user(2, email: email))
             let results = try await [a, b].sorted()
-            try context.expect(results == ["email_taken", "ok"], "results were \(results), expected one ok and one email_taken")
+            try context.expect(
+                results == ["email_taken", "ok"], "results were \(results), expected one ok and one email_taken")
             let counts = [try await first.userCount(), try await second.userCount()]
             try context.expect(counts == [1, 1], "the instances count \(counts) users")
             try await first.close()

@@ -1,9 +1,9 @@
 import AccountCore
+import Foundation
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #endif
-import Foundation
 
 /// What one check gets: the backend, a fresh scratch folder of its own, and assertion helpers
 /// that throw `ConformanceFailure` (so the suite runs under any test framework or none).

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #endif
-import Foundation
 
 /// The shared suite every backend must pass, as data: the test target runs each check against
 /// each registered backend, and `accounts verify` runs them against a scratch store.

@@ -58,8 +58,10 @@ extension ConformanceContext {
         try expect(Array(actual.email.utf8) == Array(expected.email.utf8), "\(what): email bytes changed")
         try expect(
             Array(actual.nickname.utf8) == Array(expected.nickname.utf8),
-            "\(what): nickname bytes changed (\(expected.nickname.utf8.count) bytes in, \(actual.nickname.utf8.count) out)")
-        try expect(Array(actual.passwordHash.utf8) == Array(expected.passwordHash.utf8), "\(what): password hash changed")
+            "\(what): nickname bytes changed (\(expected.nickname.utf8.count) bytes in, \(actual.nickname.utf8.count) out)"
+        )
+        try expect(
+            Array(actual.passwordHash.utf8) == Array(expected.passwordHash.utf8), "\(what): password hash changed")
         try expect(actual.createdAt == expected.createdAt, "\(what): createdAt changed")
         try expect(actual.passwordChangedAt == expected.passwordChangedAt, "\(what): passwordChangedAt changed")
         try expect(actual.failedLoginCount == expected.failedLoginCount, "\(what): failedLoginCount changed")

@@ -5,8 +5,15 @@ enum PersistenceChecks {
     static let all: [ConformanceCheck] = [
         ConformanceCheck("reopening after close keeps everything") { context in
             let store = try await context.open()
-            let users = (1...20).map { Fixtures.user($0, nickname: Fixtures.hostileNicknames[$0 % Fixtures.hostileNicknames.count]) }
-            for user in users { try await store.createUser(user, initialSession: Fixtures.session(Int(user.createdAt.millisecondsSince1970 % 100_000), user: user.id)) }
+            let users = (1...20).map {
+                Fixtures.user($0, nickname: Fixtures.hostileNicknames[$0 % Fixtures.hostileNicknames.count])
+            }
+            for user in users {
+                try await store.createUser(
+                    user,
+                    initialSession: Fixtures.session(Int(user.createdAt.millisecondsSince1970 % 100_000), user: user.id)
+                )
+            }
             let info = try await store.storeInfo()
             try await store.close()
             let reopened = try await context.open()
@@ -14,7 +21,8 @@ enum PersistenceChecks {
             try context.expect(try await reopened.userCount() == 20, "count changed on reopen")
             for user in users {
                 try context.expectIdentical(try await reopened.user(email: user.email), user, "after reopen")
-                try context.expect(try await reopened.sessions(userID: user.id).count == 1, "a session was lost on reopen")
+                try context.expect(
+                    try await reopened.sessions(userID: user.id).count == 1, "a session was lost on reopen")
             }
             try await reopened.close()
         },
@@ -24,9 +32,11 @@ enum PersistenceChecks {
             let infos = [try await first.storeInfo(), try await second.storeInfo()]
             try context.expect(infos[0] == infos[1], "two instances report different stores")
             try await first.createUser(Fixtures.user(1), initialSession: nil)
-            try context.expectIdentical(try await second.user(email: Fixtures.email(1)), Fixtures.user(1), "second sees first's user")
+            try context.expectIdentical(
+                try await second.user(email: Fixtures.email(1)), Fixtures.user(1), "second sees first's user")
             try await second.createUser(Fixtures.user(2), initialSession: Fixtures.session(2, user: Fixtures.id(2)))
-            try context.expect(try await first.session(tokenHash: Fixtures.tokenHash(2)) != nil, "first sees second's session")
+            try context.expect(
+                try await first.session(tokenHash: Fixtures.tokenHash(2)) != nil, "first sees second's session")
             try context.expect(try await first.deleteUser(id: Fixtures.id(2)), "first could not delete second's user")
             try context.expect(try await second.user(id: Fixtures.id(2)) == nil, "second still sees a deleted user")
             let counts = [try await first.userCount(), try await second.userCount()]
@@ -38,7 +48,8 @@ enum PersistenceChecks {
             let store = try await context.open()
             let info = try await store.storeInfo()
             try context.expect(!info.formatName.isEmpty, "no format name")
-            try context.expect(info.formatVersion == context.subject.currentFormatVersion, "format version \(info.formatVersion)")
+            try context.expect(
+                info.formatVersion == context.subject.currentFormatVersion, "format version \(info.formatVersion)")
             try context.expect(info.storeID.count >= 16, "store id '\(info.storeID)' is too short to be unique")
             try await store.close()
             let other = try await context.open(context.path("second-" + context.subject.storeFileName))

@@ -20,7 +20,8 @@ enum RecordChecks {
             }
             let session = Fixtures.session(1, user: expected[0].id, remember: true)
             try context.expect(try await store.createSession(session), "createSession refused an existing user")
-            try context.expect(try await store.session(tokenHash: session.tokenHash) == session, "session fields changed")
+            try context.expect(
+                try await store.session(tokenHash: session.tokenHash) == session, "session fields changed")
             try await store.close()
         },
         ConformanceCheck("a duplicate email gives email_taken and leaves the original intact") { context in
@@ -34,7 +35,8 @@ enum RecordChecks {
             try context.expectIdentical(try await store.user(email: original.email), original, "after the duplicate")
             try context.expect(try await store.user(id: intruder.id) == nil, "the rejected user was stored")
             try context.expect(
-                try await store.session(tokenHash: Fixtures.tokenHash(2)) == nil, "the rejected user's session was stored")
+                try await store.session(tokenHash: Fixtures.tokenHash(2)) == nil,
+                "the rejected user's session was stored")
             try context.expect(try await store.userCount() == 1, "count is not 1 after a rejected duplicate")
             try await store.close()
         },
@@ -47,21 +49,28 @@ enum RecordChecks {
             _ = try await store.createSession(Fixtures.session(3, user: user.id))
             let changed = Timestamp(millisecondsSince1970: 1_800_000_000_000)
             try context.expect(
-                try await store.updatePassword(userID: user.id, passwordHash: "$new$", changedAt: changed, revoking: .none),
+                try await store.updatePassword(
+                    userID: user.id, passwordHash: "$new$", changedAt: changed, revoking: .none),
                 "updatePassword did not find the user")
             var expected = user
             expected.passwordHash = "$new$"
             expected.passwordChangedAt = changed
             try context.expectIdentical(try await store.user(id: user.id), expected, "after updatePassword")
             try context.expectIdentical(try await store.user(id: other.id), other, "the other user")
-            try context.expect(try await store.sessions(userID: user.id).count == 2, "sessions changed without revocation")
-            _ = try await store.updatePassword(
-                userID: user.id, passwordHash: "$newer$", changedAt: changed, revoking: .allExcept(tokenHash: Fixtures.tokenHash(3)))
-            let left = try await store.sessions(userID: user.id).map(\.tokenHash)
-            try context.expect(left == [Fixtures.tokenHash(3)], "revocation kept \(left.count) sessions, expected only the current one")
-            try context.expect(try await store.sessions(userID: other.id).count == 1, "another user's session was revoked")
             try context.expect(
-                try await store.updatePassword(userID: Fixtures.id(99), passwordHash: "x", changedAt: changed, revoking: .none) == false,
+                try await store.sessions(userID: user.id).count == 2, "sessions changed without revocation")
+            _ = try await store.updatePassword(
+                userID: user.id, passwordHash: "$newer$", changedAt: changed,
+                revoking: .allExcept(tokenHash: Fixtures.tokenHash(3)))
+            let left = try await store.sessions(userID: user.id).map(\.tokenHash)
+            try context.expect(
+                left == [Fixtures.tokenHash(3)], "revocation kept \(left.count) sessions, expected only the current one"
+            )
+            try context.expect(
+                try await store.sessions(userID: other.id).count == 1, "another user's session was revoked")
+            try context.expect(
+                try await store.updatePassword(
+                    userID: Fixtures.id(99), passwordHash: "x", changedAt: changed, revoking: .none) == false,
                 "updatePassword reported success for a missing user")
             try await store.close()
         },
@@ -76,11 +85,13 @@ enum RecordChecks {
             }
             let stored = try await store.user(id: user.id)
             try context.expect(stored?.failedLoginCount == 3, "stored count is not 3")
-            try context.expect(stored?.lastFailedLoginAt == Timestamp(millisecondsSince1970: 3_000), "last failure time not kept")
+            try context.expect(
+                stored?.lastFailedLoginAt == Timestamp(millisecondsSince1970: 3_000), "last failure time not kept")
             try context.expect(stored?.passwordHash == user.passwordHash, "counting changed the hash")
             try await store.resetLoginFailures(userID: user.id)
             let reset = try await store.user(id: user.id)
-            try context.expect(reset?.failedLoginCount == 0 && reset?.lastFailedLoginAt == nil, "reset did not clear the counter")
+            try context.expect(
+                reset?.failedLoginCount == 0 && reset?.lastFailedLoginAt == nil, "reset did not clear the counter")
             try context.expect(
                 try await store.recordLoginFailure(userID: Fixtures.id(99), at: .init(millisecondsSince1970: 0)) == nil,
                 "a failure was counted for a missing user")
@@ -98,13 +109,16 @@ enum RecordChecks {
             try context.expect(try await store.user(id: user.id) == nil, "user still found by id")
             try context.expect(try await store.sessions(userID: user.id).isEmpty, "sessions survived the withdrawal")
             for n in [1, 3, 4, 5, 6] {
-                try context.expect(try await store.session(tokenHash: Fixtures.tokenHash(n)) == nil, "session \(n) survived")
+                try context.expect(
+                    try await store.session(tokenHash: Fixtures.tokenHash(n)) == nil, "session \(n) survived")
             }
-            try context.expect(try await store.session(tokenHash: Fixtures.tokenHash(2)) != nil, "a bystander's session went")
+            try context.expect(
+                try await store.session(tokenHash: Fixtures.tokenHash(2)) != nil, "a bystander's session went")
             try context.expect(try await store.deleteUser(id: user.id) == false, "a second delete reported success")
             let again = Fixtures.user(3, email: user.email, nickname: "returning")
             try await store.createUser(again, initialSession: nil)
-            try context.expectIdentical(try await store.user(email: user.email), again, "re-sign-up with the freed email")
+            try context.expectIdentical(
+                try await store.user(email: user.email), again, "re-sign-up with the freed email")
             try await store.close()
         },
         ConformanceCheck("users are counted and listed in email order, page by page") { context in
@@ -116,7 +130,8 @@ enum RecordChecks {
             try context.expect(first == [1, 2, 3, 5].map(Fixtures.email), "first page is \(first)")
             let second = try await store.users(after: first.last, limit: 4).map(\.email)
             try context.expect(second == [7, 9].map(Fixtures.email), "second page is \(second)")
-            try context.expect(try await store.users(after: Fixtures.email(9), limit: 4).isEmpty, "a page after the last is not empty")
+            try context.expect(
+                try await store.users(after: Fixtures.email(9), limit: 4).isEmpty, "a page after the last is not empty")
             try await store.close()
         },
     ]

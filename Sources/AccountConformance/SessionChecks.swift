@@ -8,19 +8,26 @@ enum SessionChecks {
             let user = Fixtures.user(1)
             let first = Fixtures.session(1, user: user.id)
             try await store.createUser(user, initialSession: first)
-            try context.expect(try await store.session(tokenHash: first.tokenHash) == first, "initial session not found intact")
+            try context.expect(
+                try await store.session(tokenHash: first.tokenHash) == first, "initial session not found intact")
             let second = Fixtures.session(2, user: user.id, remember: true)
             try context.expect(try await store.createSession(second), "createSession refused")
-            try context.expect(try await store.sessions(userID: user.id) == [first, second], "sessions(userID:) is wrong")
+            try context.expect(
+                try await store.sessions(userID: user.id) == [first, second], "sessions(userID:) is wrong")
             let later = first.lastSeenAt.adding(seconds: 120)
             try await store.touchSession(tokenHash: first.tokenHash, lastSeenAt: later)
             var touched = first
             touched.lastSeenAt = later
-            try context.expect(try await store.session(tokenHash: first.tokenHash) == touched, "touch did not move lastSeenAt alone")
-            try context.expect(try await store.deleteSession(tokenHash: first.tokenHash), "deleteSession did not find it")
-            try context.expect(try await store.session(tokenHash: first.tokenHash) == nil, "a revoked session is still found")
-            try context.expect(try await store.deleteSession(tokenHash: first.tokenHash) == false, "a second revoke reported success")
-            try context.expect(try await store.session(tokenHash: second.tokenHash) == second, "revoking one session hit another")
+            try context.expect(
+                try await store.session(tokenHash: first.tokenHash) == touched, "touch did not move lastSeenAt alone")
+            try context.expect(
+                try await store.deleteSession(tokenHash: first.tokenHash), "deleteSession did not find it")
+            try context.expect(
+                try await store.session(tokenHash: first.tokenHash) == nil, "a revoked session is still found")
+            try context.expect(
+                try await store.deleteSession(tokenHash: first.tokenHash) == false, "a second revoke reported success")
+            try context.expect(
+                try await store.session(tokenHash: second.tokenHash) == second, "revoking one session hit another")
             try context.expect(try await store.user(id: user.id) != nil, "revoking a session removed the user")
             try await store.close()
         },
@@ -41,8 +48,10 @@ enum SessionChecks {
         ConformanceCheck("a session for a missing user is refused") { context in
             let store = try await context.open()
             let orphan = Fixtures.session(1, user: Fixtures.id(77))
-            try context.expect(try await store.createSession(orphan) == false, "a session was stored for a missing user")
-            try context.expect(try await store.session(tokenHash: orphan.tokenHash) == nil, "the refused session is findable")
+            try context.expect(
+                try await store.createSession(orphan) == false, "a session was stored for a missing user")
+            try context.expect(
+                try await store.session(tokenHash: orphan.tokenHash) == nil, "the refused session is findable")
             try await store.close()
         },
     ]

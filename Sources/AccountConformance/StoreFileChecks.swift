@@ -4,9 +4,20 @@ import AccountCore
 enum StoreFileChecks {
     /// Files another backend (or another program) would leave at the store path.
     static let foreignFiles: [(kind: String, label: String, bytes: [UInt8])] = [
-        ("sqlite", "a SQLite database", Array("SQLite format 3\0".utf8) + [0x10, 0x00, 0x01, 0x01] + Array(repeating: 0, count: 4076)),
-        ("lmdb", "an LMDB environment", Array(repeating: 0, count: 16) + [0xDE, 0xC0, 0xEF, 0xBE] + Array(repeating: 0, count: 4076)),
-        ("json", "an AccountStore JSON store", Array(#"{"format":"accountstore-json","format_version":1,"store_id":"x","created_at_ms":0,"users":[],"sessions":[]}"#.utf8)),
+        (
+            "sqlite", "a SQLite database",
+            Array("SQLite format 3\0".utf8) + [0x10, 0x00, 0x01, 0x01] + Array(repeating: 0, count: 4076)
+        ),
+        (
+            "lmdb", "an LMDB environment",
+            Array(repeating: 0, count: 16) + [0xDE, 0xC0, 0xEF, 0xBE] + Array(repeating: 0, count: 4076)
+        ),
+        (
+            "json", "an AccountStore JSON store",
+            Array(
+                #"{"format":"accountstore-json","format_version":1,"store_id":"x","created_at_ms":0,"users":[],"sessions":[]}"#
+                    .utf8)
+        ),
         ("other-json", "a JSON document of another program", Array(#"{"name":"not a store","items":[1,2,3]}"#.utf8)),
     ]
 
@@ -27,7 +38,8 @@ enum StoreFileChecks {
             }
             try context.expect(tried >= 3, "only \(tried) foreign kinds were tried")
         },
-        ConformanceCheck("a newer format version is refused with store_version_unsupported and left untouched") { context in
+        ConformanceCheck("a newer format version is refused with store_version_unsupported and left untouched") {
+            context in
             let path = context.storePath
             try context.subject.plantStore(path, context.subject.currentFormatVersion + 1)
             let before = context.snapshotOfFolder()

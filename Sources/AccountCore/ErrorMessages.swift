@@ -84,7 +84,9 @@ enum ErrorMessages {
                 ? "도메인에는 영문자, 숫자, '-', '.'만 쓸 수 있습니다."
                 : "The domain may contain only letters, digits, '-' and '.'."
         case .domainEmptyLabel:
-            korean ? "도메인에 빈 부분이 있습니다 (점이 연속되거나 처음/끝에 있음)." : "The domain has an empty label (a leading, trailing or doubled dot)."
+            korean
+                ? "도메인에 빈 부분이 있습니다 (점이 연속되거나 처음/끝에 있음)."
+                : "The domain has an empty label (a leading, trailing or doubled dot)."
         case .domainLabelHyphen:
             korean ? "도메인의 각 부분은 '-'로 시작하거나 끝날 수 없습니다." : "A domain label must not start or end with '-'."
         case .domainLabelTooLong:
@@ -92,7 +94,9 @@ enum ErrorMessages {
         case .domainTooLong:
             korean ? "도메인은 253자 이하여야 합니다." : "The domain must be at most 253 characters."
         case .domainSingleLabel:
-            korean ? "도메인은 점으로 구분된 두 부분 이상이어야 합니다 (예: example.com)." : "The domain needs at least two labels, like example.com."
+            korean
+                ? "도메인은 점으로 구분된 두 부분 이상이어야 합니다 (예: example.com)."
+                : "The domain needs at least two labels, like example.com."
         case .domainBadTopLevel:
             korean
                 ? "최상위 도메인은 2자 이상의 영문자여야 합니다."

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #endif
-import Foundation
 
 /// A display name that passed the sign-up rules: trimmed, NFC-normalized, 2–20 grapheme
 /// clusters, and free of control characters, format characters and line breaks.
@@ -28,7 +29,9 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func isAllowed(_ character: Character) -> Bool {
-        let isEmoji = character.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.properties.isEmoji && $0.value > 0xFF }
+        let isEmoji = character.unicodeScalars.contains {
+            $0.properties.isEmojiPresentation || $0.properties.isEmoji && $0.value > 0xFF
+        }
         return character.unicodeScalars.allSatisfy { scalar in
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:

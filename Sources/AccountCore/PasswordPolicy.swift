@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #endif
-import Foundation
 
 /// Estimates how many guesses a password would take to crack; implemented over zxcvbn.
 public protocol PasswordStrengthEstimator: Sendable {

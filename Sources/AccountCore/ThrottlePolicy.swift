@@ -23,8 +23,10 @@ public struct ThrottlePolicy: Sendable, Hashable {
     public func lockedUntil(failures: Int, lastFailure: Timestamp?) -> Timestamp? {
         guard failures >= freeAttempts, let lastFailure else { return nil }
         let exponent = min(failures - freeAttempts, 40)
-        let delay = min(maximumDelaySeconds, baseDelaySeconds.multipliedReportingOverflow(by: 1 << exponent).overflow
-            ? maximumDelaySeconds : baseDelaySeconds << exponent)
+        let delay = min(
+            maximumDelaySeconds,
+            baseDelaySeconds.multipliedReportingOverflow(by: 1 << exponent).overflow
+                ? maximumDelaySeconds : baseDelaySeconds << exponent)
         return lastFailure.adding(seconds: delay)
     }
 }

@@ -33,7 +33,8 @@ public struct Argon2idPasswordHasher: PasswordHasher {
             crypto_pwhash_argon2id_str(&output, chars.baseAddress!, UInt64(chars.count - 1), opsLimit, memLimitBytes)
         }
         guard status == 0 else {
-            throw AccountError.storeIO(detail: "Argon2id hashing failed: not enough memory for m=\(memLimitBytes / 1024) KiB")
+            throw AccountError.storeIO(
+                detail: "Argon2id hashing failed: not enough memory for m=\(memLimitBytes / 1024) KiB")
         }
         return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -15,7 +15,7 @@ public struct ZxcvbnStrengthEstimator: PasswordStrengthEstimator {
     public func guessesLog2(_ password: String, userWords: [String]) -> Double {
         // zxcvbn-c wants a NULL-terminated array of C strings that outlive the call.
         let cWords = userWords.map { strdup($0) }
-        defer { cWords.forEach { free($0) } }
+        defer { for word in cWords { free(word) } }
         var array: [UnsafePointer<CChar>?] = cWords.map { UnsafePointer($0) }
         array.append(nil)
         return array.withUnsafeMutableBufferPointer { words in

@@ -21,7 +21,8 @@ enum ConfigFileKeys {
         return keys
     }
 
-    private static func collect(_ mapping: Node.Mapping, prefix: String, into keys: inout [String]) throws(AccountError) {
+    private static func collect(_ mapping: Node.Mapping, prefix: String, into keys: inout [String]) throws(AccountError)
+    {
         for (keyNode, value) in mapping {
             guard let key = keyNode.string else {
                 throw .configInvalid(key: prefix.isEmpty ? "(top level)" : prefix, reason: "keys must be text")
@@ -30,7 +31,8 @@ enum ConfigFileKeys {
             switch value {
             case .mapping(let inner):
                 try collect(inner, prefix: name, into: &keys)
-            case .scalar(let scalar) where scalar.tag.description == Tag.Name.null.rawValue || scalar.string.isEmpty && prefix.isEmpty:
+            case .scalar(let scalar)
+            where scalar.tag.description == Tag.Name.null.rawValue || scalar.string.isEmpty && prefix.isEmpty:
                 // An empty section (`json:` with nothing under it) sets nothing.
                 continue
             case .sequence:

@@ -22,7 +22,8 @@ struct PathOrigins {
         if let fileProvider, let configFile,
             let value = ConfigReader(provider: fileProvider).string(forKey: ConfigKey(key.components))
         {
-            let folder = configFile.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            let folder = configFile.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+                separator: "/")
             return try Self.checked(value, name).map { Self.absolute($0, relativeTo: folder.isEmpty ? "/" : folder) }
         }
         return nil

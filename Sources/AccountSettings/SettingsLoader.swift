@@ -1,11 +1,11 @@
 import AccountCore
 import BackendRegistry
 import Configuration
+import Foundation
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #endif
-import Foundation
 
 /// Resolves `AccountSettings` from flags, the `ACCOUNTS_…` environment, a YAML config file and
 /// built-in defaults, in that order of precedence, through apple/swift-configuration.
@@ -53,7 +53,9 @@ public enum SettingsLoader {
 
         // The backend decides which section `--store` lands in, so it is read first.
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
-        if let backend = overrides.backend { flags[AbsoluteConfigKey(["backend"])] = .init(.string(backend), isSecret: false) }
+        if let backend = overrides.backend {
+            flags[AbsoluteConfigKey(["backend"])] = .init(.string(backend), isSecret: false)
+        }
         let backendName = try string(reader(flags), "backend", schema)
         let descriptor = try registry.descriptor(named: backendName)
         if let store = overrides.store {
@@ -92,8 +94,10 @@ public enum SettingsLoader {
             sessionPolicy: SessionPolicy(
                 idleTimeoutSeconds: Int64(try integer(config, "session.idle_timeout_minutes", schema)) * 60,
                 absoluteTimeoutSeconds: Int64(try integer(config, "session.absolute_timeout_hours", schema)) * 3_600,
-                rememberIdleTimeoutSeconds: Int64(try integer(config, "session.remember_idle_timeout_days", schema)) * 86_400,
-                rememberAbsoluteTimeoutSeconds: Int64(try integer(config, "session.remember_absolute_timeout_days", schema))
+                rememberIdleTimeoutSeconds: Int64(try integer(config, "session.remember_idle_timeout_days", schema))
+                    * 86_400,
+                rememberAbsoluteTimeoutSeconds: Int64(
+                    try integer(config, "session.remember_absolute_timeout_days", schema))
                     * 86_400),
             throttlePolicy: ThrottlePolicy(
                 freeAttempts: try integer(config, "login.throttle_after", schema),
@@ -107,7 +111,8 @@ public enum SettingsLoader {
 
     // MARK: - Reading typed values
 
-    static func string(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> String {
+    static func string(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> String
+    {
         let key = schema.key(named: name)!
         let value: String
         do {
@@ -162,7 +167,9 @@ public enum SettingsLoader {
         return values
     }
 
-    private static func rejectUnknownEnvironment(_ environment: [String: String], schema: SettingsSchema) throws(AccountError) {
+    private static func rejectUnknownEnvironment(_ environment: [String: String], schema: SettingsSchema)
+        throws(AccountError)
+    {
         let known = Set(schema.keys.map(\.environmentName)).union(reservedEnvironment)
         for name in environment.keys.sorted() where name.hasPrefix("ACCOUNTS_") && !known.contains(name) {
             let suggestions = schema.keys.map(\.environmentName).filter { $0.hasPrefix(name.prefix(12)) }
@@ -180,7 +187,8 @@ public enum SettingsLoader {
             let path = PathOrigins.absolute(explicit, relativeTo: workingDirectory)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw .configInvalid(
-                    key: overrides.configFile != nil ? "--config" : "ACCOUNTS_CONFIG", reason: "no config file at \(path)")
+                    key: overrides.configFile != nil ? "--config" : "ACCOUNTS_CONFIG",
+                    reason: "no config file at \(path)")
             }
             return path
         }
@@ -201,7 +209,9 @@ public enum SettingsLoader {
     private static func yamlProvider(_ path: String) async throws(AccountError) -> any ConfigProvider {
         do {
             let location = ConfigReader(
-                provider: InMemoryProvider(values: [AbsoluteConfigKey(["filePath"]): .init(.string(path), isSecret: false)]))
+                provider: InMemoryProvider(values: [
+                    AbsoluteConfigKey(["filePath"]): .init(.string(path), isSecret: false)
+                ]))
             return try await FileProvider<YAMLSnapshot>(config: location)
         } catch {
             throw .configInvalid(key: path, reason: "the config file cannot be parsed: \(error)")
@@ -216,11 +226,16 @@ public enum SettingsLoader {
         if key.contains("."), !schema.sections.contains(section) {
             return .configInvalid(
                 key: key,
-                reason: "unknown section '\(section)' in \(file); known sections: \(schema.sections.sorted().joined(separator: ", "))")
+                reason:
+                    "unknown section '\(section)' in \(file); known sections: \(schema.sections.sorted().joined(separator: ", "))"
+            )
         }
         let siblings = schema.keys.filter { $0.name.hasPrefix(section + ".") }.map(\.name)
         return .configInvalid(
-            key: key, reason: "unknown key in \(file); known here: \(siblings.isEmpty ? "backend" : siblings.joined(separator: ", "))")
+            key: key,
+            reason:
+                "unknown key in \(file); known here: \(siblings.isEmpty ? "backend" : siblings.joined(separator: ", "))"
+        )
     }
 }
 
@@ -236,7 +251,9 @@ extension SettingsLoader {
     }
 
     /// Every key with what it expects, its default and its meaning (for `accounts config keys`).
-    public static func keyReference(registry: BackendRegistry = .standard) -> [(key: String, environment: String, expects: String, default: String?, summary: String)] {
+    public static func keyReference(registry: BackendRegistry = .standard) -> [(
+        key: String, environment: String, expects: String, default: String?, summary: String
+    )] {
         SettingsSchema(registry: registry).keys.map {
             ($0.name, $0.environmentName, $0.expectation, $0.defaultValue, $0.summary)
         }

@@ -5,7 +5,8 @@ import StoreSupport
 
 /// List the backends compiled in.
 struct BackendsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "backends", abstract: "List the storage backends this build has.")
+    static let configuration = CommandConfiguration(
+        commandName: "backends", abstract: "List the storage backends this build has.")
 
     @OptionGroup var options: GlobalOptions
 

@@ -27,7 +27,10 @@ struct CLIMessages {
         ko ? "비밀번호가 변경되었습니다. 다른 모든 세션은 로그아웃되었습니다." : "Password changed; every other session was signed out."
     }
     func profile(_ user: AccountProfile) -> [String] {
-        [ko ? "닉네임: \(user.nickname)" : "Nickname: \(user.nickname)", ko ? "이메일: \(user.email)" : "Email:    \(user.email)"]
+        [
+            ko ? "닉네임: \(user.nickname)" : "Nickname: \(user.nickname)",
+            ko ? "이메일: \(user.email)" : "Email:    \(user.email)",
+        ]
     }
 
     var passwordPrompt: String { ko ? "비밀번호: " : "Password: " }
@@ -36,7 +39,8 @@ struct CLIMessages {
     var newPasswordPrompt: String { ko ? "새 비밀번호: " : "New password: " }
     var confirmNewPasswordPrompt: String { ko ? "새 비밀번호 확인: " : "Confirm new password: " }
     func withdrawConfirmation(_ email: String) -> String {
-        ko ? "\(email) 계정과 모든 세션을 삭제합니다. 계속하려면 yes를 입력하세요: "
+        ko
+            ? "\(email) 계정과 모든 세션을 삭제합니다. 계속하려면 yes를 입력하세요: "
             : "This deletes \(email) and all its sessions. Type yes to continue: "
     }
     var withdrawCancelled: String { ko ? "탈퇴를 취소했습니다." : "Withdrawal cancelled; nothing was deleted." }

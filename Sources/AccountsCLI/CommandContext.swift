@@ -3,12 +3,12 @@ import AccountCrypto
 import AccountSettings
 import ArgumentParser
 import BackendRegistry
+import Foundation
 import StoreSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #endif
-import Foundation
 
 /// What a subcommand works with: the resolved settings, the language, the session file, and a
 /// lazily opened store and service. `CommandContext.run` prints the reply or the error and sets
@@ -46,7 +46,8 @@ struct CommandContext {
             printer.printFailure(code: "usage", message: problem.message(language))
             throw ExitCode(ExitStatus.usage)
         } catch is PromptCancelled {
-            printer.printFailure(code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
+            printer.printFailure(
+                code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
             throw ExitCode(ExitStatus.interrupted)
         }
     }

@@ -28,8 +28,10 @@ struct LoginCommand: AsyncParsableCommand {
             let welcome = context.messages.welcome(signedIn.profile.nickname)
             return CommandReply(
                 lines: [welcome],
-                fields: [("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember)),
-                    ("expires_at_ms", .int(signedIn.expiresAt.millisecondsSince1970)), ("message", .string(welcome))])
+                fields: [
+                    ("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember)),
+                    ("expires_at_ms", .int(signedIn.expiresAt.millisecondsSince1970)), ("message", .string(welcome)),
+                ])
         }
     }
 }

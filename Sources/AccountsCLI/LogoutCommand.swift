@@ -17,7 +17,8 @@ struct LogoutCommand: AsyncParsableCommand {
                 throw AccountError.notSignedIn
             }
             try context.sessionFile.remove()
-            return CommandReply(lines: [context.messages.loggedOut], fields: [("message", .string(context.messages.loggedOut))])
+            return CommandReply(
+                lines: [context.messages.loggedOut], fields: [("message", .string(context.messages.loggedOut))])
         }
     }
 }

@@ -20,11 +20,13 @@ struct PasswdCommand: AsyncParsableCommand {
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
                 let current = try reader.read(context.messages.currentPasswordPrompt, what: "current password")
                 let new = try reader.read(context.messages.newPasswordPrompt, what: "new password")
-                let confirmation = try reader.read(context.messages.confirmNewPasswordPrompt, what: "new password confirmation")
+                let confirmation = try reader.read(
+                    context.messages.confirmNewPasswordPrompt, what: "new password confirmation")
                 try await service.changePassword(
                     token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
                 return CommandReply(
-                    lines: [context.messages.passwordChanged], fields: [("message", .string(context.messages.passwordChanged))])
+                    lines: [context.messages.passwordChanged],
+                    fields: [("message", .string(context.messages.passwordChanged))])
             }
         }
     }

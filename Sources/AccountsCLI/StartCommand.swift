@@ -4,7 +4,8 @@ import ArgumentParser
 /// The start screen: members are welcomed, guests are told how to sign up.
 struct StartCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "start", abstract: "Show the start screen: a welcome for a signed-in member, sign-up help for a guest.")
+        commandName: "start",
+        abstract: "Show the start screen: a welcome for a signed-in member, sign-up help for a guest.")
 
     @OptionGroup var options: GlobalOptions
 
@@ -16,16 +17,20 @@ struct StartCommand: AsyncParsableCommand {
             case .member(let profile):
                 return CommandReply(
                     lines: [context.messages.welcome(profile.nickname)],
-                    fields: [("screen", .string("welcome")), ("user", CommandContext.json(profile)),
-                        ("message", .string(context.messages.welcome(profile.nickname)))])
+                    fields: [
+                        ("screen", .string("welcome")), ("user", CommandContext.json(profile)),
+                        ("message", .string(context.messages.welcome(profile.nickname))),
+                    ])
             case .guest(let expired):
                 // A token the store no longer honours is stale: drop it so the next run is clean.
                 if token != nil { try context.sessionFile.remove() }
                 let lines = context.messages.guest(expired: expired)
                 return CommandReply(
                     lines: lines,
-                    fields: [("screen", .string("signup")), ("session_expired", .bool(expired)),
-                        ("message", .string(lines.joined(separator: "\n")))])
+                    fields: [
+                        ("screen", .string("signup")), ("session_expired", .bool(expired)),
+                        ("message", .string(lines.joined(separator: "\n"))),
+                    ])
             }
         }
     }

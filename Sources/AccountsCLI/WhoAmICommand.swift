@@ -11,7 +11,8 @@ struct WhoAmICommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let token = try context.sessionFile.read()
             let profile = try await context.withService { try await $0.whoami(token: token) }
-            return CommandReply(lines: context.messages.profile(profile), fields: [("user", CommandContext.json(profile))])
+            return CommandReply(
+                lines: context.messages.profile(profile), fields: [("user", CommandContext.json(profile))])
         }
     }
 }

@@ -1,5 +1,5 @@
-import AccountCore
 import AccountConformance
+import AccountCore
 
 /// Everything the rest of the program knows about one backend: its name, its settings, and how
 /// to open (or plant) a store. Adding a backend is one module plus one descriptor in the registry.

@@ -5,7 +5,8 @@ extension BackendDescriptor {
     /// The JSON-file backend.
     public static let json = BackendDescriptor(
         name: "json",
-        summary: "one pretty-printed JSON file, rewritten atomically on every change; small stores, easy to read and diff",
+        summary:
+            "one pretty-printed JSON file, rewritten atomically on every change; small stores, easy to read and diff",
         defaultStoreFileName: "accounts.json",
         options: [
             BackendOption(

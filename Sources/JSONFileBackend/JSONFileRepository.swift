@@ -46,7 +46,8 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it to check
     /// that a newer format is refused.
     public static func writeEmptyStore(at path: String, formatVersion: Int) throws {
-        var bytes = JSONStoreEncoder.encode(JSONStoreDocument(storeID: "planted", createdAt: Timestamp(millisecondsSince1970: 0)))
+        var bytes = JSONStoreEncoder.encode(
+            JSONStoreDocument(storeID: "planted", createdAt: Timestamp(millisecondsSince1970: 0)))
         let text = String(decoding: bytes, as: UTF8.self).replacingFirst(
             "\"format_version\" : \(JSONStoreDocument.formatVersion)", with: "\"format_version\" : \(formatVersion)")
         bytes = Array(text.utf8)
@@ -180,7 +181,9 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         _ body: @escaping @Sendable (inout JSONStoreDocument) throws -> (T, Bool)
     ) async throws -> T {
         try await io.run {
-            try FileLock.withExclusiveLock(path: self.lockPath, timeoutMilliseconds: self.options.lockTimeoutMilliseconds) {
+            try FileLock.withExclusiveLock(
+                path: self.lockPath, timeoutMilliseconds: self.options.lockTimeoutMilliseconds
+            ) {
                 var document = try self.current()
                 let (result, changed) = try body(&document)
                 if changed {

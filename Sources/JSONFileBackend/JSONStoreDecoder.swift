@@ -32,9 +32,12 @@ enum JSONStoreDecoder {
         } catch {
             throw .storeCorrupted(detail: "\(path): \(error)")
         }
-        var document = JSONStoreDocument(storeID: file.storeID, createdAt: Timestamp(millisecondsSince1970: file.createdAt))
+        var document = JSONStoreDocument(
+            storeID: file.storeID, createdAt: Timestamp(millisecondsSince1970: file.createdAt))
         for (index, user) in file.users.enumerated() {
-            guard user.failedLoginCount >= 0 else { throw .storeCorrupted(detail: "\(path): users[\(index)] has a negative failure count") }
+            guard user.failedLoginCount >= 0 else {
+                throw .storeCorrupted(detail: "\(path): users[\(index)] has a negative failure count")
+            }
             guard document.user(id: user.id) == nil else {
                 throw .storeCorrupted(detail: "\(path): users[\(index)] repeats id \(user.id)")
             }
@@ -91,7 +94,10 @@ private struct StoreFileContents: Decodable {
     let sessions: [SessionRecord]
 
     enum Keys: String, CodingKey {
-        case format, formatVersion = "format_version", storeID = "store_id", createdAt = "created_at_ms"
+        case format
+        case formatVersion = "format_version"
+        case storeID = "store_id"
+        case createdAt = "created_at_ms"
         case users, sessions
     }
 
@@ -121,8 +127,11 @@ private struct StoredUser: Decodable {
     let record: UserRecord
 
     enum Keys: String, CodingKey {
-        case id, email, nickname, passwordHash = "password_hash", createdAt = "created_at_ms"
-        case passwordChangedAt = "password_changed_at_ms", failedLoginCount = "failed_login_count"
+        case id, email, nickname
+        case passwordHash = "password_hash"
+        case createdAt = "created_at_ms"
+        case passwordChangedAt = "password_changed_at_ms"
+        case failedLoginCount = "failed_login_count"
         case lastFailedLoginAt = "last_failed_login_at_ms"
     }
 
@@ -146,8 +155,13 @@ private struct StoredSession: Decodable {
     let record: SessionRecord
 
     enum Keys: String, CodingKey {
-        case tokenHash = "token_sha256", userID = "user_id", createdAt = "created_at_ms"
-        case lastSeenAt = "last_seen_at_ms", expiresAt = "expires_at_ms", idleTimeout = "idle_timeout_s", remember
+        case tokenHash = "token_sha256"
+        case userID = "user_id"
+        case createdAt = "created_at_ms"
+        case lastSeenAt = "last_seen_at_ms"
+        case expiresAt = "expires_at_ms"
+        case idleTimeout = "idle_timeout_s"
+        case remember
     }
 
     init(from decoder: any Decoder) throws {

@@ -30,7 +30,8 @@ public enum FileLock {
             }
             if waitedMicroseconds >= timeoutMilliseconds * 1000 {
                 close(fd)
-                throw AccountError.storeBusy(detail: "another process held \(path) for more than \(timeoutMilliseconds) ms")
+                throw AccountError.storeBusy(
+                    detail: "another process held \(path) for more than \(timeoutMilliseconds) ms")
             }
             // Back off from 0.2 ms up to 10 ms: short waits are the common case.
             usleep(pause)

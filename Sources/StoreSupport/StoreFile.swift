@@ -103,7 +103,9 @@ public enum StoreFile {
         let folder = directory(of: path)
         var info = stat()
         guard stat(folder, &info) == 0 else { throw POSIXFailure.error("open folder", path: folder) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw POSIXFailure.error("open folder", path: folder, errno: ENOTDIR) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw POSIXFailure.error("open folder", path: folder, errno: ENOTDIR)
+        }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(AccountError) {

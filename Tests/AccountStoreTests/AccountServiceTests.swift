@@ -38,7 +38,8 @@ struct AccountServiceTests {
             ]
             for (email, pw, confirmation, nickname, code) in attempts {
                 let error = await accountError {
-                    _ = try await h.service.signUp(email: email, password: pw, confirmation: confirmation, nickname: nickname)
+                    _ = try await h.service.signUp(
+                        email: email, password: pw, confirmation: confirmation, nickname: nickname)
                 }
                 #expect(error?.code == code)
             }
@@ -66,9 +67,14 @@ struct AccountServiceTests {
         try await ServiceHarness.with(backend) { h in
             try await h.signUp()
             let before = h.hasher.verifications
-            let unknown = await accountError { _ = try await h.service.login(email: "nobody99@example.com", password: password, remember: false) }
+            let unknown = await accountError {
+                _ = try await h.service.login(email: "nobody99@example.com", password: password, remember: false)
+            }
             let afterUnknown = h.hasher.verifications
-            let wrong = await accountError { _ = try await h.service.login(email: "leesoon7@example.com", password: "Wrong-Kayak-42", remember: false) }
+            let wrong = await accountError {
+                _ = try await h.service.login(
+                    email: "leesoon7@example.com", password: "Wrong-Kayak-42", remember: false)
+            }
             #expect(unknown == .invalidCredentials && wrong == .invalidCredentials)
             #expect(unknown?.message(.english) == wrong?.message(.english))
             #expect(afterUnknown - before == 1, "the unknown path runs one dummy verification")
@@ -106,12 +112,16 @@ struct AccountServiceTests {
             let long = try await h.service.login(email: "leesoon7@example.com", password: password, remember: true)
             #expect(long.expiresAt > short.expiresAt)
             h.clock.advance(seconds: 3_599)
-            #expect(try await h.service.whoami(token: short.token).email == "leesoon7@example.com", "use refreshes idle time")
+            #expect(
+                try await h.service.whoami(token: short.token).email == "leesoon7@example.com",
+                "use refreshes idle time")
             h.clock.advance(seconds: 3_599)
             #expect(try await h.service.whoami(token: short.token).email == "leesoon7@example.com")
             h.clock.advance(seconds: 3_601)
             #expect(await accountError { _ = try await h.service.whoami(token: short.token) } == .sessionExpired)
-            #expect(try await h.service.start(token: short.token) == .guest(sessionExpired: false), "expired sessions are purged")
+            #expect(
+                try await h.service.start(token: short.token) == .guest(sessionExpired: false),
+                "expired sessions are purged")
             #expect(try await h.service.whoami(token: long.token).nickname == "이순신")
             h.clock.advance(seconds: 90 * 86_400)
             #expect(try await h.service.start(token: long.token) == .guest(sessionExpired: true))
@@ -138,7 +148,8 @@ struct AccountServiceTests {
             #expect(
                 await accountError {
                     try await h.service.changePassword(
-                        token: first.token, currentPassword: "Wrong-Kayak-42", newPassword: newPassword, confirmation: newPassword)
+                        token: first.token, currentPassword: "Wrong-Kayak-42", newPassword: newPassword,
+                        confirmation: newPassword)
                 } == .invalidCredentials)
             #expect(
                 await accountError {
@@ -149,8 +160,13 @@ struct AccountServiceTests {
                 token: first.token, currentPassword: password, newPassword: newPassword, confirmation: newPassword)
             #expect(try await h.service.whoami(token: first.token).nickname == "이순신", "the session used stays")
             #expect(await accountError { _ = try await h.service.whoami(token: second.token) } == .notSignedIn)
-            #expect(await accountError { _ = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false) } == .invalidCredentials)
-            #expect(try await h.service.login(email: "leesoon7@example.com", password: newPassword, remember: false).profile.nickname == "이순신")
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+                } == .invalidCredentials)
+            #expect(
+                try await h.service.login(email: "leesoon7@example.com", password: newPassword, remember: false).profile
+                    .nickname == "이순신")
         }
     }
 
@@ -159,7 +175,9 @@ struct AccountServiceTests {
         try await ServiceHarness.with(backend) { h in
             let first = try await h.signUp()
             let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: true)
-            #expect(await accountError { try await h.service.withdraw(token: first.token, password: "Wrong-Kayak-42") } == .invalidCredentials)
+            #expect(
+                await accountError { try await h.service.withdraw(token: first.token, password: "Wrong-Kayak-42") }
+                    == .invalidCredentials)
             #expect(try await h.repository.userCount() == 1)
             try await h.service.withdraw(token: first.token, password: password)
             #expect(try await h.repository.userCount() == 0)
@@ -179,7 +197,9 @@ struct AccountServiceTests {
             _ = try await stronger.login(email: "leesoon7@example.com", password: password, remember: false)
             let upgraded = try #require(try await h.repository.user(email: "leesoon7@example.com")).passwordHash
             #expect(upgraded.hasPrefix("$argon2id$v=19$m=64,t=2,p=1$"))
-            #expect(try await h.service.login(email: "leesoon7@example.com", password: password, remember: false).profile.nickname == "이순신")
+            #expect(
+                try await h.service.login(email: "leesoon7@example.com", password: password, remember: false).profile
+                    .nickname == "이순신")
         }
     }
 }

@@ -35,7 +35,9 @@ struct CLIRunner: ~Copyable {
     /// The built `accounts` beside the test bundle.
     static let executable: String = {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("accounts").path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "accounts"
+            ).path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("accounts").path,
             Bundle.main.bundleURL.appendingPathComponent("accounts").path,
         ]
@@ -55,7 +57,9 @@ struct CLIRunner: ~Copyable {
     var sessionPath: String { root + "/state/accounts/session" }
 
     @discardableResult
-    func run(_ arguments: [String], stdin lines: [String] = [], environment extra: [String: String] = [:]) throws -> Result {
+    func run(_ arguments: [String], stdin lines: [String] = [], environment extra: [String: String] = [:]) throws
+        -> Result
+    {
         let process = Process()
         // A new session has no controlling terminal, so a prompt can never block the test run
         // on a developer's terminal: it fails the way it does in CI.

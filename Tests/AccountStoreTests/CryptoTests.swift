@@ -36,7 +36,8 @@ struct CryptoTests {
 
     @Test("token digests are SHA-256 in lowercase hex")
     func sha256() {
-        #expect(SHA256TokenDigester().digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256TokenDigester().digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test("random bytes differ between draws")

@@ -36,7 +36,9 @@ struct EmailAddressTests {
         #expect(AccountError.invalidEmail(.localUppercase).message(.korean).contains("대문자"))
     }
 
-    @Test("_ . + and other symbols are rejected in the local part", arguments: ["abc_defg", "abc.defg", "abc+defg", "abc-defg", "abcdéfg"])
+    @Test(
+        "_ . + and other symbols are rejected in the local part",
+        arguments: ["abc_defg", "abc.defg", "abc+defg", "abc-defg", "abcdéfg"])
     func symbols(_ local: String) {
         #expect(rule(local + "@example.com") == .localInvalidCharacter)
     }

@@ -41,7 +41,9 @@ struct NicknameTests {
 
     @Test(
         "control characters, format characters and line breaks are rejected",
-        arguments: ["ab\ncd", "ab\u{0}cd", "ab\u{7}", "ab\tcd", "\u{200F}abc", "ab\u{202E}cd", "ab\u{2028}cd", "a\u{200D}b"])
+        arguments: [
+            "ab\ncd", "ab\u{0}cd", "ab\u{7}", "ab\tcd", "\u{200F}abc", "ab\u{202E}cd", "ab\u{2028}cd", "a\u{200D}b",
+        ])
     func controls(_ input: String) {
         #expect(rule(input) == .controlCharacter)
     }

@@ -7,7 +7,10 @@ struct PasswordPolicyTests {
     let policy = PasswordPolicy()
     let estimator = ZxcvbnStrengthEstimator()
 
-    func check(_ password: String, confirmation: String? = nil, email: String = "leesoon7@example.com", nickname: String = "admiral")
+    func check(
+        _ password: String, confirmation: String? = nil, email: String = "leesoon7@example.com",
+        nickname: String = "admiral"
+    )
         -> AccountError?
     {
         do {
@@ -45,7 +48,9 @@ struct PasswordPolicyTests {
         #expect(PasswordPolicy(minimumLength: 12).minimumLength == 12)
     }
 
-    @Test("common weak passwords are rejected", arguments: ["password1", "qwerty123", "Passw0rd!", "12345678", "iloveyou"])
+    @Test(
+        "common weak passwords are rejected",
+        arguments: ["password1", "qwerty123", "Passw0rd!", "12345678", "iloveyou"])
     func weak(_ password: String) {
         #expect(check(password) == .weakPassword)
     }

@@ -37,7 +37,8 @@ struct SettingsLoaderTests {
             Issue.record("expected \(code)")
         } catch let error as AccountError {
             #expect(error.code == code)
-            #expect(error.message(.english).contains(text), "message '\(error.message(.english))' should mention \(text)")
+            #expect(
+                error.message(.english).contains(text), "message '\(error.message(.english))' should mention \(text)")
         } catch {
             Issue.record("untyped error \(error)")
         }
@@ -114,14 +115,18 @@ struct SettingsLoaderTests {
     func outOfRange() async throws {
         let box = try Sandbox()
         let file = try box.write("password:\n  min_length: 4\n", to: "bad.yaml")
-        await expectConfigError("config_invalid", mentioning: "8 to 128") { try await box.load(.init(configFile: file)) }
+        await expectConfigError("config_invalid", mentioning: "8 to 128") {
+            try await box.load(.init(configFile: file))
+        }
     }
 
     @Test("an unknown key, section or environment setting is an error naming it")
     func unknownKeys() async throws {
         let box = try Sandbox()
         let typo = try box.write("login:\n  throttle_aftr: 3\n", to: "typo.yaml")
-        await expectConfigError("config_invalid", mentioning: "login.throttle_aftr") { try await box.load(.init(configFile: typo)) }
+        await expectConfigError("config_invalid", mentioning: "login.throttle_aftr") {
+            try await box.load(.init(configFile: typo))
+        }
         let section = try box.write("logins:\n  throttle_after: 3\n", to: "section.yaml")
         await expectConfigError("config_invalid", mentioning: "unknown section 'logins'") {
             try await box.load(.init(configFile: section))
@@ -162,10 +167,12 @@ struct SettingsLoaderTests {
             let leaf = key.split(separator: ".").last.map(String.init) ?? key
             #expect(text.contains(leaf + ":"), "Config/accounts.yaml does not document \(key)")
         }
-        let examples = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Config/examples").path)
+        let examples = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("Config/examples").path)
         for backend in SettingsLoader.backendNames() {
             #expect(examples.contains("\(backend).yaml"), "no Config/examples/\(backend).yaml")
-            let loaded = try await box.load(.init(configFile: root.appendingPathComponent("Config/examples/\(backend).yaml").path))
+            let loaded = try await box.load(
+                .init(configFile: root.appendingPathComponent("Config/examples/\(backend).yaml").path))
             #expect(loaded.backendName == backend)
         }
     }

@@ -74,7 +74,8 @@ struct ServiceHarness {
         _ body: (ServiceHarness) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder(backend.name)
-        let harness = try await ServiceHarness(backend: backend, folder: scratch.path, hasher: hasher, throttle: throttle)
+        let harness = try await ServiceHarness(
+            backend: backend, folder: scratch.path, hasher: hasher, throttle: throttle)
         do {
             let result = try await body(harness)
             try await harness.repository.close()
@@ -85,7 +86,8 @@ struct ServiceHarness {
         }
     }
 
-    init(backend: BackendDescriptor, folder: String, hasher: any PasswordHasher, throttle: ThrottlePolicy) async throws {
+    init(backend: BackendDescriptor, folder: String, hasher: any PasswordHasher, throttle: ThrottlePolicy) async throws
+    {
         self.backend = backend
         self.folder = folder
         self.hasher = CountingHasher(hasher)
@@ -99,7 +101,8 @@ struct ServiceHarness {
     /// A second service on the same store with another hasher (e.g. stronger parameters).
     func service(with hasher: any PasswordHasher) -> AccountService {
         AccountService(
-            repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(), digester: SHA256TokenDigester(),
+            repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
+            digester: SHA256TokenDigester(),
             random: random, clock: clock)
     }
 

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Quick start: install what is missing, build, and run accounts on the embedded default backend:
+# the conformance suite against a scratch store, then the start screen of your default store.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./scripts/install-dependencies.sh
+swift build
+bin="$(swift build --show-bin-path)/accounts"
+
+echo "== accounts backends"
+"$bin" backends
+echo "== accounts verify   (the conformance suite, on a scratch store)"
+"$bin" verify
+echo "== accounts start    (your store: \${XDG_DATA_HOME:-~/.local/share}/accounts/)"
+"$bin" start
+echo
+echo "Next: $bin signup --email YOURID@example.com --nickname YOU"
