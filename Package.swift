@@ -22,6 +22,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "AccountCore", swiftSettings: strict),
         .target(
             name: "AccountCrypto",
@@ -35,13 +36,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "SQLiteBackend",
+            dependencies: ["AccountCore", "StoreSupport", "CSQLite"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "AccountConformance",
             dependencies: ["AccountCore"],
             swiftSettings: strict
         ),
         .target(
             name: "BackendRegistry",
-            dependencies: ["AccountCore", "AccountConformance", "JSONFileBackend"],
+            dependencies: ["AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend"],
             swiftSettings: strict
         ),
         .target(
@@ -65,7 +71,8 @@ let package = Package(
         .testTarget(
             name: "AccountStoreTests",
             dependencies: [
-                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "AccountConformance",
+                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend",
+                "AccountConformance",
                 "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts",
             ],
             swiftSettings: strict

@@ -7,10 +7,10 @@ public struct BackendRegistry: Sendable {
     public let descriptors: [BackendDescriptor]
 
     /// Every backend this build has.
-    public static let standard = BackendRegistry(descriptors: [.json])
+    public static let standard = BackendRegistry(descriptors: [.sqlite, .json])
 
     /// The backend used when no config chooses one.
-    public static let defaultBackendName = "json"
+    public static let defaultBackendName = "sqlite"
 
     /// A registry of these backends.
     public init(descriptors: [BackendDescriptor]) {

@@ -53,7 +53,7 @@ struct CLIRunner: ~Copyable {
     }
 
     /// The default store and session file of this sandbox.
-    var storePath: String { root + "/data/accounts/accounts.json" }
+    var storePath: String { root + "/data/accounts/accounts.sqlite" }
     var sessionPath: String { root + "/state/accounts/session" }
 
     @discardableResult

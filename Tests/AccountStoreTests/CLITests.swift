@@ -202,9 +202,13 @@ struct CLITests {
         #expect((try FileManager.default.attributesOfItem(atPath: cli.storePath)[.posixPermissions] as? Int) == 0o600)
         let folder = (cli.storePath as NSString).deletingLastPathComponent
         #expect((try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int) == 0o700)
-        let store = try String(contentsOfFile: cli.storePath, encoding: .utf8)
+        let storeFiles = try FileManager.default.contentsOfDirectory(atPath: folder).map {
+            try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0))
+        }
+        #expect(storeFiles.count >= 1)
         for secret in [password, newPassword, "Wrong-Kayak-42", token] {
-            #expect(!store.contains(secret), "the store holds a secret in clear")
+            #expect(
+                !storeFiles.contains { $0.range(of: Data(secret.utf8)) != nil }, "a store file holds a secret in clear")
             #expect(!outputs.contains { $0.contains(secret) }, "an output shows a secret")
         }
     }
@@ -216,19 +220,22 @@ struct CLITests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("PASS  ") }.count >= 15)
-        #expect(lines.last?.hasPrefix("verify json:") == true)
+        #expect(lines.last?.hasPrefix("verify sqlite:") == true)
+        #expect(try cli.run(["verify", "--backend", "json"]).stdout.contains("verify json:"))
         #expect(!FileManager.default.fileExists(atPath: cli.storePath), "verify never touches the configured store")
         let unknown = try cli.run(["verify", "--backend", "nosuch"])
-        #expect(unknown.status == 8 && unknown.stderr.contains("json"))
+        #expect(unknown.status == 8 && unknown.stderr.contains("json") && unknown.stderr.contains("sqlite"))
     }
 
     @Test("backends lists what is compiled in and marks the chosen one")
     func backends() throws {
         let cli = try CLIRunner("backends")
         let result = try cli.run(["backends"])
-        #expect(result.stdout.contains("* json"))
+        #expect(result.stdout.contains("* sqlite"), "the embedded default is selected")
+        #expect(result.stdout.contains("  json"))
         let list = try cli.run(["backends", "--json"]).json()["backends"] as? [[String: Any]]
-        #expect(list?.first?["name"] as? String == "json")
+        #expect(list?.compactMap { $0["name"] as? String } == ["sqlite", "json"])
+        #expect(try cli.run(["backends", "--backend", "json"]).stdout.contains("* json"))
     }
 
     @Test("without a terminal, password prompts fail with a usage error naming --password-stdin")
@@ -237,7 +244,7 @@ struct CLITests {
         let result = try cli.run(["signup", "--email", "leesoon7@example.com", "--nickname", "이순신"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--password-stdin"))
-        let store = (try? String(contentsOfFile: cli.storePath, encoding: .utf8)) ?? ""
-        #expect(!store.contains("leesoon7"), "nothing was created")
+        let store = (try? Data(contentsOf: URL(fileURLWithPath: cli.storePath))) ?? Data()
+        #expect(store.range(of: Data("leesoon7".utf8)) == nil, "nothing was created")
     }
 }

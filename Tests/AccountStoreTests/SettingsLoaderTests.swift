@@ -48,8 +48,9 @@ struct SettingsLoaderTests {
     func defaults() async throws {
         let box = try Sandbox()
         let settings = try await box.load()
-        #expect(settings.backendName == "json")
-        #expect(settings.backend.storePath == box.root + "/home/.local/share/accounts/accounts.json")
+        #expect(settings.backendName == "sqlite")
+        #expect(settings.backend.storePath == box.root + "/home/.local/share/accounts/accounts.sqlite")
+        #expect(settings.backend.values == ["synchronous": .word("full"), "busy_timeout_ms": .integer(5_000)])
         #expect(settings.sessionFile == box.root + "/home/.local/state/accounts/session")
         #expect(settings.storePathIsDefault && settings.sessionFileIsDefault)
         #expect(settings.throttlePolicy == ThrottlePolicy())
@@ -162,6 +163,7 @@ struct SettingsLoaderTests {
         let main = root.appendingPathComponent("Config/accounts.yaml").path
         let settings = try await box.load(.init(configFile: main))
         #expect(settings.configFile == main)
+        #expect(settings.backendName == "sqlite", "the shipped config uses the embedded default")
         let text = try String(contentsOfFile: main, encoding: .utf8)
         for key in SettingsLoader.documentedKeys() {
             let leaf = key.split(separator: ".").last.map(String.init) ?? key

@@ -1,0 +1,178 @@
+import AccountCore
+import CSQLite
+
+/// SQLite's "copy the bytes now" destructor, which Swift does not import.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A value bound to a statement parameter. Values are only ever bound, never spliced into SQL.
+enum SQLiteValue {
+    case text(String)
+    case integer(Int64)
+    case null
+}
+
+/// One open `sqlite3*` and its prepared statements. Not thread-safe by itself (`@unchecked`): its
+/// owner calls it from one serial queue only, and no pointer leaves this type.
+final class SQLiteConnection: @unchecked Sendable {
+    let path: String
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens an existing database (`create: false`) or creates one.
+    init(path: String, create: Bool) throws(AccountError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags =
+            SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw SQLiteFailure.error(status, message, path: path)
+        }
+        handle = db
+    }
+
+    deinit { close() }
+
+    /// Finalizes every statement and closes the database.
+    func close() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements = [:]
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Sets how long SQLite retries a locked database before `SQLITE_BUSY`.
+    func setBusyTimeout(milliseconds: Int) {
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    /// Runs SQL without parameters or results (pragmas, DDL, transaction control).
+    func execute(_ sql: String) throws(AccountError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard status == SQLITE_OK else {
+            throw SQLiteFailure.error(status, message.map { String(cString: $0) } ?? lastMessage, path: path)
+        }
+    }
+
+    /// Runs a cached statement with `values`; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(AccountError) -> Int {
+        try withStatement(sql, values) { statement throws(AccountError) in
+            let status = sqlite3_step(statement)
+            guard status == SQLITE_DONE || status == SQLITE_ROW else {
+                throw SQLiteFailure.error(status, lastMessage, path: path)
+            }
+            return Int(sqlite3_changes(handle))
+        }
+    }
+
+    /// Runs a cached query and maps every row.
+    func rows<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(AccountError) -> T)
+        throws(AccountError) -> [T]
+    {
+        try withStatement(sql, values) { statement throws(AccountError) in
+            var result: [T] = []
+            while true {
+                let status = sqlite3_step(statement)
+                if status == SQLITE_DONE { return result }
+                guard status == SQLITE_ROW else { throw SQLiteFailure.error(status, lastMessage, path: path) }
+                result.append(try map(SQLiteRow(statement: statement, path: path)))
+            }
+        }
+    }
+
+    /// The first row of a query, mapped, or `nil` when there is none.
+    func firstRow<T>(_ sql: String, _ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(AccountError) -> T)
+        throws(AccountError) -> T?
+    {
+        try rows(sql, values, map).first
+    }
+
+    /// Runs `body` in `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws. Taking the write
+    /// lock up front means the busy timeout applies and no read snapshot is upgraded late.
+    func immediateTransaction<T>(_ body: () throws(AccountError) -> T) throws(AccountError) -> T {
+        try run("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            if sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private var lastMessage: String {
+        handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+    }
+
+    private func withStatement<T>(
+        _ sql: String, _ values: [SQLiteValue], _ body: (OpaquePointer) throws(AccountError) -> T
+    )
+        throws(AccountError) -> T
+    {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let status: Int32
+            switch value {
+            case .text(let text):
+                // utf8CString always has a terminator, so the pointer is never nil for "";
+                // the explicit length keeps embedded NULs.
+                status = text.utf8CString.withUnsafeBufferPointer {
+                    sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count - 1), transient)
+                }
+            case .integer(let number):
+                status = sqlite3_bind_int64(statement, position, number)
+            case .null:
+                status = sqlite3_bind_null(statement, position)
+            }
+            guard status == SQLITE_OK else { throw SQLiteFailure.error(status, lastMessage, path: path) }
+        }
+        return try body(statement)
+    }
+
+    private func prepared(_ sql: String) throws(AccountError) -> OpaquePointer {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw SQLiteFailure.error(status, lastMessage, path: path) }
+        statements[sql] = statement
+        return statement
+    }
+}
+
+/// The current row of a stepping statement.
+struct SQLiteRow {
+    fileprivate let statement: OpaquePointer
+    let path: String
+
+    func text(_ column: Int32) throws(AccountError) -> String {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column)
+        else {
+            if sqlite3_column_type(statement, column) == SQLITE_TEXT { return "" }
+            throw .storeCorrupted(detail: "\(path): a text column holds NULL")
+        }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func integer(_ column: Int32) throws(AccountError) -> Int64 {
+        guard sqlite3_column_type(statement, column) == SQLITE_INTEGER else {
+            throw .storeCorrupted(detail: "\(path): an integer column holds another type")
+        }
+        return sqlite3_column_int64(statement, column)
+    }
+
+    func optionalInteger(_ column: Int32) throws(AccountError) -> Int64? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : try integer(column)
+    }
+}

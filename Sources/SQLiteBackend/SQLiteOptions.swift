@@ -1,0 +1,25 @@
+/// Settings of a SQLite store (the `sqlite:` section of the config).
+public struct SQLiteOptions: Sendable, Hashable {
+    /// How hard each commit is flushed.
+    public enum Synchronous: String, Sendable, CaseIterable {
+        /// fsync the WAL on every commit: a returned call survives power loss (the default).
+        case full
+        /// fsync only at checkpoints: a crash of the machine (not the process) may lose the
+        /// last commits, never consistency.
+        case normal
+    }
+
+    /// The database file. Its folder must exist.
+    public var path: String
+    /// `PRAGMA synchronous`.
+    public var synchronous: Synchronous
+    /// How long to wait for another connection's write lock before `store_busy`.
+    public var busyTimeoutMilliseconds: Int
+
+    /// Creates options.
+    public init(path: String, synchronous: Synchronous = .full, busyTimeoutMilliseconds: Int = 5_000) {
+        self.path = path
+        self.synchronous = synchronous
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+}

@@ -1,0 +1,281 @@
+import AccountCore
+import CSQLite
+import StoreSupport
+
+/// A `UserRepository` in one SQLite database (WAL mode): the embedded default. Several
+/// processes share a store safely; each write is one `BEGIN IMMEDIATE` transaction, and
+/// uniqueness, withdrawal and session revocation are enforced by the schema (a UNIQUE email
+/// index, `ON DELETE CASCADE`).
+public final class SQLiteRepository: UserRepository, @unchecked Sendable {
+    // `@unchecked`: `connection` is only touched on `io`, a serial queue.
+    private let connection: SQLiteConnection
+    private let io: SerialIOQueue
+    /// The database file.
+    public let path: String
+
+    private init(connection: SQLiteConnection, io: SerialIOQueue) {
+        self.connection = connection
+        self.io = io
+        path = connection.path
+    }
+
+    /// Opens the store at `options.path`, creating an empty one when no file exists there.
+    /// - Throws: `storeIO` when the folder is missing or unwritable; `storeCorrupted`,
+    ///   `storeKindMismatch` or `storeVersionUnsupported` for a file that is not a readable store
+    ///   of this format (the file is left as it was).
+    public static func open(
+        _ options: SQLiteOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
+    ) async throws -> SQLiteRepository {
+        let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
+        let connection = try await io.run { () throws -> SQLiteConnection in
+            try StoreFile.requireDirectory(of: options.path)
+            if try StoreFile.version(of: options.path) == nil {
+                try SQLiteStoreFile.create(options.path, synchronous: options.synchronous, storeID: newStoreID())
+            }
+            try SQLiteStoreFile.inspect(options.path)
+            let connection = try SQLiteConnection(path: options.path, create: false)
+            connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+            try connection.execute("PRAGMA foreign_keys = ON")
+            try connection.execute("PRAGMA synchronous = \(options.synchronous == .full ? "FULL" : "NORMAL")")
+            let mode = try connection.firstRow("PRAGMA journal_mode") { row throws(AccountError) in try row.text(0) }
+            if mode?.lowercased() != "wal" { try connection.execute("PRAGMA journal_mode = WAL") }
+            try SQLiteMigrator.migrate(connection, newStoreID: newStoreID, now: SystemClock().now())
+            return connection
+        }
+        let repository = SQLiteRepository(connection: connection, io: io)
+        _ = try await repository.storeInfo()
+        return repository
+    }
+
+    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it to check
+    /// that a newer format is refused.
+    public static func writeEmptyStore(at path: String, formatVersion: Int) throws {
+        try SQLiteStoreFile.create(path, synchronous: .full, storeID: "planted")
+        let connection = try SQLiteConnection(path: path, create: false)
+        defer { connection.close() }
+        try connection.execute("PRAGMA user_version = \(formatVersion)")
+    }
+
+    /// The format version this build writes.
+    public static var formatVersion: Int { SQLiteSchema.currentVersion }
+
+    /// `PRAGMA integrity_check` plus a foreign-key check: `["ok"]` for a sound store.
+    public func integrityCheck() async throws -> [String] {
+        try await io.run { [connection] () throws -> [String] in
+            var problems = try connection.rows("PRAGMA integrity_check") { row throws(AccountError) in try row.text(0) }
+            let orphans = try connection.rows("PRAGMA foreign_key_check") { row throws(AccountError) in try row.text(0)
+            }
+            if !orphans.isEmpty { problems.append("\(orphans.count) rows break a foreign key") }
+            return problems == ["ok"] ? ["ok"] : problems.filter { $0 != "ok" }
+        }
+    }
+
+    // MARK: - UserRepository
+
+    public func storeInfo() async throws -> StoreInfo {
+        try await io.run { [connection] () throws -> StoreInfo in
+            let meta = try connection.rows("SELECT key, value FROM store_meta") { row throws(AccountError) in
+                (try row.text(0), try row.text(1))
+            }
+            let values = Dictionary(meta, uniquingKeysWith: { first, _ in first })
+            guard values["format"] == SQLiteSchema.formatName, let storeID = values["store_id"] else {
+                throw AccountError.storeCorrupted(detail: "\(connection.path): store_meta lacks the format or store id")
+            }
+            return StoreInfo(
+                formatName: SQLiteSchema.formatName, formatVersion: try SQLiteMigrator.version(of: connection),
+                storeID: storeID)
+        }
+    }
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+        try await io.run { [connection] () throws in
+            try connection.immediateTransaction { () throws(AccountError) in
+                // The UNIQUE email index decides a race: the loser gets `emailTaken`.
+                try connection.run(Self.insertUser, Self.values(user))
+                if let initialSession { try connection.run(Self.insertSession, Self.values(initialSession)) }
+            }
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await io.run { [connection] () throws -> UserRecord? in
+            try connection.firstRow(Self.selectUser + " WHERE email = ?", [.text(email)], Self.user)
+        }
+    }
+
+    public func user(id: UserID) async throws -> UserRecord? {
+        try await io.run { [connection] () throws -> UserRecord? in
+            try connection.firstRow(Self.selectUser + " WHERE id = ?", [.text(id.rawValue)], Self.user)
+        }
+    }
+
+    public func userCount() async throws -> Int {
+        try await io.run { [connection] () throws -> Int in
+            Int(
+                try connection.firstRow("SELECT count(*) FROM users") { row throws(AccountError) in try row.integer(0) }
+                    ?? 0)
+        }
+    }
+
+    public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
+        try await io.run { [connection] () throws -> [UserRecord] in
+            if let email {
+                return try connection.rows(
+                    Self.selectUser + " WHERE email > ? ORDER BY email LIMIT ?",
+                    [.text(email), .integer(Int64(limit))],
+                    Self.user)
+            }
+            return try connection.rows(Self.selectUser + " ORDER BY email LIMIT ?", [.integer(Int64(limit))], Self.user)
+        }
+    }
+
+    public func updatePassword(
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+    ) async throws -> Bool {
+        try await io.run { [connection] () throws -> Bool in
+            try connection.immediateTransaction { () throws(AccountError) -> Bool in
+                let changed = try connection.run(
+                    "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ?",
+                    [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
+                guard changed == 1 else { return false }
+                if case .allExcept(let keep) = revoking {
+                    try connection.run(
+                        "DELETE FROM sessions WHERE user_id = ? AND token_sha256 IS NOT ?",
+                        [.text(userID.rawValue), keep.map(SQLiteValue.text) ?? .null])
+                }
+                return true
+            }
+        }
+    }
+
+    public func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
+        try await io.run { [connection] () throws -> Int? in
+            try connection.immediateTransaction { () throws(AccountError) -> Int? in
+                try connection.firstRow(
+                    """
+                    UPDATE users SET failed_login_count = failed_login_count + 1, last_failed_login_at_ms = ?
+                    WHERE id = ? RETURNING failed_login_count
+                    """, [.integer(time.millisecondsSince1970), .text(userID.rawValue)]
+                ) { row throws(AccountError) in Int(try row.integer(0)) }
+            }
+        }
+    }
+
+    public func resetLoginFailures(userID: UserID) async throws {
+        try await io.run { [connection] () throws in
+            try connection.immediateTransaction { () throws(AccountError) in
+                _ = try connection.run(
+                    "UPDATE users SET failed_login_count = 0, last_failed_login_at_ms = NULL WHERE id = ?",
+                    [.text(userID.rawValue)])
+            }
+        }
+    }
+
+    public func deleteUser(id: UserID) async throws -> Bool {
+        try await io.run { [connection] () throws -> Bool in
+            // Sessions go with the user through ON DELETE CASCADE, in the same transaction.
+            try connection.immediateTransaction { () throws(AccountError) -> Bool in
+                try connection.run("DELETE FROM users WHERE id = ?", [.text(id.rawValue)]) == 1
+            }
+        }
+    }
+
+    public func createSession(_ session: SessionRecord) async throws -> Bool {
+        try await io.run { [connection] () throws -> Bool in
+            try connection.immediateTransaction { () throws(AccountError) -> Bool in
+                let exists = try connection.firstRow(
+                    "SELECT 1 FROM users WHERE id = ?", [.text(session.userID.rawValue)]
+                ) {
+                    _ throws(AccountError) in true
+                }
+                guard exists == true else { return false }
+                try connection.run(Self.insertSession, Self.values(session))
+                return true
+            }
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> SessionRecord? {
+        try await io.run { [connection] () throws -> SessionRecord? in
+            try connection.firstRow(Self.selectSession + " WHERE token_sha256 = ?", [.text(tokenHash)], Self.session)
+        }
+    }
+
+    public func sessions(userID: UserID) async throws -> [SessionRecord] {
+        try await io.run { [connection] () throws -> [SessionRecord] in
+            try connection.rows(
+                Self.selectSession + " WHERE user_id = ? ORDER BY token_sha256", [.text(userID.rawValue)], Self.session)
+        }
+    }
+
+    public func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws {
+        try await io.run { [connection] () throws in
+            try connection.immediateTransaction { () throws(AccountError) in
+                _ = try connection.run(
+                    "UPDATE sessions SET last_seen_at_ms = ? WHERE token_sha256 = ? AND last_seen_at_ms < ?",
+                    [
+                        .integer(lastSeenAt.millisecondsSince1970), .text(tokenHash),
+                        .integer(lastSeenAt.millisecondsSince1970),
+                    ])
+            }
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws -> Bool {
+        try await io.run { [connection] () throws -> Bool in
+            try connection.immediateTransaction { () throws(AccountError) -> Bool in
+                try connection.run("DELETE FROM sessions WHERE token_sha256 = ?", [.text(tokenHash)]) == 1
+            }
+        }
+    }
+
+    public func close() async throws {
+        try await io.run { [connection] in connection.close() }
+    }
+
+    // MARK: - Rows
+
+    private static let userColumns =
+        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms"
+    private static let selectUser = "SELECT \(userColumns) FROM users"
+    private static let insertUser = "INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let sessionColumns =
+        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
+    private static let selectSession = "SELECT \(sessionColumns) FROM sessions"
+    private static let insertSession = "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+    private static func values(_ user: UserRecord) -> [SQLiteValue] {
+        [
+            .text(user.id.rawValue), .text(user.email), .text(user.nickname), .text(user.passwordHash),
+            .integer(user.createdAt.millisecondsSince1970), .integer(user.passwordChangedAt.millisecondsSince1970),
+            .integer(Int64(user.failedLoginCount)),
+            user.lastFailedLoginAt.map { .integer($0.millisecondsSince1970) } ?? .null,
+        ]
+    }
+
+    private static func values(_ session: SessionRecord) -> [SQLiteValue] {
+        [
+            .text(session.tokenHash), .text(session.userID.rawValue), .integer(session.createdAt.millisecondsSince1970),
+            .integer(session.lastSeenAt.millisecondsSince1970), .integer(session.expiresAt.millisecondsSince1970),
+            .integer(session.idleTimeoutSeconds), .integer(session.remember ? 1 : 0),
+        ]
+    }
+
+    private static func user(_ row: SQLiteRow) throws(AccountError) -> UserRecord {
+        UserRecord(
+            id: UserID(rawValue: try row.text(0)), email: try row.text(1), nickname: try row.text(2),
+            passwordHash: try row.text(3), createdAt: Timestamp(millisecondsSince1970: try row.integer(4)),
+            passwordChangedAt: Timestamp(millisecondsSince1970: try row.integer(5)),
+            failedLoginCount: Int(try row.integer(6)),
+            lastFailedLoginAt: try row.optionalInteger(7).map { Timestamp(millisecondsSince1970: $0) })
+    }
+
+    private static func session(_ row: SQLiteRow) throws(AccountError) -> SessionRecord {
+        SessionRecord(
+            tokenHash: try row.text(0), userID: UserID(rawValue: try row.text(1)),
+            createdAt: Timestamp(millisecondsSince1970: try row.integer(2)),
+            lastSeenAt: Timestamp(millisecondsSince1970: try row.integer(3)),
+            expiresAt: Timestamp(millisecondsSince1970: try row.integer(4)), idleTimeoutSeconds: try row.integer(5),
+            remember: try row.integer(6) != 0)
+    }
+}

@@ -1,0 +1,45 @@
+/// The SQLite store's format: its stamp and its migrations, oldest first.
+///
+/// A store records `PRAGMA application_id` (so another program's database is refused) and
+/// `PRAGMA user_version` (the format version). Opening a store older than this build runs the
+/// missing migrations in one transaction; a newer one is refused.
+enum SQLiteSchema {
+    /// "ACST" — written into the database header so the file says what it is.
+    static let applicationID: Int32 = 0x4143_5354
+    /// The format name kept in `store_meta`.
+    static let formatName = "accountstore-sqlite"
+    /// Migration `n` brings a store from version `n - 1` to `n`.
+    static let migrations: [String] = [
+        // v1
+        """
+        CREATE TABLE users (
+            id TEXT PRIMARY KEY NOT NULL,
+            email TEXT NOT NULL,
+            nickname TEXT NOT NULL,
+            password_hash TEXT NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            password_changed_at_ms INTEGER NOT NULL,
+            failed_login_count INTEGER NOT NULL DEFAULT 0,
+            last_failed_login_at_ms INTEGER
+        ) STRICT;
+        CREATE UNIQUE INDEX users_email ON users(email);
+        CREATE TABLE sessions (
+            token_sha256 TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at_ms INTEGER NOT NULL,
+            last_seen_at_ms INTEGER NOT NULL,
+            expires_at_ms INTEGER NOT NULL,
+            idle_timeout_s INTEGER NOT NULL,
+            remember INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX sessions_user ON sessions(user_id);
+        CREATE TABLE store_meta (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+        ) STRICT;
+        """
+    ]
+
+    /// The format version this build writes.
+    static var currentVersion: Int { migrations.count }
+}

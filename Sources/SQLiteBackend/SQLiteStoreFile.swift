@@ -1,0 +1,75 @@
+import AccountCore
+import StoreSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What can be known about a SQLite store from its file alone, before SQLite opens it: so a
+/// foreign or newer file is refused without SQLite writing anything beside it.
+enum SQLiteStoreFile {
+    /// Refuses a file that is not this program's SQLite store, or of a newer format.
+    static func inspect(_ path: String) throws(AccountError) {
+        let header = try readHeader(path)
+        let kind = StoreKindSniffer.kind(of: header)
+        switch kind {
+        case .sqlite:
+            break
+        case .empty:
+            throw .storeCorrupted(detail: "\(path) is empty (0 bytes), not a SQLite database")
+        case .unknown:
+            throw .storeCorrupted(detail: "\(path) is not a SQLite database (damaged or another kind of file)")
+        case .lmdb, .accountStoreJSON, .otherJSON:
+            throw .storeKindMismatch(expected: "SQLite store", found: kind.rawValue)
+        }
+        guard header.count >= 100 else {
+            throw .storeCorrupted(detail: "\(path): the SQLite header is truncated (\(header.count) bytes)")
+        }
+        let applicationID = bigEndian(header, at: 68)
+        guard applicationID == SQLiteSchema.applicationID else {
+            throw .storeKindMismatch(
+                expected: "SQLite store",
+                found: "a SQLite database of another application (application_id \(applicationID))")
+        }
+        // The header can lag behind the WAL, but only with an older version: a newer one is final.
+        let version = Int(bigEndian(header, at: 60))
+        if version > SQLiteSchema.currentVersion {
+            throw .storeVersionUnsupported(found: version, supported: SQLiteSchema.currentVersion)
+        }
+    }
+
+    /// Creates a new store at `path` without ever showing a half-made file there: build it in a
+    /// private temporary file, then hard-link it into place (which fails if someone else won).
+    static func create(_ path: String, synchronous: SQLiteOptions.Synchronous, storeID: String) throws(AccountError) {
+        let temporary = path + ".init-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIXFailure.error("create", path: temporary) }
+        close(fd)
+        defer { unlink(temporary) }
+        do {
+            let connection = try SQLiteConnection(path: temporary, create: false)
+            defer { connection.close() }
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA synchronous = \(synchronous == .full ? "FULL" : "NORMAL")")
+            try SQLiteMigrator.migrate(connection, newStoreID: { storeID }, now: SystemClock().now())
+        }
+        guard link(temporary, path) == 0 || errno == EEXIST else {
+            throw POSIXFailure.error("create", path: path)
+        }
+        try StoreFile.syncDirectory(of: path)
+    }
+
+    private static func readHeader(_ path: String) throws(AccountError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXFailure.error("open", path: path) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 100)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 100) }
+        guard count >= 0 else { throw POSIXFailure.error("read", path: path) }
+        return Array(buffer.prefix(count))
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int32 {
+        Int32(bitPattern: bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) })
+    }
+}
