@@ -73,8 +73,9 @@ let package = Package(
             dependencies: [
                 "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend",
                 "AccountConformance",
-                "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts",
+                "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts", "CSQLite",
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
     ]

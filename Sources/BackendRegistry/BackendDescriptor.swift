@@ -18,6 +18,8 @@ public struct BackendDescriptor: Sendable, CustomStringConvertible {
     public let open: @Sendable (BackendConfiguration) async throws -> any UserRepository
     /// Writes an empty store stamped with a format version (for the conformance suite).
     public let plantStore: @Sendable (_ path: String, _ formatVersion: Int) throws -> Void
+    /// Checks the engine's own consistency of an open store: `["ok"]`, or the problems found.
+    public let integrityCheck: @Sendable (any UserRepository) async throws -> [String]
 
     /// Describes a backend.
     public init(
@@ -27,7 +29,8 @@ public struct BackendDescriptor: Sendable, CustomStringConvertible {
         options: [BackendOption],
         formatVersion: Int,
         open: @escaping @Sendable (BackendConfiguration) async throws -> any UserRepository,
-        plantStore: @escaping @Sendable (_ path: String, _ formatVersion: Int) throws -> Void
+        plantStore: @escaping @Sendable (_ path: String, _ formatVersion: Int) throws -> Void,
+        integrityCheck: @escaping @Sendable (any UserRepository) async throws -> [String]
     ) {
         self.name = name
         self.summary = summary
@@ -36,6 +39,7 @@ public struct BackendDescriptor: Sendable, CustomStringConvertible {
         self.formatVersion = formatVersion
         self.open = open
         self.plantStore = plantStore
+        self.integrityCheck = integrityCheck
     }
 
     /// Every option's default, keyed by name.

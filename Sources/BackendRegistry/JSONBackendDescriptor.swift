@@ -20,6 +20,10 @@ extension BackendDescriptor {
                     path: configuration.storePath,
                     lockTimeoutMilliseconds: configuration.integer("lock_timeout_ms", default: 5_000)))
         },
-        plantStore: { path, version in try JSONFileRepository.writeEmptyStore(at: path, formatVersion: version) }
+        plantStore: { path, version in try JSONFileRepository.writeEmptyStore(at: path, formatVersion: version) },
+        integrityCheck: { repository in
+            guard let store = repository as? JSONFileRepository else { return ["not a JSONFileRepository"] }
+            return try await store.integrityCheck()
+        }
     )
 }

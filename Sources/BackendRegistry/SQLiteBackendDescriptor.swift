@@ -27,6 +27,10 @@ extension BackendDescriptor {
                         ?? .full,
                     busyTimeoutMilliseconds: configuration.integer("busy_timeout_ms", default: 5_000)))
         },
-        plantStore: { path, version in try SQLiteRepository.writeEmptyStore(at: path, formatVersion: version) }
+        plantStore: { path, version in try SQLiteRepository.writeEmptyStore(at: path, formatVersion: version) },
+        integrityCheck: { repository in
+            guard let store = repository as? SQLiteRepository else { return ["not a SQLiteRepository"] }
+            return try await store.integrityCheck()
+        }
     )
 }

@@ -54,6 +54,17 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         _ = try StoreFile.replace(path, with: bytes)
     }
 
+    /// Re-reads and fully validates the file (types, unique ids, emails and tokens) and looks
+    /// for sessions whose user is gone: `["ok"]` for a sound store.
+    public func integrityCheck() async throws -> [String] {
+        try await io.run {
+            let (bytes, _) = try StoreFile.read(self.options.path)
+            let document = try JSONStoreDecoder.decode(bytes, path: self.options.path)
+            let orphans = document.sortedSessions.filter { document.user(id: $0.userID) == nil }.count
+            return orphans == 0 ? ["ok"] : ["\(orphans) sessions belong to no user"]
+        }
+    }
+
     // MARK: - UserRepository
 
     public func storeInfo() async throws -> StoreInfo {

@@ -1,0 +1,58 @@
+import AccountCore
+
+/// A fixed data set (hostile nicknames, every optional field both ways, sessions of both
+/// kinds) that a store of any backend and any format version must read back exactly.
+///
+/// Committed fixture stores of older formats are made from it, so a future format can prove
+/// that it still reads (or migrates) what an old build wrote.
+public enum ReferenceData {
+    /// The users, in email order.
+    public static let users: [UserRecord] = Fixtures.hostileNicknames.enumerated().map { index, nickname in
+        var user = Fixtures.user(index + 1, nickname: nickname)
+        user.failedLoginCount = index % 4
+        user.lastFailedLoginAt =
+            index % 4 == 0 ? nil : Timestamp(millisecondsSince1970: 1_700_000_500_000 + Int64(index))
+        user.passwordChangedAt = Timestamp(millisecondsSince1970: 1_700_000_900_000 + Int64(index))
+        return user
+    }
+
+    /// Two sessions for each of the first three users: one plain, one remembered.
+    public static let sessions: [SessionRecord] = users.prefix(3).enumerated().flatMap { index, user in
+        [
+            Fixtures.session(index * 2 + 1, user: user.id),
+            Fixtures.session(index * 2 + 2, user: user.id, remember: true),
+        ]
+    }
+
+    /// Writes the data set into an empty store.
+    public static func populate(_ store: any UserRepository) async throws {
+        for user in users { try await store.createUser(user, initialSession: nil) }
+        for session in sessions {
+            guard try await store.createSession(session) else {
+                throw ConformanceFailure("a reference session was refused")
+            }
+        }
+    }
+
+    /// Fails unless `store` holds exactly the data set, byte for byte.
+    public static func verify(_ store: any UserRepository) async throws {
+        let probe = ConformanceContext(
+            subject: ConformanceSubject(
+                backendName: "reference", storeFileName: "", currentFormatVersion: 0,
+                open: { _ in throw ConformanceFailure("not used") }, plantStore: { _, _ in }),
+            directory: "")
+        try probe.expect(try await store.userCount() == users.count, "the store does not hold \(users.count) users")
+        let listed = try await store.users(after: nil, limit: users.count + 1)
+        try probe.expect(listed.map(\.email) == users.map(\.email).sorted(), "users are not listed in email order")
+        for user in users {
+            try probe.expectIdentical(try await store.user(email: user.email), user, "reference user by email")
+            try probe.expectIdentical(try await store.user(id: user.id), user, "reference user by id")
+            let expected = sessions.filter { $0.userID == user.id }.sorted { $0.tokenHash < $1.tokenHash }
+            try probe.expect(try await store.sessions(userID: user.id) == expected, "sessions of \(user.email) differ")
+        }
+        for session in sessions {
+            try probe.expect(
+                try await store.session(tokenHash: session.tokenHash) == session, "a reference session differs")
+        }
+    }
+}
