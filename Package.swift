@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLMDB", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "AccountCore", swiftSettings: strict),
         .target(
             name: "AccountCrypto",
@@ -41,13 +42,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "LMDBBackend",
+            dependencies: ["AccountCore", "StoreSupport", "CLMDB"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "AccountConformance",
             dependencies: ["AccountCore"],
             swiftSettings: strict
         ),
         .target(
             name: "BackendRegistry",
-            dependencies: ["AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend"],
+            dependencies: ["AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend", "LMDBBackend"],
             swiftSettings: strict
         ),
         .target(

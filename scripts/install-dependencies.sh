@@ -3,7 +3,7 @@
 # Uses sudo when not root; does nothing when everything is present.
 set -euo pipefail
 
-packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev)
+packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev liblmdb-dev)
 
 missing=()
 for package in "${packages[@]}"; do

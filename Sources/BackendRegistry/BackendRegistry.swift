@@ -7,7 +7,7 @@ public struct BackendRegistry: Sendable {
     public let descriptors: [BackendDescriptor]
 
     /// Every backend this build has.
-    public static let standard = BackendRegistry(descriptors: [.sqlite, .json])
+    public static let standard = BackendRegistry(descriptors: [.sqlite, .lmdb, .json])
 
     /// The backend used when no config chooses one.
     public static let defaultBackendName = "sqlite"

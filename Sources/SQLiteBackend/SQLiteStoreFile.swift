@@ -10,7 +10,7 @@ import StoreSupport
 enum SQLiteStoreFile {
     /// Refuses a file that is not this program's SQLite store, or of a newer format.
     static func inspect(_ path: String) throws(AccountError) {
-        let header = try readHeader(path)
+        let header = try StoreFile.readPrefix(path, count: 100).bytes
         let kind = StoreKindSniffer.kind(of: header)
         switch kind {
         case .sqlite:
@@ -57,16 +57,6 @@ enum SQLiteStoreFile {
             throw POSIXFailure.error("create", path: path)
         }
         try StoreFile.syncDirectory(of: path)
-    }
-
-    private static func readHeader(_ path: String) throws(AccountError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw POSIXFailure.error("open", path: path) }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 100)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 100) }
-        guard count >= 0 else { throw POSIXFailure.error("read", path: path) }
-        return Array(buffer.prefix(count))
     }
 
     private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int32 {

@@ -57,6 +57,21 @@ public enum StoreFile {
         return (bytes, Version(info))
     }
 
+    /// The first `count` bytes of the file (fewer when it is shorter), without reading the rest.
+    public static func readPrefix(_ path: String, count: Int) throws(AccountError) -> (bytes: [UInt8], version: Version)
+    {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXFailure.error("open", path: path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw POSIXFailure.error("stat", path: path) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw POSIXFailure.error("open", path: path, errno: EISDIR) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+        guard read >= 0 else { throw POSIXFailure.error("read", path: path) }
+        return (Array(buffer.prefix(read)), Version(info))
+    }
+
     /// Replaces `path` with `bytes` so that a crash leaves either the old or the new file:
     /// write a temporary file beside it, fsync it, rename it over, fsync the folder.
     /// Call with the store's lock held. New files get mode 0600.

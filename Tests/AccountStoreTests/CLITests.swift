@@ -234,7 +234,7 @@ struct CLITests {
         #expect(result.stdout.contains("* sqlite"), "the embedded default is selected")
         #expect(result.stdout.contains("  json"))
         let list = try cli.run(["backends", "--json"]).json()["backends"] as? [[String: Any]]
-        #expect(list?.compactMap { $0["name"] as? String } == ["sqlite", "json"])
+        #expect(list?.compactMap { $0["name"] as? String } == ["sqlite", "lmdb", "json"])
         #expect(try cli.run(["backends", "--backend", "json"]).stdout.contains("* json"))
     }
 

@@ -1,0 +1,309 @@
+import AccountCore
+import CLMDB
+import StoreSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One `MDB_env` per store file per process, shared by every repository on that path (LMDB must
+/// not be opened twice in one process). All transactions of the process on this environment
+/// take `lock`, which makes growing the map safe and lets one read transaction be reused
+/// (reset and renewed) instead of begun anew each time.
+final class LMDBEnvironment: @unchecked Sendable {
+    // `@unchecked`: every mutable field below is only touched while holding `lock`.
+    let path: String
+    private let lock = Mutex(())
+    private var environment: OpaquePointer?
+    private var readTransaction: OpaquePointer?
+    private(set) var layout = LMDBLayout()
+    private var references = 0
+
+    private static let shared = Mutex<[String: LMDBEnvironment]>([:])
+
+    private init(path: String) {
+        self.path = path
+    }
+
+    /// The environment of `options.path`, opened (or created) on first use in this process.
+    static func acquire(_ options: LMDBOptions, newStoreID: () -> String) throws(AccountError) -> LMDBEnvironment {
+        try StoreFile.requireDirectory(of: options.path)
+        let key = canonicalPath(options.path)
+        return try shared.withLock { (table) throws(AccountError) -> LMDBEnvironment in
+            if let existing = table[key] {
+                existing.lock.withLock { _ in existing.references += 1 }
+                return existing
+            }
+            let environment = LMDBEnvironment(path: options.path)
+            try environment.open(options, newStoreID: newStoreID)
+            environment.references = 1
+            table[key] = environment
+            return environment
+        }
+    }
+
+    /// Gives back one reference; the last one closes the environment.
+    func release() {
+        Self.shared.withLock { table in
+            let remaining = lock.withLock { _ in
+                references -= 1
+                return references
+            }
+            guard remaining == 0 else { return }
+            table[Self.canonicalPath(path)] = nil
+            lock.withLock { _ in closeEnvironment() }
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a read transaction (a reused one, renewed for each call).
+    func read<T>(_ body: (LMDBTransaction) throws(AccountError) -> T) throws(AccountError) -> T {
+        try lock.withLock { (_) throws(AccountError) -> T in
+            let transaction = try renewedReadTransaction()
+            defer { mdb_txn_reset(transaction) }
+            return try body(LMDBTransaction(handle: transaction, path: path, state: nil))
+        }
+    }
+
+    /// Runs `body` in a write transaction and commits it. When the map is full, the transaction
+    /// is aborted, the map doubled and `body` run again from the start: nothing is lost.
+    func write<T>(_ body: (LMDBTransaction) throws(AccountError) -> T) throws(AccountError) -> T {
+        try lock.withLock { (_) throws(AccountError) -> T in
+            while true {
+                let transaction = try begin(flags: 0)
+                let state = LMDBTransaction.State()
+                do throws(AccountError) {
+                    let result = try body(LMDBTransaction(handle: transaction, path: path, state: state))
+                    let status = mdb_txn_commit(transaction)
+                    if status == MDB_MAP_FULL {
+                        try growMap()
+                        continue
+                    }
+                    guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "commit", path: path) }
+                    return result
+                } catch {
+                    mdb_txn_abort(transaction)
+                    if state.mapFull {
+                        try growMap()
+                        continue
+                    }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The map size in bytes.
+    var mapSize: Int {
+        lock.withLock { _ in
+            var info = MDB_envinfo()
+            mdb_env_info(environment, &info)
+            return info.me_mapsize
+        }
+    }
+
+    // MARK: - Opening
+
+    private func open(_ options: LMDBOptions, newStoreID: () -> String) throws(AccountError) {
+        let lockPath = path + "-lock"
+        let existed = try StoreFile.version(of: path) != nil
+        let lockExisted = try StoreFile.version(of: lockPath) != nil
+        if existed { try Self.refuseForeignFile(path) }
+        do {
+            try openEnvironment(options)
+            try openLayout(newStoreID: newStoreID)
+        } catch {
+            closeEnvironment()
+            // Leave the folder as it was: a refused file gets no lock file of ours beside it.
+            if !lockExisted { unlink(lockPath) }
+            if !existed { unlink(path) }
+            throw error
+        }
+    }
+
+    private static func refuseForeignFile(_ path: String) throws(AccountError) {
+        let (header, _) = try StoreFile.readPrefix(path, count: 64)
+        let kind = StoreKindSniffer.kind(of: header)
+        switch kind {
+        case .lmdb: return
+        case .empty: throw .storeCorrupted(detail: "\(path) is empty (0 bytes), not an LMDB environment")
+        case .unknown:
+            throw .storeCorrupted(detail: "\(path) is not an LMDB environment (damaged or another kind of file)")
+        case .sqlite, .accountStoreJSON, .otherJSON:
+            throw .storeKindMismatch(expected: "LMDB store", found: kind.rawValue)
+        }
+    }
+
+    private func openEnvironment(_ options: LMDBOptions) throws(AccountError) {
+        var created: OpaquePointer?
+        var status = mdb_env_create(&created)
+        guard status == MDB_SUCCESS, let created else {
+            throw LMDBFailure.error(status, "create environment", path: path)
+        }
+        environment = created
+        mdb_env_set_maxdbs(created, MDB_dbi(LMDBLayout.names.count + 2))
+        mdb_env_set_mapsize(created, max(1, options.mapSizeMiB) * 1024 * 1024)
+        var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+        switch options.sync {
+        case .full: break
+        case .nometasync: flags |= UInt32(MDB_NOMETASYNC)
+        case .none: flags |= UInt32(MDB_NOSYNC)
+        }
+        status = mdb_env_open(created, path, flags, 0o600)
+        guard status == MDB_SUCCESS else {
+            if status == MDB_INVALID || status == MDB_VERSION_MISMATCH {
+                throw .storeCorrupted(
+                    detail: "\(path): not a readable LMDB environment (\(String(cString: mdb_strerror(status))))")
+            }
+            throw LMDBFailure.error(status, "open environment", path: path)
+        }
+        // Reader slots of crashed processes would pin old pages forever: clear them now.
+        var dead: Int32 = 0
+        mdb_reader_check(created, &dead)
+    }
+
+    private func openLayout(newStoreID: () -> String) throws(AccountError) {
+        let transaction = try begin(flags: UInt32(MDB_RDONLY))
+        var meta: MDB_dbi = 0
+        let status = mdb_dbi_open(transaction, "meta", 0, &meta)
+        mdb_txn_abort(transaction)
+        if status == MDB_NOTFOUND {
+            try initializeOrRefuse(newStoreID: newStoreID)
+            return
+        }
+        guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "open meta", path: path) }
+        try openHandles()
+        try checkStamp()
+    }
+
+    /// A brand-new (or never-initialised, empty) environment gets our layout; one holding other
+    /// data is another program's.
+    private func initializeOrRefuse(newStoreID: () -> String) throws(AccountError) {
+        let transaction = try begin(flags: 0)
+        var main: MDB_dbi = 0
+        var stat = MDB_stat()
+        guard mdb_dbi_open(transaction, nil, 0, &main) == MDB_SUCCESS, mdb_stat(transaction, main, &stat) == MDB_SUCCESS
+        else {
+            mdb_txn_abort(transaction)
+            throw .storeCorrupted(detail: "\(path): the LMDB main database cannot be read")
+        }
+        if stat.ms_entries > 0 {
+            mdb_txn_abort(transaction)
+            throw .storeKindMismatch(expected: "LMDB store", found: "an LMDB environment of another application")
+        }
+        var handles: [MDB_dbi] = []
+        for name in LMDBLayout.names {
+            var handle: MDB_dbi = 0
+            let status = mdb_dbi_open(transaction, name, UInt32(MDB_CREATE), &handle)
+            guard status == MDB_SUCCESS else {
+                mdb_txn_abort(transaction)
+                throw LMDBFailure.error(status, "create \(name)", path: path)
+            }
+            handles.append(handle)
+        }
+        let layout = LMDBLayout(handles: handles)
+        let txn = LMDBTransaction(handle: transaction, path: path, state: nil)
+        do throws(AccountError) {
+            try txn.put(layout.meta, Array("format".utf8), Array(LMDBLayout.formatName.utf8))
+            try txn.put(layout.meta, Array("format_version".utf8), Array(String(LMDBLayout.formatVersion).utf8))
+            try txn.put(layout.meta, Array("store_id".utf8), Array(newStoreID().utf8))
+            try txn.put(
+                layout.meta, Array("created_at_ms".utf8), Array(String(SystemClock().now().millisecondsSince1970).utf8))
+        } catch {
+            mdb_txn_abort(transaction)
+            throw error
+        }
+        let status = mdb_txn_commit(transaction)
+        guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "initialise", path: path) }
+        self.layout = layout
+    }
+
+    private func openHandles() throws(AccountError) {
+        let transaction = try begin(flags: UInt32(MDB_RDONLY))
+        var handles: [MDB_dbi] = []
+        for name in LMDBLayout.names {
+            var handle: MDB_dbi = 0
+            let status = mdb_dbi_open(transaction, name, 0, &handle)
+            guard status == MDB_SUCCESS else {
+                mdb_txn_abort(transaction)
+                throw .storeCorrupted(detail: "\(path): the named database '\(name)' is missing")
+            }
+            handles.append(handle)
+        }
+        // Committing (even a read-only transaction) keeps the handles open for later ones.
+        mdb_txn_commit(transaction)
+        layout = LMDBLayout(handles: handles)
+    }
+
+    private func checkStamp() throws(AccountError) {
+        let transaction = try begin(flags: UInt32(MDB_RDONLY))
+        defer { mdb_txn_abort(transaction) }
+        let txn = LMDBTransaction(handle: transaction, path: path, state: nil)
+        let format = try txn.get(layout.meta, Array("format".utf8)).map { String(decoding: $0, as: UTF8.self) }
+        guard format == LMDBLayout.formatName else {
+            throw .storeKindMismatch(expected: "LMDB store", found: "an LMDB environment of format \(format ?? "none")")
+        }
+        guard let versionBytes = try txn.get(layout.meta, Array("format_version".utf8)),
+            let version = Int(String(decoding: versionBytes, as: UTF8.self))
+        else { throw .storeCorrupted(detail: "\(path): the format version is missing") }
+        if version > LMDBLayout.formatVersion {
+            throw .storeVersionUnsupported(found: version, supported: LMDBLayout.formatVersion)
+        }
+    }
+
+    // MARK: - Helpers (lock held)
+
+    private func begin(flags: UInt32) throws(AccountError) -> OpaquePointer {
+        while true {
+            var transaction: OpaquePointer?
+            let status = mdb_txn_begin(environment, nil, flags, &transaction)
+            if status == MDB_MAP_RESIZED {
+                // Another process grew the map: adopt its size and try again.
+                dropReadTransaction()
+                mdb_env_set_mapsize(environment, 0)
+                continue
+            }
+            guard status == MDB_SUCCESS, let transaction else { throw LMDBFailure.error(status, "begin", path: path) }
+            return transaction
+        }
+    }
+
+    private func renewedReadTransaction() throws(AccountError) -> OpaquePointer {
+        if let readTransaction {
+            if mdb_txn_renew(readTransaction) == MDB_SUCCESS { return readTransaction }
+            dropReadTransaction()
+        }
+        let transaction = try begin(flags: UInt32(MDB_RDONLY))
+        readTransaction = transaction
+        return transaction
+    }
+
+    private func dropReadTransaction() {
+        if let readTransaction { mdb_txn_abort(readTransaction) }
+        readTransaction = nil
+    }
+
+    private func growMap() throws(AccountError) {
+        dropReadTransaction()
+        var info = MDB_envinfo()
+        mdb_env_info(environment, &info)
+        let status = mdb_env_set_mapsize(environment, info.me_mapsize * 2)
+        guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "grow map", path: path) }
+    }
+
+    private func closeEnvironment() {
+        dropReadTransaction()
+        if let environment { mdb_env_close(environment) }
+        environment = nil
+    }
+
+    private static func canonicalPath(_ path: String) -> String {
+        let folder = StoreFile.directory(of: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let resolved = realpath(folder, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved) + "/" + name
+    }
+}

@@ -1,0 +1,40 @@
+import CLMDB
+
+/// The named databases of an AccountStore LMDB environment and the format stamp in `meta`.
+///
+/// - `meta`: `format` → `accountstore-lmdb`, `format_version` → decimal, `store_id`, `created_at_ms`
+/// - `users`: user id → encoded `UserRecord` (without its id)
+/// - `emails`: normalized email → user id (the uniqueness index)
+/// - `sessions`: token SHA-256 hex → encoded `SessionRecord` (without its token hash)
+/// - `user_sessions`: user id + token SHA-256 hex → empty (a user's sessions, by prefix)
+struct LMDBLayout {
+    static let formatName = "accountstore-lmdb"
+    static let formatVersion = 1
+    static let names = ["meta", "users", "emails", "sessions", "user_sessions"]
+
+    var meta: MDB_dbi = 0
+    var users: MDB_dbi = 0
+    var emails: MDB_dbi = 0
+    var sessions: MDB_dbi = 0
+    var userSessions: MDB_dbi = 0
+
+    init() {}
+
+    init(handles: [MDB_dbi]) {
+        meta = handles[0]
+        users = handles[1]
+        emails = handles[2]
+        sessions = handles[3]
+        userSessions = handles[4]
+    }
+
+    /// The `user_sessions` key of one session.
+    static func userSessionKey(_ userID: String, _ tokenHash: String) -> [UInt8] {
+        Array(userID.utf8) + [0] + Array(tokenHash.utf8)
+    }
+
+    /// The prefix every `user_sessions` key of a user starts with.
+    static func userSessionPrefix(_ userID: String) -> [UInt8] {
+        Array(userID.utf8) + [0]
+    }
+}

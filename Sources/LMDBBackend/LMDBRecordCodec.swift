@@ -1,0 +1,131 @@
+import AccountCore
+
+/// The compact, versioned binary form of records in LMDB: a version byte, then fields in a
+/// fixed order (strings as a 4-byte length and UTF-8, integers as 8 bytes little-endian).
+/// Anything that does not decode exactly is `storeCorrupted`.
+enum LMDBRecordCodec {
+    static let userVersion: UInt8 = 1
+    static let sessionVersion: UInt8 = 1
+
+    static func encode(_ user: UserRecord) -> [UInt8] {
+        var out = Writer(capacity: 64 + user.email.utf8.count + user.nickname.utf8.count + user.passwordHash.utf8.count)
+        out.byte(userVersion)
+        out.string(user.email)
+        out.string(user.nickname)
+        out.string(user.passwordHash)
+        out.int(user.createdAt.millisecondsSince1970)
+        out.int(user.passwordChangedAt.millisecondsSince1970)
+        out.int(Int64(user.failedLoginCount))
+        out.optionalInt(user.lastFailedLoginAt?.millisecondsSince1970)
+        return out.bytes
+    }
+
+    static func decodeUser(id: UserID, _ bytes: [UInt8], path: String) throws(AccountError) -> UserRecord {
+        var reader = Reader(bytes: bytes, path: path, what: "user \(id)")
+        try reader.expectVersion(userVersion)
+        let user = UserRecord(
+            id: id, email: try reader.string(), nickname: try reader.string(), passwordHash: try reader.string(),
+            createdAt: Timestamp(millisecondsSince1970: try reader.int()),
+            passwordChangedAt: Timestamp(millisecondsSince1970: try reader.int()),
+            failedLoginCount: Int(try reader.int()),
+            lastFailedLoginAt: try reader.optionalInt().map { Timestamp(millisecondsSince1970: $0) })
+        try reader.expectEnd()
+        return user
+    }
+
+    static func encode(_ session: SessionRecord) -> [UInt8] {
+        var out = Writer(capacity: 80)
+        out.byte(sessionVersion)
+        out.string(session.userID.rawValue)
+        out.int(session.createdAt.millisecondsSince1970)
+        out.int(session.lastSeenAt.millisecondsSince1970)
+        out.int(session.expiresAt.millisecondsSince1970)
+        out.int(session.idleTimeoutSeconds)
+        out.byte(session.remember ? 1 : 0)
+        return out.bytes
+    }
+
+    static func decodeSession(tokenHash: String, _ bytes: [UInt8], path: String) throws(AccountError) -> SessionRecord {
+        var reader = Reader(bytes: bytes, path: path, what: "session")
+        try reader.expectVersion(sessionVersion)
+        let session = SessionRecord(
+            tokenHash: tokenHash, userID: UserID(rawValue: try reader.string()),
+            createdAt: Timestamp(millisecondsSince1970: try reader.int()),
+            lastSeenAt: Timestamp(millisecondsSince1970: try reader.int()),
+            expiresAt: Timestamp(millisecondsSince1970: try reader.int()), idleTimeoutSeconds: try reader.int(),
+            remember: try reader.flag())
+        try reader.expectEnd()
+        return session
+    }
+
+    struct Writer {
+        private(set) var bytes: [UInt8] = []
+        init(capacity: Int) { bytes.reserveCapacity(capacity) }
+        mutating func byte(_ value: UInt8) { bytes.append(value) }
+        mutating func int(_ value: Int64) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        mutating func optionalInt(_ value: Int64?) {
+            if let value {
+                byte(1)
+                int(value)
+            } else {
+                byte(0)
+            }
+        }
+        mutating func string(_ value: String) {
+            let utf8 = value.utf8
+            withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    struct Reader {
+        let bytes: [UInt8]
+        let path: String
+        let what: String
+        var offset = 0
+
+        func corrupt(_ reason: String) -> AccountError {
+            .storeCorrupted(detail: "\(path): \(what) does not decode (\(reason))")
+        }
+
+        mutating func take(_ count: Int) throws(AccountError) -> ArraySlice<UInt8> {
+            guard count >= 0, bytes.count - offset >= count else { throw corrupt("truncated") }
+            defer { offset += count }
+            return bytes[offset..<offset + count]
+        }
+
+        mutating func expectVersion(_ version: UInt8) throws(AccountError) {
+            let found = try take(1).first!
+            guard found == version else { throw corrupt("record version \(found), expected \(version)") }
+        }
+
+        mutating func expectEnd() throws(AccountError) {
+            guard offset == bytes.count else { throw corrupt("\(bytes.count - offset) trailing bytes") }
+        }
+
+        mutating func int() throws(AccountError) -> Int64 {
+            Int64(bitPattern: try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) })
+        }
+
+        mutating func flag() throws(AccountError) -> Bool {
+            switch try take(1).first! {
+            case 0: return false
+            case 1: return true
+            case let other: throw corrupt("flag byte \(other)")
+            }
+        }
+
+        mutating func optionalInt() throws(AccountError) -> Int64? {
+            try flag() ? try int() : nil
+        }
+
+        mutating func string() throws(AccountError) -> String {
+            let length = try take(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+            let slice = try take(length)
+            guard let text = String(validating: slice, as: UTF8.self) else { throw corrupt("invalid UTF-8") }
+            return text
+        }
+    }
+}

@@ -1,0 +1,315 @@
+import AccountCore
+import CLMDB
+import StoreSupport
+
+/// A `UserRepository` in an LMDB environment (one data file plus `<path>-lock`): memory-mapped
+/// B+trees with fast reads. Every operation is one transaction over the named databases of
+/// `LMDBLayout`; uniqueness is the `emails` index checked and written in the same write
+/// transaction, and LMDB allows one writer at a time across all processes.
+public final class LMDBRepository: UserRepository, @unchecked Sendable {
+    // `@unchecked`: `environment` is itself thread-safe and `closed` is only touched on `io`.
+    private let environment: LMDBEnvironment
+    private let io: SerialIOQueue
+    private var closed = false
+    /// The data file.
+    public let path: String
+
+    private init(environment: LMDBEnvironment, io: SerialIOQueue) {
+        self.environment = environment
+        self.io = io
+        path = environment.path
+    }
+
+    /// Opens the store at `options.path`, creating an empty one when no file exists there.
+    /// Opening a path this process already has open shares its environment.
+    public static func open(
+        _ options: LMDBOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
+    ) async throws -> LMDBRepository {
+        let io = SerialIOQueue(label: "LMDBRepository \(options.path)")
+        let environment = try await io.run { try LMDBEnvironment.acquire(options, newStoreID: newStoreID) }
+        return LMDBRepository(environment: environment, io: io)
+    }
+
+    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it to check
+    /// that a newer format is refused.
+    public static func writeEmptyStore(at path: String, formatVersion: Int) throws {
+        let environment = try LMDBEnvironment.acquire(LMDBOptions(path: path), newStoreID: { "planted" })
+        defer { environment.release() }
+        try environment.write { (txn) throws(AccountError) in
+            _ = try txn.put(environment.layout.meta, Array("format_version".utf8), Array(String(formatVersion).utf8))
+        }
+    }
+
+    /// The format version this build writes.
+    public static var formatVersion: Int { LMDBLayout.formatVersion }
+
+    /// The current map size in bytes (it grows by doubling when a write fills it).
+    public func mapSize() async throws -> Int {
+        try await io.run { [environment] in environment.mapSize }
+    }
+
+    /// Checks that every record decodes and the indexes agree with the records: each user's
+    /// email maps back to it, each session's user exists and is indexed. `["ok"]` when sound.
+    public func integrityCheck() async throws -> [String] {
+        try await io.run { [environment, path] () throws -> [String] in
+            try environment.read { (txn) throws(AccountError) -> [String] in
+                let layout = environment.layout
+                var problems: [String] = []
+                var userIDs = Set<String>()
+                try txn.scan(layout.users, from: nil) { (key, value) throws(AccountError) in
+                    let id = String(decoding: key, as: UTF8.self)
+                    let user = try LMDBRecordCodec.decodeUser(id: UserID(rawValue: id), value, path: path)
+                    userIDs.insert(id)
+                    if try txn.get(layout.emails, Array(user.email.utf8)) != key {
+                        problems.append("user \(id): its email is not indexed to it")
+                    }
+                    return true
+                }
+                if try txn.count(layout.emails) != userIDs.count {
+                    problems.append(
+                        "the email index has \(try txn.count(layout.emails)) entries for \(userIDs.count) users")
+                }
+                var sessionCount = 0
+                try txn.scan(layout.sessions, from: nil) { (key, value) throws(AccountError) in
+                    let tokenHash = String(decoding: key, as: UTF8.self)
+                    let session = try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, value, path: path)
+                    sessionCount += 1
+                    if !userIDs.contains(session.userID.rawValue) { problems.append("a session belongs to no user") }
+                    if try txn.get(layout.userSessions, LMDBLayout.userSessionKey(session.userID.rawValue, tokenHash))
+                        == nil
+                    {
+                        problems.append("a session is missing from its user's index")
+                    }
+                    return true
+                }
+                if try txn.count(layout.userSessions) != sessionCount {
+                    problems.append("the per-user session index does not match the sessions")
+                }
+                return problems.isEmpty ? ["ok"] : problems
+            }
+        }
+    }
+
+    // MARK: - UserRepository
+
+    public func storeInfo() async throws -> StoreInfo {
+        try await read { (txn, layout, path) throws(AccountError) -> StoreInfo in
+            func text(_ key: String) throws(AccountError) -> String? {
+                try txn.get(layout.meta, Array(key.utf8)).map { String(decoding: $0, as: UTF8.self) }
+            }
+            guard try text("format") == LMDBLayout.formatName, let storeID = try text("store_id"),
+                let version = try text("format_version").flatMap({ Int($0) })
+            else { throw .storeCorrupted(detail: "\(path): the meta database lacks the format or store id") }
+            return StoreInfo(formatName: LMDBLayout.formatName, formatVersion: version, storeID: storeID)
+        }
+    }
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+        try await write { (txn, layout, _) throws(AccountError) in
+            // Check and insert in one write transaction: LMDB admits one writer at a time.
+            guard try txn.put(layout.emails, Array(user.email.utf8), Array(user.id.rawValue.utf8), unique: true) else {
+                throw .emailTaken
+            }
+            guard try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user), unique: true)
+            else {
+                throw .storeIO(detail: "user id \(user.id) is already in use")
+            }
+            if let initialSession { try Self.putSession(initialSession, txn, layout) }
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await read { (txn, layout, path) throws(AccountError) -> UserRecord? in
+            guard let id = try txn.get(layout.emails, Array(email.utf8)) else { return nil }
+            return try Self.user(id: String(decoding: id, as: UTF8.self), txn, layout, path)
+        }
+    }
+
+    public func user(id: UserID) async throws -> UserRecord? {
+        try await read { (txn, layout, path) throws(AccountError) -> UserRecord? in
+            try Self.user(id: id.rawValue, txn, layout, path)
+        }
+    }
+
+    public func userCount() async throws -> Int {
+        try await read { (txn, layout, _) throws(AccountError) -> Int in try txn.count(layout.users) }
+    }
+
+    public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
+        try await read { (txn, layout, path) throws(AccountError) -> [UserRecord] in
+            var result: [UserRecord] = []
+            guard limit > 0 else { return result }
+            let after = email.map { Array($0.utf8) }
+            try txn.scan(layout.emails, from: after) { (key, id) throws(AccountError) in
+                if key == after { return true }
+                guard let user = try Self.user(id: String(decoding: id, as: UTF8.self), txn, layout, path) else {
+                    throw .storeCorrupted(detail: "\(path): the email index points at a missing user")
+                }
+                result.append(user)
+                return result.count < limit
+            }
+            return result
+        }
+    }
+
+    public func updatePassword(
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+    ) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            guard var user = try Self.user(id: userID.rawValue, txn, layout, path) else { return false }
+            user.passwordHash = passwordHash
+            user.passwordChangedAt = changedAt
+            try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
+            if case .allExcept(let keep) = revoking {
+                for tokenHash in try Self.sessionHashes(of: userID.rawValue, txn, layout) where tokenHash != keep {
+                    try Self.deleteSession(tokenHash, userID: userID.rawValue, txn, layout)
+                }
+            }
+            return true
+        }
+    }
+
+    public func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
+        try await write { (txn, layout, path) throws(AccountError) -> Int? in
+            guard var user = try Self.user(id: userID.rawValue, txn, layout, path) else { return nil }
+            user.failedLoginCount += 1
+            user.lastFailedLoginAt = time
+            try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
+            return user.failedLoginCount
+        }
+    }
+
+    public func resetLoginFailures(userID: UserID) async throws {
+        try await write { (txn, layout, path) throws(AccountError) in
+            guard var user = try Self.user(id: userID.rawValue, txn, layout, path),
+                user.failedLoginCount != 0 || user.lastFailedLoginAt != nil
+            else { return }
+            user.failedLoginCount = 0
+            user.lastFailedLoginAt = nil
+            try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
+        }
+    }
+
+    public func deleteUser(id: UserID) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            // User, email index and every session go in one transaction.
+            guard let user = try Self.user(id: id.rawValue, txn, layout, path) else { return false }
+            for tokenHash in try Self.sessionHashes(of: id.rawValue, txn, layout) {
+                try Self.deleteSession(tokenHash, userID: id.rawValue, txn, layout)
+            }
+            try txn.delete(layout.emails, Array(user.email.utf8))
+            try txn.delete(layout.users, Array(id.rawValue.utf8))
+            return true
+        }
+    }
+
+    public func createSession(_ session: SessionRecord) async throws -> Bool {
+        try await write { (txn, layout, _) throws(AccountError) -> Bool in
+            guard try txn.get(layout.users, Array(session.userID.rawValue.utf8)) != nil else { return false }
+            try Self.putSession(session, txn, layout)
+            return true
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> SessionRecord? {
+        try await read { (txn, layout, path) throws(AccountError) -> SessionRecord? in
+            try txn.get(layout.sessions, Array(tokenHash.utf8)).map { (bytes) throws(AccountError) in
+                try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, bytes, path: path)
+            }
+        }
+    }
+
+    public func sessions(userID: UserID) async throws -> [SessionRecord] {
+        try await read { (txn, layout, path) throws(AccountError) -> [SessionRecord] in
+            try Self.sessionHashes(of: userID.rawValue, txn, layout).map { (tokenHash) throws(AccountError) in
+                guard let bytes = try txn.get(layout.sessions, Array(tokenHash.utf8)) else {
+                    throw .storeCorrupted(detail: "\(path): the session index points at a missing session")
+                }
+                return try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, bytes, path: path)
+            }
+        }
+    }
+
+    public func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws {
+        try await write { (txn, layout, path) throws(AccountError) in
+            guard let bytes = try txn.get(layout.sessions, Array(tokenHash.utf8)) else { return }
+            var session = try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, bytes, path: path)
+            guard session.lastSeenAt < lastSeenAt else { return }
+            session.lastSeenAt = lastSeenAt
+            try txn.put(layout.sessions, Array(tokenHash.utf8), LMDBRecordCodec.encode(session))
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            guard let bytes = try txn.get(layout.sessions, Array(tokenHash.utf8)) else { return false }
+            let session = try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, bytes, path: path)
+            try Self.deleteSession(tokenHash, userID: session.userID.rawValue, txn, layout)
+            return true
+        }
+    }
+
+    public func close() async throws {
+        try await io.run { [self] in
+            guard !closed else { return }
+            closed = true
+            environment.release()
+        }
+    }
+
+    deinit {
+        if !closed { environment.release() }
+    }
+
+    // MARK: - Helpers (inside a transaction)
+
+    private typealias Body<T> = @Sendable (LMDBTransaction, LMDBLayout, String) throws(AccountError) -> T
+
+    private func read<T: Sendable>(_ body: @escaping Body<T>) async throws -> T {
+        try await io.run { [environment, path] in
+            try environment.read { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
+        }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping Body<T>) async throws -> T {
+        try await io.run { [environment, path] in
+            try environment.write { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
+        }
+    }
+
+    private static func user(id: String, _ txn: LMDBTransaction, _ layout: LMDBLayout, _ path: String)
+        throws(AccountError) -> UserRecord?
+    {
+        try txn.get(layout.users, Array(id.utf8)).map { (bytes) throws(AccountError) in
+            try LMDBRecordCodec.decodeUser(id: UserID(rawValue: id), bytes, path: path)
+        }
+    }
+
+    private static func putSession(_ session: SessionRecord, _ txn: LMDBTransaction, _ layout: LMDBLayout)
+        throws(AccountError)
+    {
+        try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session))
+        try txn.put(layout.userSessions, LMDBLayout.userSessionKey(session.userID.rawValue, session.tokenHash), [])
+    }
+
+    private static func deleteSession(_ tokenHash: String, userID: String, _ txn: LMDBTransaction, _ layout: LMDBLayout)
+        throws(AccountError)
+    {
+        try txn.delete(layout.sessions, Array(tokenHash.utf8))
+        try txn.delete(layout.userSessions, LMDBLayout.userSessionKey(userID, tokenHash))
+    }
+
+    /// The token hashes of a user's sessions, in ascending order.
+    private static func sessionHashes(of userID: String, _ txn: LMDBTransaction, _ layout: LMDBLayout)
+        throws(AccountError) -> [String]
+    {
+        let prefix = LMDBLayout.userSessionPrefix(userID)
+        var hashes: [String] = []
+        try txn.scan(layout.userSessions, from: prefix) { (key, _) throws(AccountError) in
+            guard key.starts(with: prefix) else { return false }
+            hashes.append(String(decoding: key[prefix.count...], as: UTF8.self))
+            return true
+        }
+        return hashes
+    }
+}
