@@ -47,6 +47,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "AccountTransfer",
+            dependencies: ["AccountCore", "AccountCrypto", "StoreSupport"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "AccountConformance",
             dependencies: ["AccountCore"],
             swiftSettings: strict
@@ -69,6 +74,7 @@ let package = Package(
             name: "AccountsCLI",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountConformance", "BackendRegistry", "AccountSettings",
+                "AccountTransfer", "StoreSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -78,7 +84,7 @@ let package = Package(
             name: "AccountStoreTests",
             dependencies: [
                 "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend",
-                "AccountConformance",
+                "AccountConformance", "AccountTransfer",
                 "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts", "CSQLite",
             ],
             exclude: ["Fixtures"],

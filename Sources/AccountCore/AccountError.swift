@@ -21,6 +21,8 @@ public enum AccountError: Error, Sendable, Hashable {
     case storeIO(detail: String)
     case configInvalid(key: String, reason: String)
     case unknownBackend(name: String, known: [String])
+    case invalidExport(detail: String)
+    case storeNotEmpty(detail: String)
 
     /// The stable machine-readable code.
     public var code: String {
@@ -42,6 +44,8 @@ public enum AccountError: Error, Sendable, Hashable {
         case .storeIO: "store_io"
         case .configInvalid: "config_invalid"
         case .unknownBackend: "unknown_backend"
+        case .invalidExport: "invalid_export"
+        case .storeNotEmpty: "store_not_empty"
         }
     }
 
@@ -50,13 +54,13 @@ public enum AccountError: Error, Sendable, Hashable {
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
         "email_taken", "invalid_credentials", "too_many_attempts", "not_signed_in", "session_expired",
         "store_corrupted", "store_version_unsupported", "store_kind_mismatch", "store_busy", "store_io",
-        "config_invalid", "unknown_backend",
+        "config_invalid", "unknown_backend", "invalid_export", "store_not_empty",
     ]
 
     /// Whether this is a failure of the store rather than of the caller's input.
     public var isStoreFailure: Bool {
         switch self {
-        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO: true
+        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty: true
         default: false
         }
     }

@@ -12,7 +12,8 @@ public struct AccountsCommand: AsyncParsableCommand {
             """,
         subcommands: [
             StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
-            WithdrawCommand.self, PasswdCommand.self, VerifyCommand.self, BackendsCommand.self,
+            WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
+            MigrateCommand.self, VerifyCommand.self, BackendsCommand.self,
         ]
     )
 

@@ -52,11 +52,27 @@ struct CommandContext {
         }
     }
 
-    /// Opens the configured store and runs `body` with a service over it, closing it afterwards.
-    func withService<T>(_ body: (AccountService) async throws -> T) async throws -> T {
+    /// Opens the configured store and runs `body` with it, closing it afterwards.
+    func withStore<T>(_ body: (any UserRepository) async throws -> T) async throws -> T {
         if settings.storePathIsDefault { try Folders.create(StoreFile.directory(of: settings.backend.storePath)) }
         let repository = try await BackendRegistry.standard.open(settings.backendName, settings.backend)
-        let service = AccountService(
+        do {
+            let result = try await body(repository)
+            try await repository.close()
+            return result
+        } catch {
+            try? await repository.close()
+            throw error
+        }
+    }
+
+    /// Opens the configured store and runs `body` with a service over it, closing it afterwards.
+    func withService<T>(_ body: (AccountService) async throws -> T) async throws -> T {
+        try await withStore { repository in try await body(makeService(repository)) }
+    }
+
+    private func makeService(_ repository: any UserRepository) -> AccountService {
+        AccountService(
             repository: repository,
             hasher: Argon2idPasswordHasher(
                 opsLimit: UInt64(settings.hashOpsLimit), memLimitBytes: settings.hashMemLimitKiB * 1024),
@@ -66,14 +82,6 @@ struct CommandContext {
             passwordPolicy: settings.passwordPolicy,
             sessionPolicy: settings.sessionPolicy,
             throttlePolicy: settings.throttlePolicy)
-        do {
-            let result = try await body(service)
-            try await repository.close()
-            return result
-        } catch {
-            try? await repository.close()
-            throw error
-        }
     }
 
     func passwordReader(fromStandardInput: Bool) -> PasswordReader {

@@ -10,4 +10,6 @@ struct CommandReply {
     var exitStatus: Int32 = ExitStatus.success
     /// With `--json`, the error object to include when `exitStatus` is non-zero.
     var jsonError: (code: String, message: String)?
+    /// Print nothing on standard output (the command already wrote its data there).
+    var suppressJSON = false
 }

@@ -24,11 +24,13 @@ enum ExitStatus {
 
     static func forError(_ error: AccountError) -> Int32 {
         switch error {
-        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname: invalidInput
+        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidExport:
+            invalidInput
         case .emailTaken: emailTaken
         case .invalidCredentials, .tooManyAttempts: invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
-        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO: storeError
+        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty:
+            storeError
         case .configInvalid, .unknownBackend: configError
         }
     }

@@ -12,6 +12,7 @@ struct ReplyPrinter {
     let language: Language
 
     func print(_ reply: CommandReply) {
+        if reply.suppressJSON { return }
         if json {
             var fields: [(String, JSONValue)] = [("ok", .bool(reply.exitStatus == ExitStatus.success))]
             if let error = reply.jsonError {

@@ -103,13 +103,13 @@ private struct StoreFileContents: Decodable {
 
     init(from decoder: any Decoder) throws {
         guard let container = try? decoder.container(keyedBy: Keys.self) else {
-            throw HeaderProblem.notAStore("a JSON document that is not an object")
+            throw HeaderProblem.notAStore(StoreKindSniffer.Kind.otherJSON.rawValue)
         }
         guard let format = try? container.decodeIfPresent(String.self, forKey: .format) else {
-            throw HeaderProblem.notAStore("a JSON document without a \"format\" field")
+            throw HeaderProblem.notAStore(StoreKindSniffer.Kind.otherJSON.rawValue)
         }
         guard format == JSONStoreDocument.formatName else {
-            throw HeaderProblem.notAStore("a JSON document of format \"\(format)\"")
+            throw HeaderProblem.notAStore(StoreKindSniffer.Kind.otherJSON.rawValue + " (\"\(format)\")")
         }
         let version = try container.decode(Int.self, forKey: .formatVersion)
         if version > JSONStoreDocument.formatVersion { throw HeaderProblem.tooNew(version) }

@@ -1,0 +1,232 @@
+import AccountCore
+import AccountCrypto
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One record of an export file.
+public enum ExportRecord: Sendable {
+    case user(UserRecord)
+    case session(SessionRecord)
+}
+
+/// The header of an export file.
+public struct ExportHeader: Sendable {
+    /// The backend the export came from.
+    public let sourceBackend: String
+    /// The users the header announces.
+    public let users: Int
+    /// Whether sessions were exported.
+    public let withSessions: Bool
+}
+
+/// Reads an export file line by line, checking everything: the header, every record's fields
+/// and canonical form, email order, unique ids, sessions following their user, and the
+/// trailer's counts and SHA-256 over all bytes before it. Any problem is `invalidExport` naming
+/// the line. Read a file once to validate it, then again to import it.
+public final class ExportFileReader {
+    private let path: String
+    private let file: UnsafeMutablePointer<FILE>
+    private var lineNumber = 0
+    private var digest = SHA256Stream()
+    private var lastEmail: String?
+    private var currentUser: UserID?
+    private var seenIDs = Set<UserID>()
+    private var users = 0
+    private var sessions = 0
+    private var finished = false
+    /// The header, read on open.
+    public private(set) var header = ExportHeader(sourceBackend: "", users: 0, withSessions: false)
+
+    /// Opens `path` and reads its header.
+    public init(path: String) throws(AccountError) {
+        self.path = path
+        guard let file = fopen(path, "r") else {
+            throw .invalidExport(detail: "\(path): cannot be opened (\(String(cString: strerror(errno))))")
+        }
+        self.file = file
+        guard let line = try readLine() else { throw failure("the file is empty") }
+        header = try parseHeader(line)
+        digest.update(line + "\n")
+    }
+
+    deinit { fclose(file) }
+
+    /// The next record, or `nil` after a valid trailer.
+    public func next() throws(AccountError) -> ExportRecord? {
+        guard !finished else { return nil }
+        guard let line = try readLine() else {
+            throw failure("the file ends without its trailer line (truncated)")
+        }
+        let type = try decode(TypeProbe.self, line).type
+        switch type {
+        case "user":
+            let user = try decode(ExportedUser.self, line).record
+            try requireCanonical(ExportFormat.line(user), line)
+            if let lastEmail, user.email <= lastEmail { throw failure("users are not in ascending email order") }
+            guard seenIDs.insert(user.id).inserted else { throw failure("the user id \(user.id) appears twice") }
+            lastEmail = user.email
+            currentUser = user.id
+            users += 1
+            digest.update(line + "\n")
+            return .user(user)
+        case "session":
+            let session = try decode(ExportedSession.self, line).record
+            try requireCanonical(ExportFormat.line(session), line)
+            guard session.userID == currentUser else { throw failure("a session does not follow its user") }
+            sessions += 1
+            digest.update(line + "\n")
+            return .session(session)
+        case "end":
+            let end = try decode(Trailer.self, line)
+            guard end.users == users, end.sessions == sessions else {
+                throw failure(
+                    "the trailer counts \(end.users) users and \(end.sessions) sessions; the file has \(users) and \(sessions)"
+                )
+            }
+            guard end.sha256 == digest.hexDigest() else {
+                throw failure("the SHA-256 does not match the contents (the file was edited or damaged)")
+            }
+            guard users == header.users else {
+                throw failure("the header announces \(header.users) users; the file has \(users)")
+            }
+            guard try readLine() == nil else { throw failure("there is data after the trailer") }
+            finished = true
+            return nil
+        default:
+            throw failure("unknown record type '\(type)'")
+        }
+    }
+
+    /// Reads the whole file, checking it; returns the header.
+    public static func validate(path: String) throws(AccountError) -> ExportHeader {
+        let reader = try ExportFileReader(path: path)
+        while try reader.next() != nil {}
+        return reader.header
+    }
+
+    // MARK: - Parsing
+
+    private func parseHeader(_ line: String) throws(AccountError) -> ExportHeader {
+        guard let probe = try? JSONDecoder().decode(HeaderLine.self, from: Data(line.utf8)),
+            probe.format == ExportFormat.name
+        else { throw failure("not an AccountStore export (the first line is not its header)") }
+        guard probe.version <= ExportFormat.version else {
+            throw failure("export version \(probe.version) is newer than this build reads (\(ExportFormat.version))")
+        }
+        return ExportHeader(sourceBackend: probe.sourceBackend, users: probe.users, withSessions: probe.withSessions)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ line: String) throws(AccountError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(line.utf8))
+        } catch {
+            throw failure("the line is not a valid record")
+        }
+    }
+
+    private func requireCanonical(_ expected: String, _ line: String) throws(AccountError) {
+        guard expected == line else { throw failure("the record is not in canonical form (edited?)") }
+    }
+
+    private func failure(_ reason: String) -> AccountError {
+        .invalidExport(detail: "\(path) line \(lineNumber): \(reason)")
+    }
+
+    private func readLine() throws(AccountError) -> String? {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        let count = getline(&buffer, &capacity, file)
+        if count < 0 {
+            if ferror(file) != 0 { throw failure("read error") }
+            return nil
+        }
+        lineNumber += 1
+        guard let buffer else { return nil }
+        var bytes = UnsafeRawBufferPointer(start: buffer, count: count).map { $0 }
+        guard bytes.last == UInt8(ascii: "\n") else { throw failure("the last line is cut off (truncated)") }
+        bytes.removeLast()
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("the line is not UTF-8") }
+        return text
+    }
+}
+
+private struct TypeProbe: Decodable {
+    let type: String
+}
+
+private struct HeaderLine: Decodable {
+    let format: String
+    let version: Int
+    let sourceBackend: String
+    let users: Int
+    let withSessions: Bool
+    enum CodingKeys: String, CodingKey {
+        case format, version, users
+        case sourceBackend = "source_backend"
+        case withSessions = "with_sessions"
+    }
+}
+
+private struct Trailer: Decodable {
+    let users: Int
+    let sessions: Int
+    let sha256: String
+}
+
+private struct ExportedUser: Decodable {
+    let record: UserRecord
+    enum Keys: String, CodingKey {
+        case id, email, nickname
+        case passwordHash = "password_hash"
+        case createdAt = "created_at_ms"
+        case passwordChangedAt = "password_changed_at_ms"
+        case failedLoginCount = "failed_login_count"
+        case lastFailedLoginAt = "last_failed_login_at_ms"
+    }
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        record = UserRecord(
+            id: UserID(rawValue: try c.decode(String.self, forKey: .id)),
+            email: try c.decode(String.self, forKey: .email),
+            nickname: try c.decode(String.self, forKey: .nickname),
+            passwordHash: try c.decode(String.self, forKey: .passwordHash),
+            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
+            passwordChangedAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .passwordChangedAt)),
+            failedLoginCount: try c.decode(Int.self, forKey: .failedLoginCount),
+            lastFailedLoginAt: try c.decodeIfPresent(Int64.self, forKey: .lastFailedLoginAt).map {
+                Timestamp(millisecondsSince1970: $0)
+            })
+    }
+}
+
+private struct ExportedSession: Decodable {
+    let record: SessionRecord
+    enum Keys: String, CodingKey {
+        case tokenHash = "token_sha256"
+        case userID = "user_id"
+        case createdAt = "created_at_ms"
+        case lastSeenAt = "last_seen_at_ms"
+        case expiresAt = "expires_at_ms"
+        case idleTimeout = "idle_timeout_s"
+        case remember
+    }
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        record = SessionRecord(
+            tokenHash: try c.decode(String.self, forKey: .tokenHash),
+            userID: UserID(rawValue: try c.decode(String.self, forKey: .userID)),
+            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
+            lastSeenAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .lastSeenAt)),
+            expiresAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .expiresAt)),
+            idleTimeoutSeconds: try c.decode(Int64.self, forKey: .idleTimeout),
+            remember: try c.decode(Bool.self, forKey: .remember))
+    }
+}

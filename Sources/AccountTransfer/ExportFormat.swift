@@ -1,0 +1,61 @@
+import AccountCore
+import StoreSupport
+
+/// The export format: versioned JSON Lines.
+///
+/// 1. a header `{"format":"accountstore-export","version":1,"source_backend":…,"store_id":…,
+///    "users":N,"with_sessions":…,"exported_at_ms":…}`;
+/// 2. one `{"type":"user",…}` line per user in ascending email order, each followed by its
+///    `{"type":"session",…}` lines when sessions are exported;
+/// 3. a trailer `{"type":"end","users":N,"sessions":M,"sha256":…}` whose digest covers every
+///    byte before it, so a truncated or edited file is refused before anything is written.
+///
+/// Password hashes are exported (the users must log in afterwards); session tokens never are,
+/// only their SHA-256 digests, as stored.
+public enum ExportFormat {
+    /// The `format` of the header.
+    public static let name = "accountstore-export"
+    /// The version this build writes and reads.
+    public static let version = 1
+
+    static func header(sourceBackend: String, storeID: String, users: Int, withSessions: Bool, at time: Timestamp)
+        -> String
+    {
+        JSONValue.object([
+            ("format", .string(name)), ("version", .int(Int64(version))), ("source_backend", .string(sourceBackend)),
+            ("store_id", .string(storeID)), ("users", .int(Int64(users))), ("with_sessions", .bool(withSessions)),
+            ("exported_at_ms", .int(time.millisecondsSince1970)),
+        ]).serialized()
+    }
+
+    /// The canonical line of a user (also what store digests hash).
+    public static func line(_ user: UserRecord) -> String {
+        JSONValue.object([
+            ("type", .string("user")), ("id", .string(user.id.rawValue)), ("email", .string(user.email)),
+            ("nickname", .string(user.nickname)), ("password_hash", .string(user.passwordHash)),
+            ("created_at_ms", .int(user.createdAt.millisecondsSince1970)),
+            ("password_changed_at_ms", .int(user.passwordChangedAt.millisecondsSince1970)),
+            ("failed_login_count", .int(Int64(user.failedLoginCount))),
+            ("last_failed_login_at_ms", user.lastFailedLoginAt.map { .int($0.millisecondsSince1970) } ?? .null),
+        ]).serialized()
+    }
+
+    /// The canonical line of a session.
+    public static func line(_ session: SessionRecord) -> String {
+        JSONValue.object([
+            ("type", .string("session")), ("token_sha256", .string(session.tokenHash)),
+            ("user_id", .string(session.userID.rawValue)),
+            ("created_at_ms", .int(session.createdAt.millisecondsSince1970)),
+            ("last_seen_at_ms", .int(session.lastSeenAt.millisecondsSince1970)),
+            ("expires_at_ms", .int(session.expiresAt.millisecondsSince1970)),
+            ("idle_timeout_s", .int(session.idleTimeoutSeconds)), ("remember", .bool(session.remember)),
+        ]).serialized()
+    }
+
+    static func trailer(users: Int, sessions: Int, digest: String) -> String {
+        JSONValue.object([
+            ("type", .string("end")), ("users", .int(Int64(users))), ("sessions", .int(Int64(sessions))),
+            ("sha256", .string(digest)),
+        ]).serialized()
+    }
+}

@@ -1,0 +1,82 @@
+import AccountCore
+import AccountCrypto
+
+/// What an export or a digest covered.
+public struct TransferSummary: Sendable, Hashable {
+    /// Users written.
+    public let users: Int
+    /// Sessions written.
+    public let sessions: Int
+    /// SHA-256 (hex) of the records in email order.
+    public let digest: String
+}
+
+/// Streams a store out as export lines, page by page, in email order.
+public enum StoreExporter {
+    /// Users fetched per page.
+    static let pageSize = 500
+
+    /// Writes the whole export through `write` (one line per call, without the newline).
+    /// - Throws: `storeBusy` when the store changed while it was being read (retry the export).
+    public static func export(
+        _ store: any UserRepository, sourceBackend: String, withSessions: Bool, now: Timestamp,
+        write: (String) throws -> Void
+    ) async throws -> TransferSummary {
+        let expected = try await store.userCount()
+        let info = try await store.storeInfo()
+        var file = SHA256Stream()
+        func emit(_ line: String) throws {
+            try write(line)
+            file.update(line)
+            file.update("\n")
+        }
+        try emit(
+            ExportFormat.header(
+                sourceBackend: sourceBackend, storeID: info.storeID, users: expected, withSessions: withSessions,
+                at: now))
+        let summary = try await walk(store, withSessions: withSessions) { line in try emit(line) }
+        guard summary.users == expected else {
+            throw AccountError.storeBusy(
+                detail:
+                    "the store changed during the export (\(expected) users at the start, \(summary.users) read); export again"
+            )
+        }
+        try write(ExportFormat.trailer(users: summary.users, sessions: summary.sessions, digest: file.hexDigest()))
+        return summary
+    }
+
+    /// The digest of a store's records (users in email order, each with its sessions): equal
+    /// digests mean equal contents, whatever the backend.
+    public static func digest(_ store: any UserRepository) async throws -> TransferSummary {
+        try await walk(store, withSessions: true) { _ in }
+    }
+
+    /// Visits every record line in canonical order and digests them.
+    static func walk(
+        _ store: any UserRepository, withSessions: Bool, _ visit: (String) throws -> Void
+    ) async throws -> TransferSummary {
+        var digest = SHA256Stream()
+        var users = 0
+        var sessions = 0
+        var after: String?
+        while true {
+            let page = try await store.users(after: after, limit: pageSize)
+            for user in page {
+                let line = ExportFormat.line(user)
+                try visit(line)
+                digest.update(line + "\n")
+                users += 1
+                guard withSessions else { continue }
+                for session in try await store.sessions(userID: user.id) {
+                    let line = ExportFormat.line(session)
+                    try visit(line)
+                    digest.update(line + "\n")
+                    sessions += 1
+                }
+            }
+            guard page.count == pageSize, let last = page.last else { break }
+            after = last.email
+        }
+        return TransferSummary(users: users, sessions: sessions, digest: digest.hexDigest())
+    }
+}

@@ -1,0 +1,37 @@
+import AccountCore
+
+/// Copies every user and session from one store into an empty one, then proves the copy:
+/// equal counts and equal digests of the sorted records on both sides.
+public enum StoreMigrator {
+    /// Migrates `source` into `target`.
+    /// - Throws: `storeNotEmpty` when the target holds users; `storeIO` when verification fails.
+    public static func migrate(from source: any UserRepository, to target: any UserRepository) async throws
+        -> TransferSummary
+    {
+        let existing = try await target.userCount()
+        guard existing == 0 else {
+            throw AccountError.storeNotEmpty(detail: "it holds \(existing) users; migrate only into a new store")
+        }
+        var after: String?
+        while true {
+            let page = try await source.users(after: after, limit: StoreExporter.pageSize)
+            for user in page {
+                try await target.createUser(user, initialSession: nil)
+                for session in try await source.sessions(userID: user.id) {
+                    _ = try await target.createSession(session)
+                }
+            }
+            guard page.count == StoreExporter.pageSize, let last = page.last else { break }
+            after = last.email
+        }
+        let from = try await StoreExporter.digest(source)
+        let to = try await StoreExporter.digest(target)
+        guard from == to else {
+            throw AccountError.storeIO(
+                detail:
+                    "verification failed: source \(from.users) users/\(from.sessions) sessions (\(from.digest.prefix(12))), target \(to.users)/\(to.sessions) (\(to.digest.prefix(12))); did the source change during the migration?"
+            )
+        }
+        return to
+    }
+}

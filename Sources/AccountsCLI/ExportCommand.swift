@@ -1,0 +1,104 @@
+import AccountCore
+import AccountTransfer
+import ArgumentParser
+import StoreSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Write the store as versioned JSON Lines.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Export every account as versioned JSON Lines (with password hashes).",
+        discussion: """
+            The file holds password hashes: it is created with mode 0600 and should be kept like the store. \
+            Without --output the lines go to standard output and the summary to standard error.
+            """)
+
+    @Option(help: "Write to this file (atomically: a failed export leaves no file).") var output: String?
+    @Flag(name: .customLong("with-sessions"), help: "Include sessions (their token digests), so users stay signed in.")
+    var withSessions = false
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let summary = try await context.withStore { store in
+                if let output {
+                    let sink = try LineFile(path: output)
+                    let summary = try await StoreExporter.export(
+                        store, sourceBackend: context.settings.backendName, withSessions: withSessions,
+                        now: SystemClock().now(), write: sink.write)
+                    try sink.commit()
+                    return summary
+                }
+                return try await StoreExporter.export(
+                    store, sourceBackend: context.settings.backendName, withSessions: withSessions,
+                    now: SystemClock().now(),
+                    write: { Swift.print($0) })
+            }
+            let line = "Exported \(summary.users) users and \(summary.sessions) sessions."
+            let fields: [(String, JSONValue)] = [
+                ("users", .int(Int64(summary.users))), ("sessions", .int(Int64(summary.sessions))),
+                ("sha256", .string(summary.digest)),
+            ]
+            guard output != nil else {
+                // Standard output carries the data; the summary goes beside it.
+                var standardError = StandardError()
+                Swift.print(
+                    options.json ? JSONValue.object([("ok", .bool(true))] + fields).serialized() : line,
+                    to: &standardError)
+                return CommandReply(lines: [], fields: [], suppressJSON: true)
+            }
+            return CommandReply(lines: [line], fields: fields)
+        }
+    }
+}
+
+/// A file written line by line into a private temporary file, renamed into place on commit.
+final class LineFile {
+    private let path: String
+    private let temporary: String
+    private var buffer: [UInt8] = []
+    private let descriptor: Int32
+
+    init(path: String) throws(AccountError) {
+        self.path = path
+        temporary = path + ".partial"
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXFailure.error("create", path: temporary) }
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(temporary)
+    }
+
+    func write(_ line: String) throws {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    func commit() throws {
+        try flush()
+        guard fsync(descriptor) == 0 else { throw POSIXFailure.error("fsync", path: temporary) }
+        guard rename(temporary, path) == 0 else { throw POSIXFailure.error("rename", path: temporary) }
+        try StoreFile.syncDirectory(of: path)
+    }
+
+    private func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = buffer.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure.error("write", path: temporary)
+            }
+            offset += written
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

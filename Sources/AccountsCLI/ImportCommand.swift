@@ -1,0 +1,32 @@
+import AccountCore
+import AccountTransfer
+import ArgumentParser
+import StoreSupport
+
+/// Load an export file into the configured store.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import an export file into an empty store (or merge with --merge).",
+        discussion: "The whole file is checked first: a truncated or edited file writes nothing.")
+
+    @Option(help: "The export file.") var input: String
+    @Flag(help: "Add to a non-empty store; an email already there is reported and never overwritten.") var merge = false
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let file = try StoreImporter.validate(input)
+            let report = try await context.withStore {
+                try await StoreImporter.importFile(file, into: $0, merge: merge)
+            }
+            var lines = ["Imported \(report.imported) users and \(report.sessions) sessions."]
+            lines += report.conflicts.map { "conflict: \($0) is already in the store (left as it was)" }
+            return CommandReply(
+                lines: lines,
+                fields: [
+                    ("imported", .int(Int64(report.imported))), ("sessions", .int(Int64(report.sessions))),
+                    ("conflicts", .array(report.conflicts.map(JSONValue.string))),
+                ])
+        }
+    }
+}

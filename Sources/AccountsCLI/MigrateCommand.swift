@@ -1,0 +1,47 @@
+import AccountCore
+import AccountTransfer
+import ArgumentParser
+import BackendRegistry
+import StoreSupport
+
+/// Copy the configured store into a new store of another (or the same) backend, verified.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Copy every account and session into a new store, then verify the copy.",
+        discussion: "The target must be new or empty. Afterwards counts and a digest of the sorted records match.")
+
+    @Option(name: .customLong("to-backend"), help: "The target backend.") var toBackend: String
+    @Option(name: .customLong("to-store"), help: "The target store's path.") var toStore: String
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let descriptor = try BackendRegistry.standard.descriptor(named: toBackend)
+            let targetPath = toStore.hasPrefix("/") ? toStore : FileManagerPath.current + "/" + toStore
+            guard targetPath != context.settings.backend.storePath else {
+                throw UsageProblem(
+                    english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
+            }
+            let summary = try await context.withStore { source in
+                let target = try await descriptor.open(
+                    BackendConfiguration(storePath: targetPath, values: descriptor.defaultValues))
+                do {
+                    let summary = try await StoreMigrator.migrate(from: source, to: target)
+                    try await target.close()
+                    return summary
+                } catch {
+                    try? await target.close()
+                    throw error
+                }
+            }
+            let line =
+                "Migrated \(summary.users) users and \(summary.sessions) sessions from \(context.settings.backendName) to \(toBackend); verified (sha256 \(summary.digest.prefix(16)))."
+            return CommandReply(
+                lines: [line],
+                fields: [
+                    ("users", .int(Int64(summary.users))), ("sessions", .int(Int64(summary.sessions))),
+                    ("sha256", .string(summary.digest)), ("to_backend", .string(toBackend)),
+                ])
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import AccountCore
+import ArgumentParser
+import StoreSupport
+
+/// Operator commands over the configured store. They never print password hashes or tokens.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users", abstract: "Inspect the accounts in the store (no hashes, no tokens).",
+        subcommands: [Count.self, List.self, Show.self])
+
+    struct Count: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print how many accounts the store holds.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await CommandContext.run(options) { context in
+                let count = try await context.withStore { try await $0.userCount() }
+                return CommandReply(lines: [String(count)], fields: [("count", .int(Int64(count)))])
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List accounts in email order, a page at a time.")
+        @Option(help: "At most this many accounts.") var limit = 100
+        @Option(help: "Start after this email (the last one of the previous page).") var after: String?
+        @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 100000") }
+        }
+
+        func run() async throws {
+            try await CommandContext.run(options) { context in
+                let users = try await context.withStore { try await $0.users(after: after, limit: limit) }
+                let lines = users.map { "\($0.email)\t\($0.nickname)\t\($0.id.rawValue)" }
+                var fields: [(String, JSONValue)] = [
+                    ("users", .array(users.map { CommandContext.json(AccountProfile($0)) }))
+                ]
+                if users.count == limit, let last = users.last { fields.append(("next_after", .string(last.email))) }
+                return CommandReply(lines: lines, fields: fields)
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one account: profile, sessions, failed logins.")
+        @Argument(help: "The account's email (any spelling of the domain).") var email: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await CommandContext.run(options) { context in
+                let key = try EmailAddress(email).normalized
+                let found = try await context.withStore { store -> (UserRecord, [SessionRecord])? in
+                    guard let user = try await store.user(email: key) else { return nil }
+                    return (user, try await store.sessions(userID: user.id))
+                }
+                guard let (user, sessions) = found else {
+                    throw UsageProblem(english: "No account has the email \(key).", korean: "\(key) 계정이 없습니다.")
+                }
+                let lines = [
+                    "Email:            \(user.email)", "Nickname:         \(user.nickname)",
+                    "Id:               \(user.id)",
+                    "Created:          \(user.createdAt.millisecondsSince1970) ms",
+                    "Password changed: \(user.passwordChangedAt.millisecondsSince1970) ms",
+                    "Failed logins:    \(user.failedLoginCount)", "Sessions:         \(sessions.count)",
+                ]
+                return CommandReply(
+                    lines: lines,
+                    fields: [
+                        ("user", CommandContext.json(AccountProfile(user))),
+                        ("password_changed_at_ms", .int(user.passwordChangedAt.millisecondsSince1970)),
+                        ("failed_login_count", .int(Int64(user.failedLoginCount))),
+                        ("sessions", .int(Int64(sessions.count))),
+                    ])
+            }
+        }
+    }
+}
