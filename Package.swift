@@ -87,7 +87,7 @@ let package = Package(
                 "AccountConformance", "AccountTransfer",
                 "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts", "CSQLite",
             ],
-            exclude: ["Fixtures"],
+            exclude: ["Fixtures", "Scenarios"],
             swiftSettings: strict
         ),
     ]

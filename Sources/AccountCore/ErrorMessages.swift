@@ -40,7 +40,7 @@ enum ErrorMessages {
         case .storeKindMismatch(let expected, let found):
             return korean
                 ? "이 파일은 \(expected) 저장소가 아니라 \(found)입니다. 올바른 --backend 또는 경로를 지정하세요."
-                : "This file is not a \(expected) store but \(found); choose the matching --backend or another path."
+                : "This file is not a store of the \(expected) backend but \(found); choose the matching --backend or another path."
         case .storeBusy(let detail):
             return korean
                 ? "저장소가 다른 프로세스에 의해 사용 중입니다: \(detail)" : "The store is busy in another process: \(detail)"

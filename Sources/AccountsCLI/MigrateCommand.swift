@@ -35,7 +35,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 }
             }
             let line =
-                "Migrated \(summary.users) users and \(summary.sessions) sessions from \(context.settings.backendName) to \(toBackend); verified (sha256 \(summary.digest.prefix(16)))."
+                "Migrated \(summary.users) users and \(summary.sessions) sessions from \(context.settings.backendName) to \(toBackend); verified (sha256 \(summary.digest))."
             return CommandReply(
                 lines: [line],
                 fields: [

@@ -16,7 +16,7 @@ enum JSONStoreDecoder {
         case .empty:
             throw .storeCorrupted(detail: "\(path) is empty (0 bytes)")
         case .sqlite, .lmdb:
-            throw .storeKindMismatch(expected: "JSON-file store", found: kind.rawValue)
+            throw .storeKindMismatch(expected: "JSON-file", found: kind.rawValue)
         case .unknown:
             throw .storeCorrupted(detail: "\(path) does not start like a JSON store (damaged or not a store)")
         case .accountStoreJSON, .otherJSON:
@@ -80,7 +80,7 @@ private enum HeaderProblem: Error {
 
     var accountError: AccountError {
         switch self {
-        case .notAStore(let found): .storeKindMismatch(expected: "JSON-file store", found: found)
+        case .notAStore(let found): .storeKindMismatch(expected: "JSON-file", found: found)
         case .tooNew(let version): .storeVersionUnsupported(found: version, supported: JSONStoreDocument.formatVersion)
         }
     }

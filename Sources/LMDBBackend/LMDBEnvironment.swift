@@ -128,11 +128,11 @@ final class LMDBEnvironment: @unchecked Sendable {
         let kind = StoreKindSniffer.kind(of: header)
         switch kind {
         case .lmdb: return
-        case .empty: throw .storeCorrupted(detail: "\(path) is empty (0 bytes), not an LMDB environment")
+        case .empty: throw .storeCorrupted(detail: "\(path) is empty (0 bytes)")
         case .unknown:
             throw .storeCorrupted(detail: "\(path) is not an LMDB environment (damaged or another kind of file)")
         case .sqlite, .accountStoreJSON, .otherJSON:
-            throw .storeKindMismatch(expected: "LMDB store", found: kind.rawValue)
+            throw .storeKindMismatch(expected: "LMDB", found: kind.rawValue)
         }
     }
 
@@ -191,7 +191,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         if stat.ms_entries > 0 {
             mdb_txn_abort(transaction)
-            throw .storeKindMismatch(expected: "LMDB store", found: "an LMDB environment of another application")
+            throw .storeKindMismatch(expected: "LMDB", found: "an LMDB environment of another application")
         }
         var handles: [MDB_dbi] = []
         for name in LMDBLayout.names {
@@ -243,7 +243,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         let txn = LMDBTransaction(handle: transaction, path: path, state: nil)
         let format = try txn.get(layout.meta, Array("format".utf8)).map { String(decoding: $0, as: UTF8.self) }
         guard format == LMDBLayout.formatName else {
-            throw .storeKindMismatch(expected: "LMDB store", found: "an LMDB environment of format \(format ?? "none")")
+            throw .storeKindMismatch(expected: "LMDB", found: "an LMDB environment of format \(format ?? "none")")
         }
         guard let versionBytes = try txn.get(layout.meta, Array("format_version".utf8)),
             let version = Int(String(decoding: versionBytes, as: UTF8.self))

@@ -16,11 +16,11 @@ enum SQLiteStoreFile {
         case .sqlite:
             break
         case .empty:
-            throw .storeCorrupted(detail: "\(path) is empty (0 bytes), not a SQLite database")
+            throw .storeCorrupted(detail: "\(path) is empty (0 bytes)")
         case .unknown:
             throw .storeCorrupted(detail: "\(path) is not a SQLite database (damaged or another kind of file)")
         case .lmdb, .accountStoreJSON, .otherJSON:
-            throw .storeKindMismatch(expected: "SQLite store", found: kind.rawValue)
+            throw .storeKindMismatch(expected: "SQLite", found: kind.rawValue)
         }
         guard header.count >= 100 else {
             throw .storeCorrupted(detail: "\(path): the SQLite header is truncated (\(header.count) bytes)")
@@ -28,7 +28,7 @@ enum SQLiteStoreFile {
         let applicationID = bigEndian(header, at: 68)
         guard applicationID == SQLiteSchema.applicationID else {
             throw .storeKindMismatch(
-                expected: "SQLite store",
+                expected: "SQLite",
                 found: "a SQLite database of another application (application_id \(applicationID))")
         }
         // The header can lag behind the WAL, but only with an older version: a newer one is final.

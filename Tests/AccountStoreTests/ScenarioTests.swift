@@ -1,0 +1,77 @@
+import BackendRegistry
+import Foundation
+import Testing
+
+/// Every scenario under `Scenarios/` runs through the real `accounts` binary against every
+/// backend; each backend's normalized output must equal the file's and each other's.
+/// `ACCOUNTS_RECORD_SCENARIOS=1` writes what the first backend printed into the files (review
+/// the diff before committing it).
+@Suite("Scenarios")
+struct ScenarioTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios")
+    static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { $0.hasSuffix(".scenario") }.sorted()
+
+    @Test("the scenario files exist")
+    func present() {
+        #expect(Self.names.count >= 8, "found \(Self.names)")
+    }
+
+    @Test("scenario gives the same output on every backend", arguments: names)
+    func scenario(_ name: String) throws {
+        let path = Self.folder.appendingPathComponent(name).path
+        let expected = try Scenario(name: name, text: String(contentsOfFile: path, encoding: .utf8))
+        var transcripts: [(String, Scenario)] = []
+        for backend in BackendRegistry.standard.descriptors {
+            transcripts.append((backend.name, try run(expected, backend: backend.name)))
+        }
+        if ProcessInfo.processInfo.environment["ACCOUNTS_RECORD_SCENARIOS"] == "1", let first = transcripts.first {
+            try first.1.rendered().write(toFile: path, atomically: true, encoding: .utf8)
+            return
+        }
+        for (backend, actual) in transcripts {
+            #expect(actual.rendered() == expected.rendered(), "\(name) on \(backend) differs:\n\(actual.rendered())")
+        }
+        for (backend, actual) in transcripts.dropFirst() {
+            #expect(actual.items == transcripts[0].1.items, "\(name): \(backend) differs from \(transcripts[0].0)")
+        }
+    }
+
+    /// Runs the scenario's commands in a fresh sandbox; returns the same scenario with the
+    /// output the commands really gave.
+    func run(_ scenario: Scenario, backend: String) throws -> Scenario {
+        var cli = try CLIRunner("scenario-\(backend)")
+        cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend
+        var result = scenario
+        result.items = []
+        for item in scenario.items {
+            switch item {
+            case .comment:
+                result.items.append(item)
+            case .env(let key, let value):
+                cli.extraEnvironment[key] = value
+                result.items.append(item)
+            case .file(let name, let text):
+                try text.write(toFile: cli.root + "/" + name, atomically: true, encoding: .utf8)
+                result.items.append(item)
+            case .command(let command):
+                let arguments = Scenario.split(command.arguments).map {
+                    $0.replacingOccurrences(of: "$ROOT", with: cli.root)
+                }
+                let output = try cli.run(arguments, stdin: command.stdin)
+                func lines(_ text: String) -> [String] {
+                    text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
+                        .map { ScenarioNormalizer.normalize(String($0), root: cli.root) }
+                }
+                var actual = command
+                actual.stdout = text(output.stdout).isEmpty ? [] : lines(output.stdout)
+                actual.stderr = text(output.stderr).isEmpty ? [] : lines(output.stderr)
+                actual.status = output.status
+                result.items.append(.command(actual))
+            }
+        }
+        return result
+    }
+
+    private func text(_ value: String) -> String { value }
+}
