@@ -144,6 +144,12 @@ public struct AccountService: Sendable {
         guard try await repository.deleteUser(id: user.id) else { throw AccountError.notSignedIn }
     }
 
+    /// The configured estimator's log₂ guesses for `password` (for forms that check a field
+    /// before submitting).
+    public func strengthEstimate(_ password: String, userWords: [String]) -> Double {
+        strength.guessesLog2(PasswordPolicy.normalize(password), userWords: userWords)
+    }
+
     // MARK: - Helpers
 
     /// Verifies `password` against `user`, honouring and updating the throttle.

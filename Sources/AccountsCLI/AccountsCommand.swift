@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `accounts`: the root command.
 public struct AccountsCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
@@ -17,5 +21,25 @@ public struct AccountsCommand: AsyncParsableCommand {
         ]
     )
 
+    @OptionGroup var options: GlobalOptions
+
     public init() {}
+
+    /// `accounts` alone: the app's flow on a terminal, help otherwise.
+    public func run() async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            print(Self.helpMessage())
+            return
+        }
+        try await CommandContext.run(options) { context in
+            try await context.withService { service in
+                do {
+                    try await InteractiveApp(context: context, service: service).run()
+                } catch is PromptCancelled {
+                    print(InteractiveMessages(language: context.language).cancelled)
+                }
+            }
+            return CommandReply(lines: [], fields: [], suppressJSON: true)
+        }
+    }
 }
