@@ -80,12 +80,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "accounts", dependencies: ["AccountsCLI"], swiftSettings: strict),
+        .executableTarget(
+            name: "accounts-torture", dependencies: ["AccountCore", "BackendRegistry"], swiftSettings: strict),
         .testTarget(
             name: "AccountStoreTests",
             dependencies: [
                 "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend",
                 "AccountConformance", "AccountTransfer",
-                "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts", "CSQLite",
+                "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts", "accounts-torture", "CSQLite",
             ],
             exclude: ["Fixtures", "Scenarios"],
             swiftSettings: strict

@@ -17,7 +17,7 @@ public struct AccountsCommand: AsyncParsableCommand {
         subcommands: [
             StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
             WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
-            MigrateCommand.self, VerifyCommand.self, BackendsCommand.self,
+            MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self,
         ]
     )
 

@@ -1,0 +1,67 @@
+import AccountCore
+import ArgumentParser
+import BackendRegistry
+import StoreSupport
+
+/// Check the configured store: engine integrity, index consistency, orphaned and expired sessions.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the configured store; with --fix, purge expired sessions (and only those).",
+        discussion: """
+            Checks the engine's integrity (SQLite integrity_check and foreign keys, LMDB records \
+            against their indexes, JSON schema and uniqueness), sessions whose user is gone, and \
+            expired sessions. Exits 1 when the store is damaged; expired sessions alone are not damage.
+            """)
+
+    @Flag(help: "Delete expired sessions. Nothing else is ever changed.") var fix = false
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let descriptor = try BackendRegistry.standard.descriptor(named: context.settings.backendName)
+            return try await context.withStore { store in
+                let integrity = try await descriptor.integrityCheck(store)
+                let now = SystemClock().now()
+                var users = 0
+                var expired: [String] = []
+                var after: String?
+                while true {
+                    let page = try await store.users(after: after, limit: 500)
+                    for user in page {
+                        users += 1
+                        expired += try await store.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
+                            \.tokenHash)
+                    }
+                    guard page.count == 500, let last = page.last else { break }
+                    after = last.email
+                }
+                var purged = 0
+                if fix {
+                    for tokenHash in expired where try await store.deleteSession(tokenHash: tokenHash) { purged += 1 }
+                }
+                let damaged = integrity != ["ok"]
+                let info = try await store.storeInfo()
+                var lines = [
+                    "store:     \(context.settings.backend.storePath) (\(info.formatName) v\(info.formatVersion), id \(info.storeID))",
+                    "integrity: \(damaged ? "DAMAGED" : "ok")",
+                ]
+                lines += integrity.filter { $0 != "ok" }.map { "  problem: \($0)" }
+                lines.append("users:     \(users)")
+                lines.append(
+                    "expired sessions: \(expired.count)"
+                        + (fix ? " (\(purged) purged)" : expired.isEmpty ? "" : " (run with --fix to purge them)"))
+                return CommandReply(
+                    lines: lines,
+                    fields: [
+                        ("backend", .string(context.settings.backendName)), ("integrity_ok", .bool(!damaged)),
+                        ("problems", .array(integrity.filter { $0 != "ok" }.map(JSONValue.string))),
+                        ("users", .int(Int64(users))), ("expired_sessions", .int(Int64(expired.count))),
+                        ("purged_sessions", .int(Int64(purged))),
+                    ],
+                    exitStatus: damaged ? ExitStatus.checksFailed : ExitStatus.success,
+                    jsonError: damaged ? ("store_damaged", integrity.joined(separator: "; ")) : nil)
+            }
+        }
+    }
+}

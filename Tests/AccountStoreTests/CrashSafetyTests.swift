@@ -1,0 +1,86 @@
+import AccountCore
+import BackendRegistry
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A process signing up users is killed with SIGKILL at random moments; every sign-up it had
+/// reported as done must survive, the store must open and pass its integrity check, and nothing
+/// but the one in flight may appear besides.
+@Suite("Crash safety")
+struct CrashSafetyTests {
+    static let rounds = 20
+
+    static var tortureExecutable: String {
+        (CLIRunner.executable as NSString).deletingLastPathComponent + "/accounts-torture"
+    }
+
+    @Test("SIGKILL at random moments loses no reported sign-up", arguments: BackendRegistry.standard.descriptors)
+    func killedWriter(_ backend: BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("crash-\(backend.name)")
+        let store = scratch.path + "/" + backend.defaultStoreFileName
+        var generator = SeededGenerator(seed: UInt64(backend.name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
+        var survivors = 0
+        for round in 0..<Self.rounds {
+            let prefix = "r\(round)x"
+            let wanted = Int.random(in: 1...40, using: &generator)
+            let reported = try runAndKill(backend: backend.name, store: store, prefix: prefix, afterLines: wanted)
+            let repository = try await backend.open(
+                BackendConfiguration(storePath: store, values: backend.defaultValues))
+            #expect(try await backend.integrityCheck(repository) == ["ok"], "round \(round)")
+            let present = try await repository.users(after: nil, limit: 100_000).map(\.email).filter {
+                $0.hasPrefix(prefix)
+            }
+            let missing = reported.subtracting(present)
+            #expect(missing.isEmpty, "round \(round): reported but lost: \(missing.sorted())")
+            let extra = Set(present).subtracting(reported)
+            let inFlight = "\(prefix)\(reported.count)@example.com"
+            #expect(extra.isSubset(of: [inFlight]), "round \(round): unexpected users \(extra.sorted())")
+            for email in present {
+                let user = try #require(try await repository.user(email: email))
+                #expect(try await repository.sessions(userID: user.id).count == 1, "a user without its session")
+            }
+            survivors += present.count
+            try await repository.close()
+        }
+        #expect(survivors >= Self.rounds, "every round reported at least one sign-up")
+    }
+
+    /// Starts the child, waits until it has reported `afterLines` sign-ups, kills it with SIGKILL,
+    /// and returns every sign-up it reported before dying.
+    func runAndKill(backend: String, store: String, prefix: String, afterLines: Int) throws -> Set<String> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.tortureExecutable)
+        process.arguments = [backend, store, prefix]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var text = ""
+        while text.split(separator: "\n").count < afterLines {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .uncaughtSignal, "the child died by the signal, not by an error")
+        return Set(text.split(separator: "\n").filter { $0.hasPrefix("done ") }.map { String($0.dropFirst(5)) })
+    }
+}
+
+/// A small deterministic generator, so a failing round can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
