@@ -74,15 +74,9 @@ final class LMDBEnvironment: @unchecked Sendable {
             while true {
                 let transaction = try begin(flags: 0)
                 let state = LMDBTransaction.State()
+                let result: T
                 do throws(AccountError) {
-                    let result = try body(LMDBTransaction(handle: transaction, path: path, state: state))
-                    let status = mdb_txn_commit(transaction)
-                    if status == MDB_MAP_FULL {
-                        try growMap()
-                        continue
-                    }
-                    guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "commit", path: path) }
-                    return result
+                    result = try body(LMDBTransaction(handle: transaction, path: path, state: state))
                 } catch {
                     mdb_txn_abort(transaction)
                     if state.mapFull {
@@ -91,6 +85,14 @@ final class LMDBEnvironment: @unchecked Sendable {
                     }
                     throw error
                 }
+                // mdb_txn_commit frees the transaction whether it succeeds or not: never abort it after.
+                let status = mdb_txn_commit(transaction)
+                if status == MDB_MAP_FULL {
+                    try growMap()
+                    continue
+                }
+                guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "commit", path: path) }
+                return result
             }
         }
     }

@@ -15,8 +15,8 @@ enum LMDBFailure {
             return .storeCorrupted(detail: detail)
         case MDB_READERS_FULL:
             return .storeBusy(detail: detail)
-        case ENOSPC:
-            return .storeIO(detail: "\(path): disk full during \(operation); the transaction was aborted")
+        case ENOSPC, EFBIG, EDQUOT:
+            return .storeIO(detail: "\(path): disk full during \(operation); the transaction was aborted (\(message))")
         default:
             return .storeIO(detail: detail)
         }

@@ -57,17 +57,18 @@ struct CLIRunner: ~Copyable {
     var sessionPath: String { root + "/state/accounts/session" }
 
     @discardableResult
-    func run(_ arguments: [String], stdin lines: [String] = [], environment extra: [String: String] = [:]) throws
-        -> Result
-    {
+    func run(
+        _ arguments: [String], stdin lines: [String] = [], environment extra: [String: String] = [:],
+        executable: String = CLIRunner.executable
+    ) throws -> Result {
         let process = Process()
         // A new session has no controlling terminal, so a prompt can never block the test run
         // on a developer's terminal: it fails the way it does in CI.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["--wait", Self.executable] + arguments
+            process.arguments = ["--wait", executable] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: Self.executable)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
         }
         process.environment = environment.merging(extra) { $1 }
