@@ -1,6 +1,10 @@
 import AccountCore
 import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// SQLite's "copy the bytes now" destructor, which Swift does not import.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -106,8 +110,14 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// SQLite's message for the last failure, with the operating system's reason for I/O ones.
     private var lastMessage: String {
-        handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        guard let handle else { return "closed" }
+        let message = String(cString: sqlite3_errmsg(handle))
+        let primary = sqlite3_errcode(handle) & 0xFF
+        let systemError = sqlite3_system_errno(handle)
+        guard [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(primary), systemError != 0 else { return message }
+        return "\(message): \(String(cString: strerror(systemError)))"
     }
 
     private func withStatement<T>(
