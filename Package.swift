@@ -10,7 +10,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AccountCore", targets: ["AccountCore"]),
+        .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
         .library(name: "AccountConformance", targets: ["AccountConformance"]),
+        .library(name: "AccountTransfer", targets: ["AccountTransfer"]),
+        .library(name: "JSONFileBackend", targets: ["JSONFileBackend"]),
+        .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
+        .library(name: "LMDBBackend", targets: ["LMDBBackend"]),
         .library(name: "BackendRegistry", targets: ["BackendRegistry"]),
         .executable(name: "accounts", targets: ["accounts"]),
     ],
@@ -80,6 +85,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "accounts", dependencies: ["AccountsCLI"], swiftSettings: strict),
+        .executableTarget(
+            name: "accounts-bench", dependencies: ["AccountCore", "AccountCrypto", "BackendRegistry"],
+            swiftSettings: strict),
         .executableTarget(
             name: "accounts-torture", dependencies: ["AccountCore", "BackendRegistry"], swiftSettings: strict),
         .testTarget(

@@ -65,6 +65,16 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    /// Checks the bytes of a store file the way opening it would (kind, version, every field,
+    /// uniqueness), without touching any file: for tools and fuzzing.
+    /// - Returns: the store's description and its user and session counts.
+    public static func inspect(_ bytes: [UInt8], path: String = "(bytes)") throws(AccountError) -> (
+        info: StoreInfo, users: Int, sessions: Int
+    ) {
+        let document = try JSONStoreDecoder.decode(bytes, path: path)
+        return (document.info, document.usersByEmail.count, document.sessionsByHash.count)
+    }
+
     // MARK: - UserRepository
 
     public func storeInfo() async throws -> StoreInfo {

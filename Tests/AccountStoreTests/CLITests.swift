@@ -1,3 +1,4 @@
+import BackendRegistry
 import Foundation
 import Testing
 
@@ -180,9 +181,13 @@ struct CLITests {
         #expect(korean.stderr.contains("6자 이상"))
     }
 
-    @Test("store and session files are private; no secret reaches any file or output")
-    func secrets() throws {
-        let cli = try CLIRunner("secrets")
+    @Test(
+        "store, session and export files are private; no password or token reaches any file or output",
+        arguments: BackendRegistry.standard.descriptors)
+    func secrets(_ backend: BackendDescriptor) throws {
+        var cli = try CLIRunner("secrets-\(backend.name)")
+        cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
+        let storePath = cli.root + "/data/accounts/" + backend.defaultStoreFileName
         var outputs: [String] = []
         func run(_ arguments: [String], _ stdin: [String] = []) throws {
             let result = try cli.run(arguments, stdin: stdin)
@@ -191,24 +196,38 @@ struct CLITests {
         try run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             [password, password])
-        let token = try String(contentsOfFile: cli.sessionPath, encoding: .utf8).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        #expect(token.count == 64)
+        let firstToken = try String(contentsOfFile: cli.sessionPath, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(firstToken.count == 64)
         try run(["whoami", "--json"])
         try run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], ["Wrong-Kayak-42"])
-        try run(["passwd", "--password-stdin"], [password, newPassword, newPassword])
-        let attributes = try FileManager.default.attributesOfItem(atPath: cli.sessionPath)
-        #expect((attributes[.posixPermissions] as? Int) == 0o600)
-        #expect((try FileManager.default.attributesOfItem(atPath: cli.storePath)[.posixPermissions] as? Int) == 0o600)
-        let folder = (cli.storePath as NSString).deletingLastPathComponent
+        try run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--remember"], [password])
+        let secondToken = try String(contentsOfFile: cli.sessionPath, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try run(["passwd", "--password-stdin", "--json"], [password, newPassword, newPassword])
+        try run(["users", "show", "leesoon7@example.com", "--json"])
+        try run(["users", "list"])
+        try run(["export", "--output", cli.root + "/export.jsonl", "--with-sessions"])
+        try run(["export", "--with-sessions"])
+        try run(["doctor", "--json"])
+        let sessionMode = try FileManager.default.attributesOfItem(atPath: cli.sessionPath)[.posixPermissions] as? Int
+        #expect(sessionMode == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: storePath)[.posixPermissions] as? Int) == 0o600)
+        #expect(
+            (try FileManager.default.attributesOfItem(atPath: cli.root + "/export.jsonl")[.posixPermissions] as? Int)
+                == 0o600)
+        let folder = (storePath as NSString).deletingLastPathComponent
         #expect((try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int) == 0o700)
-        let storeFiles = try FileManager.default.contentsOfDirectory(atPath: folder).map {
-            try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0))
-        }
-        #expect(storeFiles.count >= 1)
-        for secret in [password, newPassword, "Wrong-Kayak-42", token] {
+        let stateFolder = (cli.sessionPath as NSString).deletingLastPathComponent
+        #expect((try FileManager.default.attributesOfItem(atPath: stateFolder)[.posixPermissions] as? Int) == 0o700)
+        var files = try FileManager.default.contentsOfDirectory(atPath: folder).map { folder + "/" + $0 }
+        files.append(cli.root + "/export.jsonl")
+        let contents = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(contents.count >= 2)
+        for secret in [password, newPassword, "Wrong-Kayak-42", firstToken, secondToken] {
             #expect(
-                !storeFiles.contains { $0.range(of: Data(secret.utf8)) != nil }, "a store file holds a secret in clear")
+                !contents.contains { $0.range(of: Data(secret.utf8)) != nil },
+                "a store or export file holds a secret in clear")
             #expect(!outputs.contains { $0.contains(secret) }, "an output shows a secret")
         }
     }

@@ -17,8 +17,10 @@ struct ResourceFaultTests {
     func populate(_ cli: borrowing CLIRunner, _ backend: BackendDescriptor, _ store: String, count: Int) throws {
         for n in 0..<count {
             let result = try cli.run(
-                ["signup", "--email", "resident\(n)@example.com", "--nickname", "주민\(n)", "--password-stdin",
-                 "--backend", backend.name, "--store", store], stdin: [password, password])
+                [
+                    "signup", "--email", "resident\(n)@example.com", "--nickname", "주민\(n)", "--password-stdin",
+                    "--backend", backend.name, "--store", store,
+                ], stdin: [password, password])
             #expect(result.status == 0, "\(result.stderr)")
         }
     }
@@ -49,26 +51,33 @@ struct ResourceFaultTests {
         // but may not change its folder.
         let asRoot = getuid() == 0
         if asRoot {
-            for path in [folder, sessions] + (try FileManager.default.contentsOfDirectory(atPath: folder)).map({ folder + "/" + $0 }) {
+            for path in [folder, sessions]
+                + (try FileManager.default.contentsOfDirectory(atPath: folder)).map({ folder + "/" + $0 })
+            {
                 #expect(chown(path, 65_534, 65_534) == 0)
             }
             #expect(chmod(cli.root, 0o755) == 0)
         }
         // Read-only files in a read-only folder: no backend may write or create anything.
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) { #expect(chmod(folder + "/" + name, 0o444) == 0) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            #expect(chmod(folder + "/" + name, 0o444) == 0)
+        }
         #expect(chmod(folder, 0o555) == 0)
         defer { chmod(folder, 0o755) }
         let command = [
-            "signup", "--email", "newcomer7@example.com", "--nickname", "신입", "--password-stdin", "--backend", backend.name,
+            "signup", "--email", "newcomer7@example.com", "--nickname", "신입", "--password-stdin", "--backend",
+            backend.name,
             "--store", store, "--session-file", sessions + "/s",
         ]
         let result =
             asRoot
-            ? try cli.run(["--reuid=65534", "--regid=65534", "--clear-groups", CLIRunner.executable] + command,
+            ? try cli.run(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", CLIRunner.executable] + command,
                 stdin: [password, password], executable: "/usr/bin/setpriv")
             : try cli.run(command, stdin: [password, password])
         #expect(result.status == 7, "\(result.stdout) \(result.stderr)")
-        #expect(result.stderr.contains("Store I/O error") || result.stderr.contains("not permitted"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Store I/O error") || result.stderr.contains("not permitted"), "\(result.stderr)")
         chmod(folder, 0o755)
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) { chmod(folder + "/" + name, 0o600) }
         if asRoot { chown(folder, 0, 0) }

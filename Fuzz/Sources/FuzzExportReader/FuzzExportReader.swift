@@ -1,0 +1,23 @@
+import AccountCore
+import AccountTransfer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Feeds arbitrary bytes to the export reader (through a file, as `accounts import` reads it):
+/// it must validate or refuse with `invalid_export`, never crash.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzExportReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let path = "/tmp/accounts-fuzz-export-\(getpid()).jsonl"
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { fatalError("cannot write \(path)") }
+    _ = write(fd, data, size)
+    close(fd)
+    do {
+        _ = try StoreImporter.validate(path)
+    } catch {
+        guard error.code == "invalid_export" else { fatalError("unexpected error \(error.code)") }
+    }
+    return 0
+}
