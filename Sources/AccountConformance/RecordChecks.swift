@@ -121,6 +121,26 @@ enum RecordChecks {
                 try await store.user(email: user.email), again, "re-sign-up with the freed email")
             try await store.close()
         },
+        ConformanceCheck("a batch of users lands in one go; taken emails are skipped and named") { context in
+            let store = try await context.open()
+            let resident = Fixtures.user(1)
+            try await store.createUser(resident, initialSession: nil)
+            var batch = (2...300).map { Fixtures.user($0) }
+            batch.insert(Fixtures.user(1_001, email: resident.email, nickname: "intruder"), at: 100)
+            batch.append(Fixtures.user(1_002, email: Fixtures.email(7), nickname: "twin"))
+            let skipped = try await store.createUsers(batch)
+            try context.expect(
+                skipped == [resident.email, Fixtures.email(7)],
+                "skipped \(skipped), expected the resident's and the twin's")
+            try context.expect(try await store.userCount() == 300, "the store does not hold 300 users")
+            try context.expectIdentical(try await store.user(email: resident.email), resident, "the resident")
+            try context.expectIdentical(
+                try await store.user(email: Fixtures.email(7)), Fixtures.user(7), "the first of twins")
+            try context.expectIdentical(
+                try await store.user(email: Fixtures.email(300)), Fixtures.user(300), "the last")
+            try context.expect(try await store.createUsers([]).isEmpty, "an empty batch skipped something")
+            try await store.close()
+        },
         ConformanceCheck("users are counted and listed in email order, page by page") { context in
             let store = try await context.open()
             try context.expect(try await store.userCount() == 0, "a new store is not empty")

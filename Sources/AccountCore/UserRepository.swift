@@ -29,6 +29,12 @@ public protocol UserRepository: Sendable {
     /// - Throws: `AccountError.emailTaken` when the email is already stored (nothing is written).
     func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws
 
+    /// Inserts many users in as few transactions as the backend can (imports, migrations).
+    /// A user whose email is already stored (or appears earlier in the batch) is skipped and its
+    /// email returned; the others are stored. On an error nothing of the batch is stored by the
+    /// transactional backends.
+    func createUsers(_ users: [UserRecord]) async throws -> [String]
+
     /// The user with this normalized email, if any.
     func user(email: String) async throws -> UserRecord?
 
@@ -77,4 +83,19 @@ public protocol UserRepository: Sendable {
 
     /// Releases the store's resources. Further calls are a programming error.
     func close() async throws
+}
+
+extension UserRepository {
+    /// One `createUser` per user: correct for any backend, fast for none.
+    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+        var skipped: [String] = []
+        for user in users {
+            do {
+                try await createUser(user, initialSession: nil)
+            } catch AccountError.emailTaken {
+                skipped.append(user.email)
+            }
+        }
+        return skipped
+    }
 }

@@ -21,6 +21,9 @@ public struct ValidatedExport: Sendable {
 /// Loads an export file into a store: the whole file is checked first (before the store is
 /// even opened), so a truncated or edited file writes nothing.
 public enum StoreImporter {
+    /// Users written per transaction.
+    static let batchSize = 1_000
+
     /// Reads the whole file and checks it.
     /// - Throws: `invalidExport` naming the first bad line.
     public static func validate(_ path: String) throws(AccountError) -> ValidatedExport {
@@ -43,28 +46,38 @@ public enum StoreImporter {
         }
         let reader = try ExportFileReader(path: path)
         var report = ImportReport()
-        var skipping = false
+        var users: [UserRecord] = []
+        var sessions: [SessionRecord] = []
+        func flush() async throws {
+            let skipped = Set(try await store.createUsers(users))
+            report.conflicts += users.map(\.email).filter(skipped.contains)
+            report.imported += users.count - skipped.count
+            let skippedIDs = Set(users.filter { skipped.contains($0.email) }.map(\.id))
+            for session in sessions where !skippedIDs.contains(session.userID) {
+                if try await store.createSession(session) { report.sessions += 1 }
+            }
+            users.removeAll(keepingCapacity: true)
+            sessions.removeAll(keepingCapacity: true)
+        }
+        var skippingID: UserID?
         while let record = try reader.next() {
             switch record {
             case .user(let user):
-                skipping = false
+                // An id already in the store (under another email) is a conflict too, not an error.
                 if merge, try await store.user(id: user.id) != nil {
                     report.conflicts.append(user.email)
-                    skipping = true
+                    skippingID = user.id
                     continue
                 }
-                do {
-                    try await store.createUser(user, initialSession: nil)
-                    report.imported += 1
-                } catch AccountError.emailTaken where merge {
-                    report.conflicts.append(user.email)
-                    skipping = true
-                }
+                skippingID = nil
+                users.append(user)
+                if users.count >= batchSize { try await flush() }
             case .session(let session):
-                guard !skipping else { continue }
-                if try await store.createSession(session) { report.sessions += 1 }
+                if session.userID != skippingID { sessions.append(session) }
             }
         }
+        try await flush()
+        report.conflicts.sort()
         return report
     }
 }

@@ -15,8 +15,12 @@ public enum StoreMigrator {
         var after: String?
         while true {
             let page = try await source.users(after: after, limit: StoreExporter.pageSize)
+            let skipped = try await target.createUsers(page)
+            guard skipped.isEmpty else {
+                throw AccountError.storeNotEmpty(
+                    detail: "\(skipped.count) users appeared in the target during the migration")
+            }
             for user in page {
-                try await target.createUser(user, initialSession: nil)
                 for session in try await source.sessions(userID: user.id) {
                     _ = try await target.createSession(session)
                 }

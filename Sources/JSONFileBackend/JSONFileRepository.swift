@@ -93,6 +93,23 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+        try await write { document in
+            var skipped: [String] = []
+            for user in users {
+                guard document.usersByEmail[user.email] == nil else {
+                    skipped.append(user.email)
+                    continue
+                }
+                guard document.user(id: user.id) == nil else {
+                    throw AccountError.storeIO(detail: "user id \(user.id) is already in use")
+                }
+                document.put(user)
+            }
+            return (skipped, skipped.count < users.count)
+        }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await read { $0.usersByEmail[email] }
     }

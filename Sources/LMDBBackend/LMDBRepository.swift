@@ -123,6 +123,23 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+        try await write { (txn, layout, _) throws(AccountError) -> [String] in
+            var skipped: [String] = []
+            for user in users {
+                guard try txn.put(layout.emails, Array(user.email.utf8), Array(user.id.rawValue.utf8), unique: true)
+                else {
+                    skipped.append(user.email)
+                    continue
+                }
+                guard
+                    try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user), unique: true)
+                else { throw .storeIO(detail: "user id \(user.id) is already in use") }
+            }
+            return skipped
+        }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await read { (txn, layout, path) throws(AccountError) -> UserRecord? in
             guard let id = try txn.get(layout.emails, Array(email.utf8)) else { return nil }

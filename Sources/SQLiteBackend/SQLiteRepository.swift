@@ -97,6 +97,23 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+        try await io.run { [connection] () throws -> [String] in
+            try connection.immediateTransaction { () throws(AccountError) -> [String] in
+                var skipped: [String] = []
+                for user in users {
+                    do throws(AccountError) {
+                        try connection.run(Self.insertUser, Self.values(user))
+                    } catch .emailTaken {
+                        // A failed INSERT aborts only itself; the transaction goes on.
+                        skipped.append(user.email)
+                    }
+                }
+                return skipped
+            }
+        }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await io.run { [connection] () throws -> UserRecord? in
             try connection.firstRow(Self.selectUser + " WHERE email = ?", [.text(email)], Self.user)
