@@ -1,0 +1,37 @@
+# Aggregates `impl RESULT phase engine mode N ops seconds mean_us p50 p99 rss_kib` lines:
+# the median mean_us (and p50, p99) over runs per implementation, then the Swift/raw ratio.
+function median(list,    n, values, i, j, t) {
+    n = split(list, values, " ")
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (values[j] + 0 < values[i] + 0) { t = values[i]; values[i] = values[j]; values[j] = t }
+    return n % 2 ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
+}
+$2 == "RESULT" {
+    key = $3 "\t" $4 "\t" $5 "\t" $6
+    if (!(key in seen)) { seen[key] = 1; order[++count] = key }
+    mean[$1, key] = mean[$1, key] " " $9
+    p50[$1, key] = p50[$1, key] " " $10
+    p99[$1, key] = p99[$1, key] " " $11
+    if ($12 + 0 > rss[$1, key] + 0) rss[$1, key] = $12
+}
+END {
+    printf "%-15s %-7s %-8s %7s %10s %10s %7s %9s %9s %9s\n", "phase", "engine", "mode", "N", "raw us/op", "swift us/op", "ratio", "swift p50", "swift p99", "peak RSS"
+    for (i = 1; i <= count; i++) {
+        key = order[i]
+        split(key, k, "\t")
+        r = ("raw", key) in mean ? median(mean["raw", key]) : 0
+        s = ("swift", key) in mean ? median(mean["swift", key]) : 0
+        ratio = r > 0 && s > 0 ? sprintf("%.2f", s / r) : "-"
+        printf "%-15s %-7s %-8s %7s %10.2f %10.2f %7s %9.1f %9.1f %6.1f MiB\n", k[1], k[2], k[3], k[4], r, s, ratio, \
+            ("swift", key) in p50 ? median(p50["swift", key]) : 0, ("swift", key) in p99 ? median(p99["swift", key]) : 0, \
+            rss["swift", key] / 1024
+        swift_mean[k[1], k[2], k[4]] = s
+    }
+    print ""
+    print "growth of Swift per-op cost from the smallest to the largest N (target <= 1.30 for sqlite and lmdb):"
+    for (i = 1; i <= count; i++) {
+        split(order[i], k, "\t")
+        if (k[4] != 100000) continue
+        small = swift_mean[k[1], k[2], 10000]
+        if (small > 0) printf "  %-15s %-7s %.2f\n", k[1], k[2], swift_mean[k[1], k[2], 100000] / small
+    }
+}

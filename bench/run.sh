@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make bench: the Swift backends (accounts-bench, release build) against the project's raw-engine
+# reference (bench/raw/raw_bench.c), same workload, same settings, interleaved, in one run.
+#
+# Knobs: NS="10000 100000" (SQLite and LMDB), JSON_N=10000, REPS=3, DATA=/tmp/accounts-bench-data
+# Prints the median table with Swift/raw ratios; writes bench/results/{raw,table}-<stamp>.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NS=${NS-"10000 100000"}
+JSON_N=${JSON_N-10000}
+REPS=${REPS-3}
+DATA=${DATA-/tmp/accounts-bench-data}
+
+./scripts/install-dependencies.sh
+mkdir -p bench/results "$DATA"
+cc -O2 -Wall -Wextra -Werror -o bench/raw/raw_bench bench/raw/raw_bench.c -lsqlite3 -llmdb
+swift build -c release --product accounts-bench >/dev/null
+swift_bench="$(swift build -c release --show-bin-path)/accounts-bench"
+
+stamp=$(date +%Y%m%d-%H%M%S)
+raw="bench/results/raw-$stamp.tsv"
+table="bench/results/table-$stamp.txt"
+: >"$raw"
+
+run() { # impl command...
+    local impl=$1; shift
+    rm -rf "${DATA:?}"/*
+    "$@" | sed "s/^/$impl\t/" >>"$raw"
+    sync
+}
+
+for rep in $(seq 1 "$REPS"); do
+    echo "== rep $rep/$REPS" >&2
+    for n in $NS; do
+        for config in "sqlite full" "lmdb full"; do
+            set -- $config
+            echo "   $1 $2 N=$n" >&2
+            run raw bench/raw/raw_bench "$1" "$2" "$n" "$DATA"
+            run swift "$swift_bench" workload --backend "$1" --mode "$2" -n "$n"
+        done
+    done
+    if [ -n "$JSON_N" ]; then
+        echo "   json N=$JSON_N" >&2
+        run raw bench/raw/raw_bench json default "$JSON_N" "$DATA"
+        run swift "$swift_bench" workload --backend json -n "$JSON_N" --phases A
+    fi
+done
+"$swift_bench" hash --iterations 9 | sed "s/^/swift\t/" >>"$raw"
+
+{
+    echo "AccountStore benchmark — $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(uname -r)"
+    echo "median of $REPS interleaved runs; us/op = mean per operation; ratio = Swift / raw (lower is better)"
+    echo
+    awk -F'\t' -f bench/aggregate.awk "$raw"
+} | tee "$table"
+echo "raw lines: $raw" >&2
