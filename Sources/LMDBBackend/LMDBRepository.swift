@@ -110,6 +110,12 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
     }
 
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+        // A taken email is refused by a read on the caller's thread, without waiting for the
+        // writer; a race between two creators is still decided inside the write transaction.
+        let taken = try await read { (txn, layout, _) throws(AccountError) -> Bool in
+            try txn.get(layout.emails, Array(user.email.utf8)) != nil
+        }
+        if taken { throw AccountError.emailTaken }
         try await write { (txn, layout, _) throws(AccountError) in
             // Check and insert in one write transaction: LMDB admits one writer at a time.
             guard try txn.put(layout.emails, Array(user.email.utf8), Array(user.id.rawValue.utf8), unique: true) else {
@@ -287,10 +293,10 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
 
     private typealias Body<T> = @Sendable (LMDBTransaction, LMDBLayout, String) throws(AccountError) -> T
 
+    /// Reads run on the caller's thread: an LMDB read transaction never waits for a writer,
+    /// and the reused transaction makes a lookup cost microseconds instead of a thread hop.
     private func read<T: Sendable>(_ body: @escaping Body<T>) async throws -> T {
-        try await io.run { [environment, path] in
-            try environment.read { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
-        }
+        try environment.read { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
     }
 
     private func write<T: Sendable>(_ body: @escaping Body<T>) async throws -> T {

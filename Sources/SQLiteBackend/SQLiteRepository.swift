@@ -1,20 +1,27 @@
 import AccountCore
 import CSQLite
 import StoreSupport
+import Synchronization
 
 /// A `UserRepository` in one SQLite database (WAL mode): the embedded default. Several
 /// processes share a store safely; each write is one `BEGIN IMMEDIATE` transaction, and
 /// uniqueness, withdrawal and session revocation are enforced by the schema (a UNIQUE email
 /// index, `ON DELETE CASCADE`).
 public final class SQLiteRepository: UserRepository, @unchecked Sendable {
-    // `@unchecked`: `connection` is only touched on `io`, a serial queue.
+    // `@unchecked`: `connection` (the writer) is only touched on `io`, a serial queue, and
+    // `reader` only under `readerLock`.
     private let connection: SQLiteConnection
     private let io: SerialIOQueue
+    /// A second connection for reads, used on the caller's thread: a WAL reader never waits for
+    /// the writer, so a lookup costs microseconds instead of a thread hop.
+    private let reader: SQLiteConnection
+    private let readerLock = Mutex(())
     /// The database file.
     public let path: String
 
-    private init(connection: SQLiteConnection, io: SerialIOQueue) {
+    private init(connection: SQLiteConnection, reader: SQLiteConnection, io: SerialIOQueue) {
         self.connection = connection
+        self.reader = reader
         self.io = io
         path = connection.path
     }
@@ -42,7 +49,9 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
             try SQLiteMigrator.migrate(connection, newStoreID: newStoreID, now: SystemClock().now())
             return connection
         }
-        let repository = SQLiteRepository(connection: connection, io: io)
+        let reader = try SQLiteConnection(path: options.path, create: false)
+        reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        let repository = SQLiteRepository(connection: connection, reader: reader, io: io)
         _ = try await repository.storeInfo()
         return repository
     }
@@ -73,7 +82,7 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     // MARK: - UserRepository
 
     public func storeInfo() async throws -> StoreInfo {
-        try await io.run { [connection] () throws -> StoreInfo in
+        try read { connection throws(AccountError) -> StoreInfo in
             let meta = try connection.rows("SELECT key, value FROM store_meta") { row throws(AccountError) in
                 (try row.text(0), try row.text(1))
             }
@@ -88,6 +97,15 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     }
 
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+        // A taken email is refused by a read on the caller's thread, without waiting for the
+        // writer; a race between two creators is still decided by the UNIQUE index below.
+        let taken = try read { reader throws(AccountError) -> Bool in
+            try reader.firstRow("SELECT 1 FROM users WHERE email = ?", [.text(user.email)]) { _ throws(AccountError) in
+                true
+            }
+                ?? false
+        }
+        if taken { throw AccountError.emailTaken }
         try await io.run { [connection] () throws in
             try connection.immediateTransaction { () throws(AccountError) in
                 // The UNIQUE email index decides a race: the loser gets `emailTaken`.
@@ -115,19 +133,19 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     }
 
     public func user(email: String) async throws -> UserRecord? {
-        try await io.run { [connection] () throws -> UserRecord? in
+        try read { connection throws(AccountError) -> UserRecord? in
             try connection.firstRow(Self.selectUser + " WHERE email = ?", [.text(email)], Self.user)
         }
     }
 
     public func user(id: UserID) async throws -> UserRecord? {
-        try await io.run { [connection] () throws -> UserRecord? in
+        try read { connection throws(AccountError) -> UserRecord? in
             try connection.firstRow(Self.selectUser + " WHERE id = ?", [.text(id.rawValue)], Self.user)
         }
     }
 
     public func userCount() async throws -> Int {
-        try await io.run { [connection] () throws -> Int in
+        try read { connection throws(AccountError) -> Int in
             Int(
                 try connection.firstRow("SELECT count(*) FROM users") { row throws(AccountError) in try row.integer(0) }
                     ?? 0)
@@ -135,7 +153,7 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     }
 
     public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
-        try await io.run { [connection] () throws -> [UserRecord] in
+        try read { connection throws(AccountError) -> [UserRecord] in
             if let email {
                 return try connection.rows(
                     Self.selectUser + " WHERE email > ? ORDER BY email LIMIT ?",
@@ -213,13 +231,13 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     }
 
     public func session(tokenHash: String) async throws -> SessionRecord? {
-        try await io.run { [connection] () throws -> SessionRecord? in
+        try read { connection throws(AccountError) -> SessionRecord? in
             try connection.firstRow(Self.selectSession + " WHERE token_sha256 = ?", [.text(tokenHash)], Self.session)
         }
     }
 
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
-        try await io.run { [connection] () throws -> [SessionRecord] in
+        try read { connection throws(AccountError) -> [SessionRecord] in
             try connection.rows(
                 Self.selectSession + " WHERE user_id = ? ORDER BY token_sha256", [.text(userID.rawValue)], Self.session)
         }
@@ -248,6 +266,12 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
 
     public func close() async throws {
         try await io.run { [connection] in connection.close() }
+        readerLock.withLock { _ in reader.close() }
+    }
+
+    /// Runs a read on the reader connection, on the caller's thread.
+    private func read<T>(_ body: (SQLiteConnection) throws(AccountError) -> T) throws(AccountError) -> T {
+        try readerLock.withLock { (_) throws(AccountError) -> T in try body(reader) }
     }
 
     // MARK: - Rows
