@@ -1,5 +1,6 @@
 import AccountCore
 import AccountCrypto
+import StoreSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -67,7 +68,7 @@ public final class ExportFileReader {
         let type = try decode(TypeProbe.self, line).type
         switch type {
         case "user":
-            let user = try decode(ExportedUser.self, line).record
+            let user = try decode(UserRecordFields.self, line).record
             try requireCanonical(ExportFormat.line(user), line)
             if let lastEmail, user.email <= lastEmail { throw failure("users are not in ascending email order") }
             guard seenIDs.insert(user.id).inserted else { throw failure("the user id \(user.id) appears twice") }
@@ -77,7 +78,7 @@ public final class ExportFileReader {
             digest.update(line + "\n")
             return .user(user)
         case "session":
-            let session = try decode(ExportedSession.self, line).record
+            let session = try decode(SessionRecordFields.self, line).record
             try requireCanonical(ExportFormat.line(session), line)
             guard session.userID == currentUser else { throw failure("a session does not follow its user") }
             sessions += 1
@@ -179,54 +180,4 @@ private struct Trailer: Decodable {
     let users: Int
     let sessions: Int
     let sha256: String
-}
-
-private struct ExportedUser: Decodable {
-    let record: UserRecord
-    enum Keys: String, CodingKey {
-        case id, email, nickname
-        case passwordHash = "password_hash"
-        case createdAt = "created_at_ms"
-        case passwordChangedAt = "password_changed_at_ms"
-        case failedLoginCount = "failed_login_count"
-        case lastFailedLoginAt = "last_failed_login_at_ms"
-    }
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        record = UserRecord(
-            id: UserID(rawValue: try c.decode(String.self, forKey: .id)),
-            email: try c.decode(String.self, forKey: .email),
-            nickname: try c.decode(String.self, forKey: .nickname),
-            passwordHash: try c.decode(String.self, forKey: .passwordHash),
-            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
-            passwordChangedAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .passwordChangedAt)),
-            failedLoginCount: try c.decode(Int.self, forKey: .failedLoginCount),
-            lastFailedLoginAt: try c.decodeIfPresent(Int64.self, forKey: .lastFailedLoginAt).map {
-                Timestamp(millisecondsSince1970: $0)
-            })
-    }
-}
-
-private struct ExportedSession: Decodable {
-    let record: SessionRecord
-    enum Keys: String, CodingKey {
-        case tokenHash = "token_sha256"
-        case userID = "user_id"
-        case createdAt = "created_at_ms"
-        case lastSeenAt = "last_seen_at_ms"
-        case expiresAt = "expires_at_ms"
-        case idleTimeout = "idle_timeout_s"
-        case remember
-    }
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        record = SessionRecord(
-            tokenHash: try c.decode(String.self, forKey: .tokenHash),
-            userID: UserID(rawValue: try c.decode(String.self, forKey: .userID)),
-            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
-            lastSeenAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .lastSeenAt)),
-            expiresAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .expiresAt)),
-            idleTimeoutSeconds: try c.decode(Int64.self, forKey: .idleTimeout),
-            remember: try c.decode(Bool.self, forKey: .remember))
-    }
 }

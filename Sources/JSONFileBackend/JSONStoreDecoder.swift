@@ -118,61 +118,7 @@ private struct StoreFileContents: Decodable {
         }
         storeID = try container.decode(String.self, forKey: .storeID)
         createdAt = try container.decode(Int64.self, forKey: .createdAt)
-        users = try container.decode([StoredUser].self, forKey: .users).map(\.record)
-        sessions = try container.decode([StoredSession].self, forKey: .sessions).map(\.record)
-    }
-}
-
-private struct StoredUser: Decodable {
-    let record: UserRecord
-
-    enum Keys: String, CodingKey {
-        case id, email, nickname
-        case passwordHash = "password_hash"
-        case createdAt = "created_at_ms"
-        case passwordChangedAt = "password_changed_at_ms"
-        case failedLoginCount = "failed_login_count"
-        case lastFailedLoginAt = "last_failed_login_at_ms"
-    }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        record = UserRecord(
-            id: UserID(rawValue: try c.decode(String.self, forKey: .id)),
-            email: try c.decode(String.self, forKey: .email),
-            nickname: try c.decode(String.self, forKey: .nickname),
-            passwordHash: try c.decode(String.self, forKey: .passwordHash),
-            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
-            passwordChangedAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .passwordChangedAt)),
-            failedLoginCount: try c.decode(Int.self, forKey: .failedLoginCount),
-            lastFailedLoginAt: try c.decodeIfPresent(Int64.self, forKey: .lastFailedLoginAt).map {
-                Timestamp(millisecondsSince1970: $0)
-            })
-    }
-}
-
-private struct StoredSession: Decodable {
-    let record: SessionRecord
-
-    enum Keys: String, CodingKey {
-        case tokenHash = "token_sha256"
-        case userID = "user_id"
-        case createdAt = "created_at_ms"
-        case lastSeenAt = "last_seen_at_ms"
-        case expiresAt = "expires_at_ms"
-        case idleTimeout = "idle_timeout_s"
-        case remember
-    }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Keys.self)
-        record = SessionRecord(
-            tokenHash: try c.decode(String.self, forKey: .tokenHash),
-            userID: UserID(rawValue: try c.decode(String.self, forKey: .userID)),
-            createdAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .createdAt)),
-            lastSeenAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .lastSeenAt)),
-            expiresAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .expiresAt)),
-            idleTimeoutSeconds: try c.decode(Int64.self, forKey: .idleTimeout),
-            remember: try c.decode(Bool.self, forKey: .remember))
+        users = try container.decode([UserRecordFields].self, forKey: .users).map(\.record)
+        sessions = try container.decode([SessionRecordFields].self, forKey: .sessions).map(\.record)
     }
 }

@@ -19,7 +19,7 @@ struct WorkloadRunner {
 
     func run(phases: Set<String>) async throws -> [PhaseResult] {
         var results: [PhaseResult] = []
-        var random = SplitMix(seed: 0x5EED_0000 + UInt64(n))
+        var random = SplitMix64(seed: 0x5EED_0000 + UInt64(n))
         let store = try await open("a")
         let clock = ContinuousClock()
         func timed(_ phase: String, count: Int, _ body: (Int) async throws -> Void) async throws -> PhaseResult {
@@ -109,18 +109,5 @@ struct WorkloadRunner {
 
     static func microseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-    }
-}
-
-/// A deterministic generator so every run picks the same keys.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

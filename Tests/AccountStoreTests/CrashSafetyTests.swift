@@ -22,7 +22,7 @@ struct CrashSafetyTests {
     func killedWriter(_ backend: BackendDescriptor) async throws {
         let scratch = try ScratchFolder("crash-\(backend.name)")
         let store = scratch.path + "/" + backend.defaultStoreFileName
-        var generator = SeededGenerator(seed: UInt64(backend.name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
+        var generator = SplitMix64(seed: UInt64(backend.name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
         var survivors = 0
         for round in 0..<Self.rounds {
             let prefix = "r\(round)x"
@@ -69,18 +69,5 @@ struct CrashSafetyTests {
         text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .uncaughtSignal, "the child died by the signal, not by an error")
         return Set(text.split(separator: "\n").filter { $0.hasPrefix("done ") }.map { String($0.dropFirst(5)) })
-    }
-}
-
-/// A small deterministic generator, so a failing round can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

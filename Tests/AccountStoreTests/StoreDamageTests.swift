@@ -70,7 +70,7 @@ struct StoreDamageTests {
         case .zeroLength:
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         case .randomBytes:
-            var generator = SeededGenerator(seed: 42)
+            var generator = SplitMix64(seed: 42)
             let bytes = (0..<16_384).map { _ in UInt8.random(in: 0...255, using: &generator) }
             #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         case .truncatedOwn, .garbledOwn:

@@ -13,17 +13,9 @@ final class ManualClock: AccountClock {
 
 /// Deterministic "random" bytes, so ids and tokens repeat from run to run.
 final class SeededRandom: RandomSource {
-    private let state = Mutex<UInt64>(0x1234_5678)
+    private let generator = Mutex(SplitMix64(seed: 0x1234_5678))
     func bytes(_ count: Int) -> [UInt8] {
-        state.withLock { state in
-            (0..<count).map { _ in
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-            }
-        }
+        generator.withLock { generator in (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) } }
     }
 }
 
