@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `accounts doctor` finds expired and orphaned sessions, purges only expired ones with
+/// `--fix`, and exits 1 on damage.
+@Suite("Doctor")
+struct DoctorTests {
+    let password = "Tangerine-Kayak-42"
+
+    @Test("expired sessions are reported, and purged only with --fix")
+    func expired() throws {
+        let cli = try CLIRunner("doctor-expired")
+        let store = cli.root + "/s.json"
+        let common = ["--backend", "json", "--store", store]
+        try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
+            stdin: [password, password])
+        try cli.run(["login", "--email", "leesoon7@example.com", "--password-stdin"] + common, stdin: [password])
+        // Age one session past its absolute expiry by editing the file, as time would.
+        var text = try String(contentsOfFile: store, encoding: .utf8)
+        let range = try #require(text.range(of: #""expires_at_ms" : \d+"#, options: .regularExpression))
+        text.replaceSubrange(range, with: "\"expires_at_ms\" : 0")
+        try text.write(toFile: store, atomically: true, encoding: .utf8)
+        let report = try cli.run(["doctor", "--json"] + common)
+        #expect(report.status == 0, "expired sessions are not damage")
+        #expect(try report.json()["expired_sessions"] as? Int == 1)
+        let fixed = try cli.run(["doctor", "--fix", "--json"] + common)
+        #expect(try fixed.json()["purged_sessions"] as? Int == 1)
+        #expect(try cli.run(["doctor", "--json"] + common).json()["expired_sessions"] as? Int == 0)
+        #expect(try cli.run(["users", "show", "leesoon7@example.com"] + common).stdout.contains("Sessions:         1"))
+    }
+
+    @Test("a session whose user is gone is damage: exit 1 and named")
+    func orphan() throws {
+        let cli = try CLIRunner("doctor-orphan")
+        let store = cli.root + "/s.json"
+        let common = ["--backend", "json", "--store", store]
+        try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
+            stdin: [password, password])
+        var text = try String(contentsOfFile: store, encoding: .utf8)
+        let range = try #require(text.range(of: #""user_id" : "[0-9a-f]{32}""#, options: .regularExpression))
+        text.replaceSubrange(range, with: "\"user_id\" : \"\(String(repeating: "0", count: 32))\"")
+        try text.write(toFile: store, atomically: true, encoding: .utf8)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let report = try cli.run(["doctor"] + common)
+        #expect(report.status == 1)
+        #expect(report.stdout.contains("DAMAGED") && report.stdout.contains("belong to no user"))
+        #expect(try cli.run(["doctor", "--fix"] + common).status == 1, "--fix repairs nothing but expired sessions")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+}
