@@ -74,8 +74,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StringProtocol {
-    /// The text without leading and trailing white space or newlines.
-    func trimmingWhitespace() -> String {
+    /// The text without leading and trailing white space or newlines (Unicode's definition).
+    public func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

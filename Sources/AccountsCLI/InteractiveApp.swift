@@ -63,7 +63,7 @@ struct InteractiveApp {
             }
         case "3":
             let answer = try ask(messages.withdrawConfirmation(profile.email))
-            guard ["yes", "y", "예", "네"].contains(answer.lowercased()) else {
+            guard PasswordReader.isYes(answer) else {
                 show(messages.withdrawCancelled)
                 return true
             }
@@ -130,7 +130,7 @@ struct InteractiveApp {
         try await report {
             let email = try ask(text.idPrompt)
             let password = try askHidden(messages.passwordPrompt)
-            let remember = ["y", "yes", "예", "네"].contains(try ask(text.rememberPrompt).lowercased())
+            let remember = PasswordReader.isYes(try ask(text.rememberPrompt))
             let signedIn = try await service.login(email: email, password: password, remember: remember)
             try context.sessionFile.save(signedIn.token)
         }
@@ -173,7 +173,7 @@ struct InteractiveApp {
     }
 
     private func ask(_ prompt: String) throws -> String {
-        try TerminalPrompt.readVisible(prompt, language: context.language).trimmingSpaces()
+        try TerminalPrompt.readVisible(prompt, language: context.language).trimmingWhitespace()
     }
 
     private func askHidden(_ prompt: String) throws -> String {
@@ -195,14 +195,5 @@ private struct ServiceStrength: PasswordStrengthEstimator {
     let service: AccountService
     func guessesLog2(_ password: String, userWords: [String]) -> Double {
         service.strengthEstimate(password, userWords: userWords)
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
     }
 }

@@ -27,15 +27,11 @@ struct PasswordReader {
     /// Asks a yes/no question on the terminal (echo on).
     func confirm(_ prompt: String) throws -> Bool {
         let answer = try TerminalPrompt.readVisible(prompt, language: language)
-        return ["yes", "y", "예", "네"].contains(answer.lowercased().trimmingCharacters(in: " \t"))
+        return Self.isYes(answer)
     }
-}
 
-extension String {
-    fileprivate func trimmingCharacters(in characters: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, characters.contains(first) { slice.removeFirst() }
-        while let last = slice.last, characters.contains(last) { slice.removeLast() }
-        return String(slice)
+    /// Whether an answer means yes, in English or Korean.
+    static func isYes(_ answer: String) -> Bool {
+        ["yes", "y", "예", "네"].contains(answer.lowercased().trimmingWhitespace())
     }
 }

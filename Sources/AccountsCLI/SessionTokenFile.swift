@@ -16,7 +16,7 @@ struct SessionTokenFile {
     func read() throws(AccountError) -> String? {
         guard try StoreFile.version(of: path) != nil else { return nil }
         let (bytes, _) = try StoreFile.read(path)
-        let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: [" ", "\n", "\r", "\t"])
+        let token = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
         return token.isEmpty ? nil : token
     }
 
@@ -36,14 +36,5 @@ struct SessionTokenFile {
         let folder = StoreFile.directory(of: path)
         if mayCreateFolder { try Folders.create(folder) }
         try StoreFile.requireDirectory(of: path)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice.removeFirst() }
-        while let last = slice.last, set.contains(last) { slice.removeLast() }
-        return String(slice)
     }
 }
