@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "JSONFileBackend", targets: ["JSONFileBackend"]),
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
         .library(name: "LMDBBackend", targets: ["LMDBBackend"]),
+        .library(name: "PostgresBackend", targets: ["PostgresBackend"]),
         .library(name: "BackendRegistry", targets: ["BackendRegistry"]),
         .executable(name: "accounts", targets: ["accounts"]),
     ],
@@ -23,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0", traits: ["YAML"]),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // Named directly (both already come with postgres-nio) for `Logger` and TLS settings.
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
@@ -52,6 +57,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "PostgresBackend",
+            dependencies: [
+                "AccountCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "AccountTransfer",
             dependencies: ["AccountCore", "AccountCrypto", "StoreSupport"],
             swiftSettings: strict
@@ -63,7 +78,9 @@ let package = Package(
         ),
         .target(
             name: "BackendRegistry",
-            dependencies: ["AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend", "LMDBBackend"],
+            dependencies: [
+                "AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend", "LMDBBackend", "PostgresBackend",
+            ],
             swiftSettings: strict
         ),
         .target(

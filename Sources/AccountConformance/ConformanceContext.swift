@@ -44,26 +44,8 @@ public struct ConformanceContext: Sendable {
         throw ConformanceFailure("\(what): expected \(code), but it succeeded")
     }
 
-    /// The file's bytes, or nil when it cannot be read.
-    public func bytes(of path: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: path).map { Array($0) }
-    }
-
-    /// Writes `bytes` to `path`, replacing whatever is there.
-    public func write(_ bytes: [UInt8], to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw ConformanceFailure("could not write the fixture \(path)")
-        }
-    }
-
-    /// Every file in the scratch folder with its bytes, to prove an operation changed nothing.
-    ///
-    /// An LMDB lock file (`*-lock`) is compared by presence only: LMDB records every reader in
-    /// it, so merely looking at an environment rewrites it, while it holds no data.
-    public func snapshotOfFolder() -> [String: [UInt8]] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        var result: [String: [UInt8]] = [:]
-        for name in names { result[name] = name.hasSuffix("-lock") ? [] : bytes(of: path(name)) }
-        return result
+    /// Everything the scratch space's stores hold, to prove an operation changed nothing.
+    public func snapshot() async throws -> [String: [UInt8]] {
+        try await subject.fixtures.snapshot(directory)
     }
 }

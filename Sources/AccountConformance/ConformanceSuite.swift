@@ -21,7 +21,13 @@ public enum ConformanceSuite {
     public static func run(_ check: ConformanceCheck, on subject: ConformanceSubject) async throws {
         let directory = try makeScratchDirectory(for: subject.backendName)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await check.run(ConformanceContext(subject: subject, directory: directory))
+        do {
+            try await check.run(ConformanceContext(subject: subject, directory: directory))
+        } catch {
+            await subject.fixtures.cleanUp(directory)
+            throw error
+        }
+        await subject.fixtures.cleanUp(directory)
     }
 
     /// The outcome of one check in `runAll`.

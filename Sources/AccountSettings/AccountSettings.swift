@@ -8,6 +8,9 @@ public struct AccountSettings: Sendable {
     public var backendName: String
     /// The chosen backend's section, with its absolute store path.
     public var backend: BackendConfiguration
+    /// Every backend's section (the chosen one included), for commands that open a second
+    /// store, such as `migrate`.
+    public var sections: [String: BackendConfiguration]
     /// Where the CLI keeps the session token.
     public var sessionFile: String
     /// The config file that was read, if any.

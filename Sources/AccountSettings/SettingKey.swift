@@ -8,6 +8,9 @@ struct SettingKey: Sendable {
         case integer(ClosedRange<Int>)
         case choice([String])
         case boolean
+        case text
+        /// Read from the environment only; a config file that sets it is refused.
+        case secret
     }
 
     /// The dotted name, e.g. `session.idle_timeout_minutes`.
@@ -32,8 +35,11 @@ struct SettingKey: Sendable {
         case .integer(let range): kind = .integer(range)
         case .choice(let words): kind = .choice(words)
         case .boolean: kind = .boolean
+        case .text: kind = .text
+        case .path: kind = .path
+        case .secret: kind = .secret
         }
-        defaultValue = option.defaultValue.description
+        defaultValue = option.defaultValue?.description
         summary = option.summary
     }
 
@@ -51,6 +57,8 @@ struct SettingKey: Sendable {
         case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .choice(let words): "one of " + words.joined(separator: ", ")
         case .boolean: "true or false"
+        case .text: "text"
+        case .secret: "a secret, from the environment only"
         }
     }
 }

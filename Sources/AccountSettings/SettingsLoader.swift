@@ -35,8 +35,15 @@ public enum SettingsLoader {
         var fileProvider: (any ConfigProvider)?
         if let configFile {
             let text = try readText(configFile)
-            for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) where schema.key(named: key) == nil {
-                throw unknownKey(key, schema: schema, file: configFile)
+            for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) {
+                guard let known = schema.key(named: key) else { throw unknownKey(key, schema: schema, file: configFile) }
+                if known.kind == .secret {
+                    throw .configInvalid(
+                        key: key,
+                        reason:
+                            "a secret never goes in a config file (\(configFile)); set \(known.environmentName) or use a password file"
+                    )
+                }
             }
             fileProvider = try await yamlProvider(configFile)
         }
@@ -59,7 +66,7 @@ public enum SettingsLoader {
         let backendName = try string(reader(flags), "backend", schema)
         let descriptor = try registry.descriptor(named: backendName)
         if let store = overrides.store {
-            flags[AbsoluteConfigKey([backendName, "path"])] = .init(.string(store), isSecret: false)
+            flags[AbsoluteConfigKey([backendName, descriptor.storeKey])] = .init(.string(store), isSecret: false)
         }
         if let session = overrides.sessionFile {
             flags[AbsoluteConfigKey(["session", "file"])] = .init(.string(session), isSecret: false)
@@ -69,23 +76,18 @@ public enum SettingsLoader {
             flags: flags, environment: environment, fileProvider: fileProvider, configFile: configFile,
             workingDirectory: workingDirectory)
 
-        var values: [String: BackendOptionValue] = [:]
-        for option in descriptor.options {
-            let name = "\(backendName).\(option.name)"
-            switch option.kind {
-            case .integer: values[option.name] = .integer(try integer(config, name, schema))
-            case .choice: values[option.name] = .word(try string(config, name, schema))
-            case .boolean: values[option.name] = .boolean(try boolean(config, name, schema))
-            }
+        var sections: [String: BackendConfiguration] = [:]
+        for other in registry.descriptors {
+            sections[other.name] = try section(other, config, origins, environment, schema, locations)
         }
-        let storeKey = "\(backendName).path"
-        let storePath = try origins.resolve(storeKey, schema: schema)
+        let storePath: String? =
+            descriptor.storesInFiles ? try origins.resolve("\(backendName).path", schema: schema) : nil
         let sessionPath = try origins.resolve("session.file", schema: schema)
 
         return AccountSettings(
             backendName: backendName,
-            backend: BackendConfiguration(
-                storePath: storePath ?? locations.dataDirectory + "/" + descriptor.defaultStoreFileName, values: values),
+            backend: sections[backendName]!,
+            sections: sections,
             sessionFile: sessionPath ?? locations.stateDirectory + "/session",
             configFile: configFile,
             passwordPolicy: PasswordPolicy(
@@ -105,8 +107,39 @@ public enum SettingsLoader {
                 maximumDelaySeconds: Int64(try integer(config, "login.throttle_max_delay_seconds", schema))),
             hashOpsLimit: try integer(config, "hashing.ops_limit", schema),
             hashMemLimitKiB: try integer(config, "hashing.mem_limit_kib", schema),
-            storePathIsDefault: storePath == nil,
+            storePathIsDefault: descriptor.storesInFiles && storePath == nil,
             sessionFileIsDefault: sessionPath == nil)
+    }
+
+    /// One backend's section: every option (defaults filled in) and where its store is.
+    private static func section(
+        _ descriptor: BackendDescriptor, _ config: ConfigReader, _ origins: PathOrigins,
+        _ environment: [String: String], _ schema: SettingsSchema, _ locations: XDGLocations
+    ) throws(AccountError) -> BackendConfiguration {
+        let backendName = descriptor.name
+        var values: [String: BackendOptionValue] = [:]
+        for option in descriptor.options {
+            let name = "\(backendName).\(option.name)"
+            switch option.kind {
+            case .integer: values[option.name] = .integer(try integer(config, name, schema))
+            case .choice, .text: values[option.name] = .word(try string(config, name, schema))
+            case .boolean: values[option.name] = .boolean(try boolean(config, name, schema))
+            case .path: values[option.name] = try origins.resolve(name, schema: schema).map { .word($0) }
+            case .secret:
+                // Straight from the environment: never a file, a flag or a default.
+                values[option.name] = environment[schema.key(named: name)!.environmentName].map { .secret($0) }
+            }
+        }
+        let location: String
+        switch descriptor.storeLocation {
+        case .file(let defaultName):
+            location =
+                try origins.resolve("\(backendName).path", schema: schema)
+                ?? locations.dataDirectory + "/" + defaultName
+        case .schema:
+            location = try string(config, "\(backendName).schema", schema)
+        }
+        return BackendConfiguration(storePath: location, values: values)
     }
 
     // MARK: - Reading typed values
@@ -160,7 +193,7 @@ public enum SettingsLoader {
                 switch key.kind {
                 case .integer: .int(Int(text)!)
                 case .boolean: .bool(text == "true")
-                case .path, .choice: .string(text)
+                case .path, .choice, .text, .secret: .string(text)
                 }
             values[AbsoluteConfigKey(key.components)] = ConfigValue(content, isSecret: false)
         }

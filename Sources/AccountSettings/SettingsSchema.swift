@@ -10,10 +10,18 @@ struct SettingsSchema: Sendable {
         backendNames = registry.names
         var keys = Self.globalKeys(backends: registry.names)
         for backend in registry.descriptors {
-            keys.append(
-                SettingKey(
-                    name: "\(backend.name).path", kind: .path, defaultValue: nil,
-                    summary: "the store file (relative paths are resolved against the config file's folder)"))
+            switch backend.storeLocation {
+            case .file:
+                keys.append(
+                    SettingKey(
+                        name: "\(backend.name).path", kind: .path, defaultValue: nil,
+                        summary: "the store file (relative paths are resolved against the config file's folder)"))
+            case .schema(let defaultName):
+                keys.append(
+                    SettingKey(
+                        name: "\(backend.name).schema", kind: .text, defaultValue: defaultName,
+                        summary: "the schema holding the store; several stores can share a database"))
+            }
             keys += backend.options.map { SettingKey(backend: backend.name, option: $0) }
         }
         self.keys = keys

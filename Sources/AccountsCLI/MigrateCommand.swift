@@ -11,20 +11,24 @@ struct MigrateCommand: AsyncParsableCommand {
         discussion: "The target must be new or empty. Afterwards counts and a digest of the sorted records match.")
 
     @Option(name: .customLong("to-backend"), help: "The target backend.") var toBackend: String
-    @Option(name: .customLong("to-store"), help: "The target store's path.") var toStore: String
+    @Option(
+        name: .customLong("to-store"),
+        help: "The target store: a path, or for postgres a schema (the connection comes from the postgres section)."
+    ) var toStore: String
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in
             let descriptor = try BackendRegistry.standard.descriptor(named: toBackend)
-            let targetPath = toStore.hasPrefix("/") ? toStore : FileManagerPath.current + "/" + toStore
-            guard targetPath != context.settings.backend.storePath else {
+            var target = context.settings.sections[toBackend] ?? BackendConfiguration(storePath: "")
+            target.storePath =
+                !descriptor.storesInFiles || toStore.hasPrefix("/") ? toStore : FileManagerPath.current + "/" + toStore
+            guard toBackend != context.settings.backendName || target != context.settings.backend else {
                 throw UsageProblem(
                     english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
             }
             let summary = try await context.withStore { source in
-                let target = try await descriptor.open(
-                    BackendConfiguration(storePath: targetPath, values: descriptor.defaultValues))
+                let target = try await descriptor.open(target)
                 do {
                     let summary = try await StoreMigrator.migrate(from: source, to: target)
                     try await target.close()

@@ -7,7 +7,10 @@ public struct BackendRegistry: Sendable {
     public let descriptors: [BackendDescriptor]
 
     /// Every backend this build has.
-    public static let standard = BackendRegistry(descriptors: [.sqlite, .lmdb, .json])
+    public static let standard = BackendRegistry(descriptors: [.sqlite, .lmdb, .json, .postgres])
+
+    /// The backends that keep their store in files on this host.
+    public static let embedded = BackendRegistry(descriptors: standard.descriptors.filter(\.storesInFiles))
 
     /// The backend used when no config chooses one.
     public static let defaultBackendName = "sqlite"

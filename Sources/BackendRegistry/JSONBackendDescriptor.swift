@@ -7,7 +7,7 @@ extension BackendDescriptor {
         name: "json",
         summary:
             "one pretty-printed JSON file, rewritten atomically on every change; small stores, easy to read and diff",
-        defaultStoreFileName: "accounts.json",
+        storeLocation: .file(defaultName: "accounts.json"),
         options: [
             BackendOption(
                 name: "lock_timeout_ms", kind: .integer(0...600_000), defaultValue: .integer(5_000),
@@ -20,7 +20,9 @@ extension BackendDescriptor {
                     path: configuration.storePath,
                     lockTimeoutMilliseconds: configuration.integer("lock_timeout_ms", default: 5_000)))
         },
-        plantStore: { path, version in try JSONFileRepository.writeEmptyStore(at: path, formatVersion: version) },
+        plantStore: { configuration, version in
+            try JSONFileRepository.writeEmptyStore(at: configuration.storePath, formatVersion: version)
+        },
         integrityCheck: { repository in
             guard let store = repository as? JSONFileRepository else { return ["not a JSONFileRepository"] }
             return try await store.integrityCheck()

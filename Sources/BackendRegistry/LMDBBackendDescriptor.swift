@@ -6,7 +6,7 @@ extension BackendDescriptor {
     public static let lmdb = BackendDescriptor(
         name: "lmdb",
         summary: "an LMDB environment (system liblmdb): memory-mapped, fastest reads, one writer at a time",
-        defaultStoreFileName: "accounts.lmdb",
+        storeLocation: .file(defaultName: "accounts.lmdb"),
         options: [
             BackendOption(
                 name: "sync", kind: .choice(LMDBOptions.Sync.allCases.map(\.rawValue)), defaultValue: .word("full"),
@@ -25,7 +25,9 @@ extension BackendDescriptor {
                     sync: LMDBOptions.Sync(rawValue: configuration.word("sync", default: "full")) ?? .full,
                     mapSizeMiB: configuration.integer("map_size_mib", default: 64)))
         },
-        plantStore: { path, version in try LMDBRepository.writeEmptyStore(at: path, formatVersion: version) },
+        plantStore: { configuration, version in
+            try LMDBRepository.writeEmptyStore(at: configuration.storePath, formatVersion: version)
+        },
         integrityCheck: { repository in
             guard let store = repository as? LMDBRepository else { return ["not a LMDBRepository"] }
             return try await store.integrityCheck()

@@ -6,7 +6,7 @@ extension BackendDescriptor {
     public static let sqlite = BackendDescriptor(
         name: "sqlite",
         summary: "one SQLite database in WAL mode (system libsqlite3); the embedded default, safe for many processes",
-        defaultStoreFileName: "accounts.sqlite",
+        storeLocation: .file(defaultName: "accounts.sqlite"),
         options: [
             BackendOption(
                 name: "synchronous", kind: .choice(SQLiteOptions.Synchronous.allCases.map(\.rawValue)),
@@ -27,7 +27,9 @@ extension BackendDescriptor {
                         ?? .full,
                     busyTimeoutMilliseconds: configuration.integer("busy_timeout_ms", default: 5_000)))
         },
-        plantStore: { path, version in try SQLiteRepository.writeEmptyStore(at: path, formatVersion: version) },
+        plantStore: { configuration, version in
+            try SQLiteRepository.writeEmptyStore(at: configuration.storePath, formatVersion: version)
+        },
         integrityCheck: { repository in
             guard let store = repository as? SQLiteRepository else { return ["not a SQLiteRepository"] }
             return try await store.integrityCheck()

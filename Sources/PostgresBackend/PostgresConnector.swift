@@ -1,0 +1,122 @@
+import AccountCore
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// Turns `PostgresOptions` into PostgresNIO's configurations, and opens single connections for
+/// the work that must not go through the pool (migrations under an advisory lock, fixtures).
+struct PostgresConnector: Sendable {
+    let options: PostgresOptions
+    /// PostgresNIO logs connection chatter; the store reports through typed errors instead, so
+    /// nothing (and certainly no query with its values) reaches a log by default.
+    static let logger = Logger(label: "accountstore.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    init(_ options: PostgresOptions) throws(AccountError) {
+        guard PostgresOptions.isValidSchemaName(options.schema) else {
+            throw .configInvalid(
+                key: "postgres.schema",
+                reason:
+                    "'\(options.schema)' is not a schema name: lowercase letters, digits and _, starting with a letter or _, at most 63, not pg_…"
+            )
+        }
+        self.options = options
+    }
+
+    var schema: PostgresSchema { PostgresSchema(name: options.schema) }
+
+    func tlsConfiguration() throws(AccountError) -> TLSConfiguration? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch options.tls {
+        case .disable:
+            return nil
+        case .prefer, .require:
+            configuration.certificateVerification = .none
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            if let file = options.tlsCAFile { configuration.trustRoots = .file(file) }
+        }
+        return configuration
+    }
+
+    func clientConfiguration() throws(AccountError) -> PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS
+        switch (options.tls, try tlsConfiguration()) {
+        case (.prefer, let configuration?): tls = .prefer(configuration)
+        case (_, let configuration?): tls = .require(configuration)
+        case (_, nil): tls = .disable
+        }
+        var configuration = PostgresClient.Configuration(
+            host: options.host, port: options.port, username: options.user, password: options.password,
+            database: options.database, tls: tls)
+        configuration.options.maximumConnections = options.poolSize
+        configuration.options.connectTimeout = .milliseconds(Int64(options.connectTimeoutMilliseconds))
+        configuration.options.keepAliveBehavior = nil
+        return configuration
+    }
+
+    func connectionConfiguration() throws(AccountError) -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            switch (options.tls, try tlsConfiguration()) {
+            case (.prefer, let configuration?): tls = .prefer(try NIOSSLContext(configuration: configuration))
+            case (_, let configuration?): tls = .require(try NIOSSLContext(configuration: configuration))
+            case (_, nil): tls = .disable
+            }
+        } catch let error as AccountError {
+            throw error
+        } catch {
+            throw .configInvalid(key: "postgres.tls", reason: "TLS cannot be set up: \(error)")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: options.host, port: options.port, username: options.user, password: options.password,
+            database: options.database, tls: tls)
+        configuration.options.connectTimeout = .milliseconds(Int64(options.connectTimeoutMilliseconds))
+        return configuration
+    }
+
+    /// Opens one connection, runs `body`, and closes it.
+    /// - Throws: `storeIO` naming the server and the reason when it cannot connect.
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try connectionConfiguration(), id: 1, logger: Self.logger)
+        } catch {
+            throw PostgresFailure.map(error, location: options.location)
+        }
+        do {
+            let result = try await body(connection)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw PostgresFailure.map(error, location: options.location)
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs `body` between BEGIN and COMMIT; any error rolls back.
+    func inTransaction<T>(_ body: () async throws -> T) async throws -> T {
+        let logger = PostgresConnector.logger
+        try await query("BEGIN", logger: logger)
+        do {
+            let result = try await body()
+            try await query("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// Runs a statement whose rows do not matter.
+    func run(_ sql: PostgresQuery) async throws {
+        try await query(sql, logger: PostgresConnector.logger)
+    }
+
+    /// Runs a query and collects its rows.
+    func rows(_ sql: PostgresQuery) async throws -> [PostgresRow] {
+        try await query(sql, logger: PostgresConnector.logger).collect()
+    }
+}

@@ -1,0 +1,359 @@
+import AccountCore
+import NIOCore
+import PostgresNIO
+
+/// A `UserRepository` in a PostgreSQL schema, for deployments where several hosts share one
+/// account store. Every call takes a connection from a pool (PostgresNIO's `PostgresClient`);
+/// every write is one transaction, and uniqueness, withdrawal and session revocation are
+/// enforced by the schema (a UNIQUE email index, `ON DELETE CASCADE`), so racing hosts get the
+/// same answers as racing processes on an embedded store.
+public final class PostgresRepository: UserRepository, Sendable {
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let schema: PostgresSchema
+    private let options: PostgresOptions
+    /// How many times a transaction reruns after a serialization failure or deadlock.
+    private static let retries = 5
+
+    private init(client: PostgresClient, runner: Task<Void, Never>, options: PostgresOptions) {
+        self.client = client
+        self.runner = runner
+        self.options = options
+        schema = PostgresSchema(name: options.schema)
+    }
+
+    /// Connects, creates or migrates the store in `options.schema`, and starts the pool.
+    /// - Throws: `configInvalid` for a bad schema name or TLS setting; `storeIO` naming the
+    ///   server and the reason when it cannot connect or authenticate; `storeKindMismatch`,
+    ///   `storeVersionUnsupported` or `storeCorrupted` for a schema that is not a readable store
+    ///   of this format (left as it was).
+    public static func open(
+        _ options: PostgresOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
+    ) async throws -> PostgresRepository {
+        let connector = try PostgresConnector(options)
+        // One direct connection first: it fails fast with the real reason (refused, bad
+        // password, TLS), where a pool would keep retrying in the background.
+        try await connector.withConnection { connection in
+            try await PostgresMigrator.prepare(
+                connection, schema: connector.schema, location: options.location, newStoreID: newStoreID(),
+                nowMs: SystemClock().now().millisecondsSince1970)
+        }
+        let client = PostgresClient(configuration: try connector.clientConfiguration(), backgroundLogger: PostgresConnector.logger)
+        let runner = Task { await client.run() }
+        return PostgresRepository(client: client, runner: runner, options: options)
+    }
+
+    /// Creates an empty store in `options.schema` stamped with `formatVersion` (the
+    /// conformance suite plants a newer one to check that it is refused).
+    public static func writeEmptyStore(_ options: PostgresOptions, formatVersion: Int) async throws {
+        let connector = try PostgresConnector(options)
+        let schema = connector.schema
+        try await connector.withConnection { connection in
+            try await connection.inTransaction {
+                try await connection.run("CREATE SCHEMA \(unescaped: schema.quoted)")
+                try await connection.run(PostgresQuery(unsafeSQL: schema.migrationsTable))
+                for statement in schema.migrations.joined() {
+                    try await connection.run(PostgresQuery(unsafeSQL: statement))
+                }
+                for version in 1...max(formatVersion, 1) {
+                    try await connection.run(
+                        "INSERT INTO \(unescaped: schema.schemaMigrations) (version, applied_at_ms) VALUES (\(Int32(version)), 0)"
+                    )
+                }
+                try await connection.run(
+                    """
+                    INSERT INTO \(unescaped: schema.storeMeta) (key, value)
+                    VALUES ('format', \(PostgresSchema.formatName)), ('store_id', 'planted')
+                    """)
+            }
+        }
+    }
+
+    /// The format version this build writes.
+    public static var formatVersion: Int { PostgresSchema.currentVersion }
+
+    /// The server's view of the store: every session's user exists, every email is unique, the
+    /// recorded migrations are 1…n. `["ok"]` for a sound store.
+    public func integrityCheck() async throws -> [String] {
+        try await withConnection { [schema, options] connection in
+            var problems: [String] = []
+            _ = try await PostgresMigrator.version(connection, schema: schema, location: options.location)
+            let orphans = try await connection.rows(
+                """
+                SELECT count(*) FROM \(unescaped: schema.sessions) s
+                WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: schema.users) u WHERE u.id = s.user_id)
+                """
+            ).first?.decode(Int64.self) ?? 0
+            if orphans > 0 { problems.append("\(orphans) sessions belong to no user") }
+            let duplicates = try await connection.rows(
+                "SELECT count(*) - count(DISTINCT email) FROM \(unescaped: schema.users)"
+            ).first?.decode(Int64.self) ?? 0
+            if duplicates > 0 { problems.append("\(duplicates) emails are stored twice") }
+            return problems.isEmpty ? ["ok"] : problems
+        }
+    }
+
+    // MARK: - UserRepository
+
+    public func storeInfo() async throws -> StoreInfo {
+        try await withConnection { [schema, options] connection in
+            let meta = try await PostgresMigrator.storeMeta(connection, schema: schema)
+            guard meta["format"] == PostgresSchema.formatName, let storeID = meta["store_id"] else {
+                throw AccountError.storeCorrupted(detail: "\(options.location): store_meta lacks the format or store id")
+            }
+            let version = try await PostgresMigrator.version(connection, schema: schema, location: options.location)
+            return StoreInfo(formatName: PostgresSchema.formatName, formatVersion: version, storeID: storeID)
+        }
+    }
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+        try await transaction { [schema] connection in
+            // The UNIQUE email index decides a race between hosts: the loser gets `emailTaken`.
+            try await connection.run(Self.insertUser(user, into: schema))
+            if let initialSession { try await connection.run(Self.insertSession(initialSession, into: schema)) }
+        }
+    }
+
+    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+        try await transaction { [schema] connection in
+            var skipped: [String] = []
+            for user in users {
+                // ON CONFLICT keeps the transaction alive where a failed INSERT would abort it.
+                var query = Self.insertUser(user, into: schema)
+                query.sql += " ON CONFLICT (email) DO NOTHING RETURNING 1"
+                if try await connection.rows(query).isEmpty { skipped.append(user.email) }
+            }
+            return skipped
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                "SELECT \(unescaped: Self.userColumns) FROM \(unescaped: schema.users) WHERE email = \(email)"
+            ).first.map(Self.user)
+        }
+    }
+
+    public func user(id: UserID) async throws -> UserRecord? {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                "SELECT \(unescaped: Self.userColumns) FROM \(unescaped: schema.users) WHERE id = \(id.rawValue)"
+            ).first.map(Self.user)
+        }
+    }
+
+    public func userCount() async throws -> Int {
+        try await withConnection { [schema] connection in
+            Int(try await connection.rows("SELECT count(*) FROM \(unescaped: schema.users)").first?.decode(Int64.self) ?? 0)
+        }
+    }
+
+    public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
+        try await withConnection { [schema] connection in
+            let rows: [PostgresRow]
+            if let email {
+                rows = try await connection.rows(
+                    """
+                    SELECT \(unescaped: Self.userColumns) FROM \(unescaped: schema.users)
+                    WHERE email > \(email) ORDER BY email LIMIT \(Int64(limit))
+                    """)
+            } else {
+                rows = try await connection.rows(
+                    "SELECT \(unescaped: Self.userColumns) FROM \(unescaped: schema.users) ORDER BY email LIMIT \(Int64(limit))"
+                )
+            }
+            return try rows.map(Self.user)
+        }
+    }
+
+    public func updatePassword(
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+    ) async throws -> Bool {
+        try await transaction { [schema] connection in
+            let updated = try await connection.rows(
+                """
+                UPDATE \(unescaped: schema.users) SET password_hash = \(passwordHash),
+                    password_changed_at_ms = \(changedAt.millisecondsSince1970)
+                WHERE id = \(userID.rawValue) RETURNING 1
+                """)
+            guard !updated.isEmpty else { return false }
+            if case .allExcept(let keep) = revoking {
+                try await connection.run(
+                    """
+                    DELETE FROM \(unescaped: schema.sessions)
+                    WHERE user_id = \(userID.rawValue) AND token_sha256 IS DISTINCT FROM \(keep)
+                    """)
+            }
+            return true
+        }
+    }
+
+    public func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
+        try await transaction { [schema] connection in
+            try await connection.rows(
+                """
+                UPDATE \(unescaped: schema.users) SET failed_login_count = failed_login_count + 1,
+                    last_failed_login_at_ms = \(time.millisecondsSince1970)
+                WHERE id = \(userID.rawValue) RETURNING failed_login_count
+                """
+            ).first.map { Int(try $0.decode(Int64.self)) }
+        }
+    }
+
+    public func resetLoginFailures(userID: UserID) async throws {
+        try await transaction { [schema] connection in
+            try await connection.run(
+                """
+                UPDATE \(unescaped: schema.users) SET failed_login_count = 0, last_failed_login_at_ms = NULL
+                WHERE id = \(userID.rawValue)
+                """)
+        }
+    }
+
+    public func deleteUser(id: UserID) async throws -> Bool {
+        // Sessions go with the user through ON DELETE CASCADE, in the same statement.
+        try await transaction { [schema] connection in
+            !(try await connection.rows("DELETE FROM \(unescaped: schema.users) WHERE id = \(id.rawValue) RETURNING 1")
+                .isEmpty)
+        }
+    }
+
+    public func createSession(_ session: SessionRecord) async throws -> Bool {
+        try await transaction { [schema] connection in
+            // Locks the user row, so a concurrent withdrawal waits and its cascade takes this
+            // session too (or this insert sees the user gone).
+            let owner = try await connection.rows(
+                "SELECT 1 FROM \(unescaped: schema.users) WHERE id = \(session.userID.rawValue) FOR KEY SHARE")
+            guard !owner.isEmpty else { return false }
+            try await connection.run(Self.insertSession(session, into: schema))
+            return true
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> SessionRecord? {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                "SELECT \(unescaped: Self.sessionColumns) FROM \(unescaped: schema.sessions) WHERE token_sha256 = \(tokenHash)"
+            ).first.map(Self.session)
+        }
+    }
+
+    public func sessions(userID: UserID) async throws -> [SessionRecord] {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                """
+                SELECT \(unescaped: Self.sessionColumns) FROM \(unescaped: schema.sessions)
+                WHERE user_id = \(userID.rawValue) ORDER BY token_sha256
+                """
+            ).map(Self.session)
+        }
+    }
+
+    public func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws {
+        try await transaction { [schema] connection in
+            try await connection.run(
+                """
+                UPDATE \(unescaped: schema.sessions) SET last_seen_at_ms = \(lastSeenAt.millisecondsSince1970)
+                WHERE token_sha256 = \(tokenHash) AND last_seen_at_ms < \(lastSeenAt.millisecondsSince1970)
+                """)
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws -> Bool {
+        try await transaction { [schema] connection in
+            !(try await connection.rows(
+                "DELETE FROM \(unescaped: schema.sessions) WHERE token_sha256 = \(tokenHash) RETURNING 1"
+            ).isEmpty)
+        }
+    }
+
+    public func close() async throws {
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: - Connections
+
+    /// Runs `body` on a pooled connection, within the connect timeout for getting one.
+    private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        do {
+            return try await PostgresDeadline.run(
+                milliseconds: options.connectTimeoutMilliseconds, what: "a pooled connection",
+                location: options.location
+            ) { [client] (leased: @escaping @Sendable () -> Void) in
+                try await client.withConnection { connection in
+                    leased()
+                    return try await body(connection)
+                }
+            }
+        } catch {
+            throw PostgresFailure.map(error, location: options.location)
+        }
+    }
+
+    /// Runs `body` in a transaction on a pooled connection; reruns it after a serialization
+    /// failure or deadlock (PostgreSQL rolled it back, so nothing of it was kept).
+    private func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        var attempt = 0
+        while true {
+            do {
+                return try await withConnection { connection in try await connection.inTransaction { try await body(connection) } }
+            } catch let error as AccountError {
+                if case .storeBusy = error, attempt < Self.retries {
+                    attempt += 1
+                    continue
+                }
+                throw error
+            }
+        }
+    }
+
+    // MARK: - Rows
+
+    private static let userColumns =
+        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms"
+    private static let sessionColumns =
+        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
+
+    private static func insertUser(_ user: UserRecord, into schema: PostgresSchema) -> PostgresQuery {
+        """
+        INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns)) VALUES (\(user.id.rawValue), \(user.email),
+            \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
+            \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
+            \(user.lastFailedLoginAt?.millisecondsSince1970))
+        """
+    }
+
+    private static func insertSession(_ session: SessionRecord, into schema: PostgresSchema) -> PostgresQuery {
+        """
+        INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) VALUES (\(session.tokenHash),
+            \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
+            \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
+            \(session.idleTimeoutSeconds), \(session.remember))
+        """
+    }
+
+    private static func user(_ row: PostgresRow) throws -> UserRecord {
+        let (id, email, nickname, hash, created, changed, failed, lastFailed) = try row.decode(
+            (String, String, ByteBuffer, String, Int64, Int64, Int64, Int64?).self)
+        return UserRecord(
+            id: UserID(rawValue: id), email: email, nickname: String(buffer: nickname), passwordHash: hash,
+            createdAt: Timestamp(millisecondsSince1970: created),
+            passwordChangedAt: Timestamp(millisecondsSince1970: changed), failedLoginCount: Int(failed),
+            lastFailedLoginAt: lastFailed.map { Timestamp(millisecondsSince1970: $0) })
+    }
+
+    private static func session(_ row: PostgresRow) throws -> SessionRecord {
+        let (token, userID, created, lastSeen, expires, idle, remember) = try row.decode(
+            (String, String, Int64, Int64, Int64, Int64, Bool).self)
+        return SessionRecord(
+            tokenHash: token, userID: UserID(rawValue: userID), createdAt: Timestamp(millisecondsSince1970: created),
+            lastSeenAt: Timestamp(millisecondsSince1970: lastSeen), expiresAt: Timestamp(millisecondsSince1970: expires),
+            idleTimeoutSeconds: idle, remember: remember)
+    }
+}

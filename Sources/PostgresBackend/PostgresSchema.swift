@@ -1,0 +1,68 @@
+/// The PostgreSQL store's format: versioned migrations recorded in `schema_migrations`, and a
+/// `store_meta` table with the format name and the store id. Every name is qualified with the
+/// configured schema, so several stores can share one database.
+///
+/// Emails, ids and token hashes use the "C" collation: byte order for `ORDER BY` and byte
+/// equality for the UNIQUE index, whatever the database's locale, as in the embedded backends.
+/// Nicknames are `bytea` holding UTF-8, because `text` cannot hold U+0000 and the contract
+/// promises every byte back.
+struct PostgresSchema: Sendable {
+    /// The format name kept in `store_meta`.
+    static let formatName = "accountstore-postgres"
+    /// The tables a store of the current version has.
+    static let tableNames: Set<String> = ["schema_migrations", "store_meta", "users", "sessions"]
+
+    /// The schema, already validated (`PostgresOptions.isValidSchemaName`) and quoted here.
+    let name: String
+
+    var quoted: String { "\"\(name)\"" }
+    var users: String { "\(quoted).users" }
+    var sessions: String { "\(quoted).sessions" }
+    var storeMeta: String { "\(quoted).store_meta" }
+    var schemaMigrations: String { "\(quoted).schema_migrations" }
+
+    /// Migration `n` brings a store from version `n - 1` to `n`: its statements run in the
+    /// opening transaction, under the advisory lock (one statement each, as the extended query
+    /// protocol requires).
+    var migrations: [[String]] {
+        [
+            // v1
+            [
+                """
+                CREATE TABLE \(users) (
+                    id text COLLATE "C" PRIMARY KEY,
+                    email text COLLATE "C" NOT NULL,
+                    nickname bytea NOT NULL,
+                    password_hash text NOT NULL,
+                    created_at_ms bigint NOT NULL,
+                    password_changed_at_ms bigint NOT NULL,
+                    failed_login_count bigint NOT NULL DEFAULT 0,
+                    last_failed_login_at_ms bigint
+                )
+                """,
+                "CREATE UNIQUE INDEX users_email ON \(users) (email)",
+                """
+                CREATE TABLE \(sessions) (
+                    token_sha256 text COLLATE "C" PRIMARY KEY,
+                    user_id text COLLATE "C" NOT NULL REFERENCES \(users) (id) ON DELETE CASCADE,
+                    created_at_ms bigint NOT NULL,
+                    last_seen_at_ms bigint NOT NULL,
+                    expires_at_ms bigint NOT NULL,
+                    idle_timeout_s bigint NOT NULL,
+                    remember boolean NOT NULL
+                )
+                """,
+                "CREATE INDEX sessions_user ON \(sessions) (user_id, token_sha256)",
+                "CREATE TABLE \(storeMeta) (key text PRIMARY KEY, value text NOT NULL)",
+            ]
+        ]
+    }
+
+    /// The table every migration's version is recorded in; created with the first.
+    var migrationsTable: String {
+        "CREATE TABLE \(schemaMigrations) (version integer PRIMARY KEY, applied_at_ms bigint NOT NULL)"
+    }
+
+    /// The format version this build writes.
+    static var currentVersion: Int { PostgresSchema(name: "x").migrations.count }
+}

@@ -1,0 +1,68 @@
+import AccountCore
+import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#endif
+
+/// A `postgres://user@host:port/database?sslmode=…` address applied to `PostgresOptions`.
+///
+/// A password inside the URL is refused: config files and environments get copied into logs and
+/// tickets, so the password has its own variable (`ACCOUNTS_POSTGRES_PASSWORD`) or file.
+public enum PostgresURL {
+    /// `options` with every part the URL names replaced by the URL's value.
+    /// - Throws: `configInvalid` for another scheme, a password in the URL, a bad port or
+    ///   an unknown `sslmode`.
+    public static func apply(_ url: String, to options: PostgresOptions, key: String = "postgres.url")
+        throws(AccountError) -> PostgresOptions
+    {
+        guard let components = URLComponents(string: url),
+            let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme.lowercased())
+        else {
+            throw .configInvalid(key: key, reason: "expected postgres://user@host:port/database")
+        }
+        if components.password != nil {
+            throw .configInvalid(
+                key: key,
+                reason:
+                    "the URL carries a password; put it in ACCOUNTS_POSTGRES_PASSWORD or a file named by postgres.password_file"
+            )
+        }
+        var result = options
+        if let user = components.user, !user.isEmpty { result.user = user.removingPercentEncoding ?? user }
+        if let host = components.host, !host.isEmpty { result.host = host }
+        if let port = components.port {
+            guard (1...65_535).contains(port) else { throw .configInvalid(key: key, reason: "port \(port) is out of range") }
+            result.port = port
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        if !database.isEmpty { result.database = database.removingPercentEncoding ?? database }
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                let value = item.value ?? ""
+                // libpq's `allow` is weaker than `prefer`, and `verify-ca` has no host check here;
+                // map them to the nearest mode that is at least as strict.
+                let mode: PostgresOptions.TLSMode? =
+                    switch value {
+                    case "disable": .disable
+                    case "allow", "prefer": .prefer
+                    case "require": .require
+                    case "verify-ca", "verify-full": .verifyFull
+                    default: nil
+                    }
+                guard let mode else {
+                    throw .configInvalid(
+                        key: key, reason: "sslmode '\(value)' is not one of disable, prefer, require, verify-full")
+                }
+                result.tls = mode
+            case "password":
+                throw .configInvalid(
+                    key: key, reason: "the URL carries a password; put it in ACCOUNTS_POSTGRES_PASSWORD or a file")
+            default:
+                throw .configInvalid(key: key, reason: "unknown URL parameter '\(item.name)'; only sslmode is read")
+            }
+        }
+        return result
+    }
+}
