@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(
             name: "AccountStoreTests",
             dependencies: [
-                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend",
+                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend", "PostgresBackend",
                 "AccountConformance", "AccountTransfer",
                 "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts", "accounts-torture", "CSQLite",
             ],

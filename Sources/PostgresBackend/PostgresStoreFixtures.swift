@@ -75,7 +75,7 @@ public enum PostgresStoreFixtures {
             let tables = try await connection.rows(
                 """
                 SELECT n.nspname::text, c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                WHERE starts_with(n.nspname, \(prefix)) AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+                WHERE starts_with(n.nspname, \(prefix)) AND c.relkind IN ('r', 'p', 'v', 'm')
                 ORDER BY 1, 2
                 """)
             for row in tables {

@@ -6,7 +6,7 @@ import Testing
 /// The service's rules, on every backend.
 @Suite("AccountService")
 struct AccountServiceTests {
-    static let backends = BackendRegistry.standard.descriptors
+    static let backends = BackendRegistry.embedded.descriptors
     let password = ServiceHarness.password
 
     @Test("sign-up creates the user and a session; start welcomes the member", arguments: backends)

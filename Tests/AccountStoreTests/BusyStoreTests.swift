@@ -44,7 +44,7 @@ struct BusyStoreTests {
 
     /// Backends with a write-lock timeout. LMDB has none: its writers queue on LMDB's own
     /// cross-process mutex and never give `store_busy`.
-    static let timedBackends = BackendRegistry.standard.descriptors.filter { backend in
+    static let timedBackends = BackendRegistry.embedded.descriptors.filter { backend in
         backend.options.contains { $0.name.hasSuffix("timeout_ms") }
     }
 

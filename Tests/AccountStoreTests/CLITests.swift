@@ -183,7 +183,7 @@ struct CLITests {
 
     @Test(
         "store, session and export files are private; no password or token reaches any file or output",
-        arguments: BackendRegistry.standard.descriptors)
+        arguments: BackendRegistry.embedded.descriptors)
     func secrets(_ backend: BackendDescriptor) throws {
         var cli = try CLIRunner("secrets-\(backend.name)")
         cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name

@@ -18,7 +18,7 @@ struct CrashSafetyTests {
         (CLIRunner.executable as NSString).deletingLastPathComponent + "/accounts-torture"
     }
 
-    @Test("SIGKILL at random moments loses no reported sign-up", arguments: BackendRegistry.standard.descriptors)
+    @Test("SIGKILL at random moments loses no reported sign-up", arguments: BackendRegistry.embedded.descriptors)
     func killedWriter(_ backend: BackendDescriptor) async throws {
         let scratch = try ScratchFolder("crash-\(backend.name)")
         let store = scratch.path + "/" + backend.defaultStoreFileName

@@ -15,7 +15,7 @@ struct FormatFixtureTests {
     }
 
     @Test(
-        "a committed v1 store opens and reads back the reference data", arguments: BackendRegistry.standard.descriptors)
+        "a committed v1 store opens and reads back the reference data", arguments: BackendRegistry.embedded.descriptors)
     func v1StoreReads(_ backend: BackendDescriptor) async throws {
         let scratch = try ScratchFolder("fixture-\(backend.name)")
         let copy = scratch.path + "/" + backend.defaultStoreFileName
@@ -36,7 +36,7 @@ struct FormatFixtureTests {
             if: ProcessInfo.processInfo.environment["ACCOUNTS_REGENERATE_FIXTURES"] == "1",
             "writes missing files in Tests/AccountStoreTests/Fixtures; run with ACCOUNTS_REGENERATE_FIXTURES=1 when adding a backend"
         ),
-        arguments: BackendRegistry.standard.descriptors)
+        arguments: BackendRegistry.embedded.descriptors)
     func regenerate(_ backend: BackendDescriptor) async throws {
         let path = Self.fixturePath(backend)
         // A committed fixture is what an older build wrote: never overwrite it.

@@ -14,7 +14,7 @@ struct MultiProcessTests {
 
     @Test(
         "4 processes sign up overlapping emails: exactly the expected users, sound store",
-        arguments: BackendRegistry.standard.descriptors)
+        arguments: BackendRegistry.embedded.descriptors)
     func overlappingSignUps(_ backend: BackendDescriptor) async throws {
         let cli = try CLIRunner("multi-\(backend.name)")
         let store = cli.root + "/" + backend.defaultStoreFileName

@@ -10,7 +10,7 @@ import Testing
 /// typed error, and what was there before is intact and readable afterwards.
 @Suite("Resource faults")
 struct ResourceFaultTests {
-    static let backends = BackendRegistry.standard.descriptors
+    static let backends = BackendRegistry.embedded.descriptors
     let password = "Tangerine-Kayak-42"
 
     /// Signs up `count` users on `store` through the CLI.

@@ -4,6 +4,7 @@ import Foundation
 ///
 /// Format, one item per line:
 /// - `# …` a comment (kept when output is recorded); blank lines are ignored
+/// - `@embedded-only REASON` runs the scenario on the file backends only (it is about files)
 /// - `@env NAME=VALUE` sets an environment variable for every later command
 /// - `@file NAME TEXT` writes TEXT (with `\n` for newlines) to `$ROOT/NAME`
 /// - `$ ARGS` runs `accounts ARGS` (split on spaces; `'…'` keeps spaces; `$ROOT` is the sandbox)
@@ -16,6 +17,7 @@ import Foundation
 struct Scenario {
     enum Item: Equatable {
         case comment(String)
+        case embeddedOnly(String)
         case env(String, String)
         case file(String, String)
         case command(Command)
@@ -32,6 +34,12 @@ struct Scenario {
     var name: String
     var comments: [String: String] = [:]
     var items: [Item] = []
+
+    /// Why the scenario runs on the file backends only, if it does.
+    var embeddedOnlyReason: String? {
+        for case .embeddedOnly(let reason) in items { return reason }
+        return nil
+    }
 
     init(name: String, text: String) throws {
         self.name = name
@@ -50,6 +58,9 @@ struct Scenario {
             }
             let body = line.count > 2 ? String(line.dropFirst(2)) : ""
             switch line.prefix(2) {
+            case "@e" where line.hasPrefix("@embedded-only "):
+                flush()
+                items.append(.embeddedOnly(String(line.dropFirst(15))))
             case "@e" where line.hasPrefix("@env "):
                 flush()
                 let pair = line.dropFirst(5).split(separator: "=", maxSplits: 1).map(String.init)
@@ -78,6 +89,7 @@ struct Scenario {
         for item in items {
             switch item {
             case .comment(let text): lines.append(text)
+            case .embeddedOnly(let reason): lines.append("@embedded-only \(reason)")
             case .env(let key, let value): lines.append("@env \(key)=\(value)")
             case .file(let name, let text):
                 lines.append("@file \(name) \(text.replacingOccurrences(of: "\n", with: "\\n"))")

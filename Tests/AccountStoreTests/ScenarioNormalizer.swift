@@ -11,8 +11,8 @@ import Foundation
 /// | 64-hex digests | `<sha256>` | cover ids and times |
 /// | `…_ms` timestamps in JSON and `… ms` in text | `<ms>` | the clock |
 /// | seconds left in a throttle | `<n>` | the clock |
-/// | "the SQLite backend" (and LMDB, JSON-file) | `the <backend> backend` | the backend's own name in its messages |
-/// | "from sqlite to" (and lmdb, json) | `from <backend> to` | `migrate` names its source backend |
+/// | "the SQLite backend" (and LMDB, JSON-file, PostgreSQL) | `the <backend> backend` | the backend's own name in its messages |
+/// | "from sqlite to" (and lmdb, json, postgres) | `from <backend> to` | `migrate` names its source backend |
 /// | "a SQLite database", "an LMDB environment", "an AccountStore JSON store" | `<another backend's store>` | which foreign store was met |
 enum ScenarioNormalizer {
     static func normalize(_ line: String, root: String) -> String {
@@ -26,8 +26,8 @@ enum ScenarioNormalizer {
             (#"("retry_after_seconds":)\d+"#, "$1<n>"),
             (#"try again in \d+ seconds"#, "try again in <n> seconds"),
             (#"\d+초 후에"#, "<n>초 후에"),
-            (#"the (SQLite|LMDB|JSON-file) backend"#, "the <backend> backend"),
-            (#"from (sqlite|lmdb|json) to"#, "from <backend> to"),
+            (#"the (SQLite|LMDB|JSON-file|PostgreSQL) backend"#, "the <backend> backend"),
+            (#"from (sqlite|lmdb|json|postgres) to"#, "from <backend> to"),
             (#"(a SQLite database|an LMDB environment|an AccountStore JSON store)"#, "<another backend's store>"),
         ]
         for (pattern, replacement) in rules {

@@ -22,7 +22,7 @@ struct ScenarioTests {
         let path = Self.folder.appendingPathComponent(name).path
         let expected = try Scenario(name: name, text: String(contentsOfFile: path, encoding: .utf8))
         var transcripts: [(String, Scenario)] = []
-        for backend in BackendRegistry.standard.descriptors {
+        for backend in BackendRegistry.embedded.descriptors {
             transcripts.append((backend.name, try run(expected, backend: backend.name)))
         }
         if ProcessInfo.processInfo.environment["ACCOUNTS_RECORD_SCENARIOS"] == "1", let first = transcripts.first {
@@ -37,16 +37,54 @@ struct ScenarioTests {
         }
     }
 
+    /// The scenarios marked `@embedded-only`, with their reasons.
+    static let embeddedOnly: [(name: String, reason: String)] = names.compactMap { name in
+        let path = folder.appendingPathComponent(name).path
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let reason = (try? Scenario(name: name, text: text))?.embeddedOnlyReason
+        else { return nil }
+        return (name, reason)
+    }
+
+    @Test(
+        "scenario gives the same output on postgres as on the embedded backends",
+        .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason),
+        arguments: names.filter { name in !embeddedOnly.contains { $0.name == name } })
+    func scenarioOnPostgres(_ name: String) async throws {
+        let path = Self.folder.appendingPathComponent(name).path
+        let expected = try Scenario(name: name, text: String(contentsOfFile: path, encoding: .utf8))
+        let schema = PostgresTestServer.uniqueSchema("scenario")
+        let actual: Scenario
+        do {
+            actual = try run(expected, backend: "postgres", extra: PostgresTestServer.cliEnvironment(schema: schema))
+        } catch {
+            await PostgresTestServer.drop(schema: schema)
+            throw error
+        }
+        await PostgresTestServer.drop(schema: schema)
+        #expect(actual.rendered() == expected.rendered(), "\(name) on postgres differs:\n\(actual.rendered())")
+    }
+
+    @Test(
+        "embedded-only scenarios are not run on postgres",
+        .disabled(
+            if: !embeddedOnly.isEmpty,
+            Comment(rawValue: embeddedOnly.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))))
+    func embeddedOnlyScenariosAreSkipped() {
+        #expect(Self.embeddedOnly.isEmpty)
+    }
+
     /// Runs the scenario's commands in a fresh sandbox; returns the same scenario with the
     /// output the commands really gave.
-    func run(_ scenario: Scenario, backend: String) throws -> Scenario {
+    func run(_ scenario: Scenario, backend: String, extra: [String: String] = [:]) throws -> Scenario {
         var cli = try CLIRunner("scenario-\(backend)")
+        cli.extraEnvironment = extra
         cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend
         var result = scenario
         result.items = []
         for item in scenario.items {
             switch item {
-            case .comment:
+            case .comment, .embeddedOnly:
                 result.items.append(item)
             case .env(let key, let value):
                 cli.extraEnvironment[key] = value

@@ -8,7 +8,7 @@ import Testing
 /// every byte as it was.
 @Suite("Store damage")
 struct StoreDamageTests {
-    static let backends = BackendRegistry.standard.descriptors
+    static let backends = BackendRegistry.embedded.descriptors
 
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
         case zeroLength = "a zero-length file"

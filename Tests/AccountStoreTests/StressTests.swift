@@ -12,10 +12,34 @@ struct StressTests {
 
     @Test(
         "8 processes, colliding sign-ups, logins, logouts and withdrawals: exact result",
-        arguments: BackendRegistry.standard.descriptors)
+        arguments: BackendRegistry.embedded.descriptors)
     func stress(_ backend: BackendDescriptor) async throws {
         let cli = try CLIRunner("stress-\(backend.name)")
         let store = cli.root + "/" + backend.defaultStoreFileName
+        try await run(backend, cli: cli, store: store, configuration: BackendConfiguration(storePath: store, values: backend.defaultValues))
+    }
+
+    @Test(
+        "8 processes on one PostgreSQL schema, colliding sign-ups, logins, logouts and withdrawals: exact result",
+        .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+    func stressPostgres() async throws {
+        var cli = try CLIRunner("stress-postgres")
+        let schema = PostgresTestServer.uniqueSchema("stress")
+        cli.extraEnvironment = PostgresTestServer.cliEnvironment(schema: schema)
+        do {
+            try await run(
+                .postgres, cli: cli, store: schema,
+                configuration: BackendConfiguration(storePath: schema, values: PostgresTestServer.values))
+        } catch {
+            await PostgresTestServer.drop(schema: schema)
+            throw error
+        }
+        await PostgresTestServer.drop(schema: schema)
+    }
+
+    private func run(
+        _ backend: BackendDescriptor, cli: borrowing CLIRunner, store: String, configuration: BackendConfiguration
+    ) async throws {
         #expect(try cli.run(["start", "--backend", backend.name, "--store", store]).status == 0)
         var processes: [(Process, Pipe)] = []
         for worker in 0..<Self.workers {
@@ -24,7 +48,7 @@ struct StressTests {
             process.arguments = ["-c", Self.script(worker: worker)]
             process.environment = cli.environment.merging([
                 "PW": "Tangerine-Kayak-42", "ACCOUNTS": CLIRunner.executable, "ACCOUNTS_BACKEND": backend.name,
-                "ACCOUNTS_\(backend.name.uppercased())_PATH": store,
+                "ACCOUNTS_\(backend.name.uppercased())_\(backend.storeKey.uppercased())": store,
                 "ACCOUNTS_SESSION_FILE": cli.root + "/session-\(worker)",
             ]) { $1 }
             let output = Pipe()
@@ -62,7 +86,7 @@ struct StressTests {
             let withdrawn = outcomes.contains { $0.op == "withdraw" && $0.email == email && $0.status == 0 }
             if wins == 1 && !withdrawn { expected.insert(email) }
         }
-        let repository = try await backend.open(BackendConfiguration(storePath: store, values: backend.defaultValues))
+        let repository = try await backend.open(configuration)
         let users = try await repository.users(after: nil, limit: 100_000)
         #expect(Set(users.map(\.email)) == expected)
         #expect(users.count == expected.count)

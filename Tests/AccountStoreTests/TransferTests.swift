@@ -9,11 +9,11 @@ import Testing
 /// Data follows a deployment: export, import and migrate between every pair of backends.
 @Suite("Transfer")
 struct TransferTests {
-    static let backends = BackendRegistry.standard.descriptors
+    static let backends = BackendRegistry.embedded.descriptors
     static let pairs = backends.flatMap { from in backends.filter { $0.name != from.name }.map { (from, $0) } }
 
     func open(_ backend: BackendDescriptor, _ folder: String, _ name: String) async throws -> any UserRepository {
-        try await backend.open(BackendConfiguration(storePath: folder + "/" + name, values: backend.defaultValues))
+        try await backend.open(PostgresTestServer.configuration(backend, folder: folder, name: name))
     }
 
     func service(_ store: any UserRepository) -> AccountService {
@@ -25,6 +25,31 @@ struct TransferTests {
     @Test("migrate copies users and sessions, verifies, and old passwords log in", arguments: pairs)
     func migrate(_ from: BackendDescriptor, _ to: BackendDescriptor) async throws {
         let scratch = try ScratchFolder("migrate-\(from.name)-\(to.name)")
+        try await checkMigration(from, to, in: scratch.path)
+    }
+
+    @Test(
+        "migrate between PostgreSQL and an embedded backend, both ways, and old passwords log in",
+        .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason),
+        arguments: BackendRegistry.embedded.descriptors)
+    func migratePostgres(_ embedded: BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("migrate-postgres-\(embedded.name)")
+        do {
+            try await checkMigration(.postgres, embedded, in: scratch.path + "/out")
+            try await checkMigration(embedded, .postgres, in: scratch.path + "/in")
+        } catch {
+            await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/out")
+            await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/in")
+            throw error
+        }
+        await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/out")
+        await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/in")
+    }
+
+    /// Migrates a store holding a signed-in user and the reference data, then checks the copy.
+    func checkMigration(_ from: BackendDescriptor, _ to: BackendDescriptor, in folder: String) async throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let scratch = (path: folder, ())
         let source = try await open(from, scratch.path, "source-" + from.defaultStoreFileName)
         let signedIn = try await service(source).signUp(
             email: "leesoon7@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",

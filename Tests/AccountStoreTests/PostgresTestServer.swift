@@ -1,0 +1,73 @@
+import AccountCore
+import BackendRegistry
+import Foundation
+import PostgresBackend
+import Testing
+
+/// The PostgreSQL server the PostgreSQL cases run against: the one `scripts/test.sh` starts
+/// (`scripts/postgres-test-server.sh`), named by `TEST_POSTGRES_*`. Without it those cases are
+/// skipped, and say why; they never pass without having run.
+enum PostgresTestServer {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// Whether a server is configured.
+    static var isConfigured: Bool { environment["TEST_POSTGRES_HOST"].map { !$0.isEmpty } ?? false }
+
+    /// Why the PostgreSQL cases are skipped.
+    static let skipReason: Comment =
+        "no PostgreSQL server: TEST_POSTGRES_HOST, _PORT, _USER, _DATABASE and _PASSWORD are unset (scripts/test.sh starts a throwaway one)"
+
+    /// The `postgres` section's values for the test server.
+    static var values: [String: BackendOptionValue] {
+        var values = BackendDescriptor.postgres.defaultValues
+        values["host"] = .word(environment["TEST_POSTGRES_HOST"] ?? "")
+        values["port"] = .integer(Int(environment["TEST_POSTGRES_PORT"] ?? "") ?? 5_432)
+        values["user"] = .word(environment["TEST_POSTGRES_USER"] ?? "")
+        values["database"] = .word(environment["TEST_POSTGRES_DATABASE"] ?? "")
+        values["password"] = environment["TEST_POSTGRES_PASSWORD"].map { .secret($0) }
+        return values
+    }
+
+    /// The same settings as the `accounts` binary reads them, plus the schema.
+    static func cliEnvironment(schema: String) -> [String: String] {
+        [
+            "ACCOUNTS_POSTGRES_HOST": environment["TEST_POSTGRES_HOST"] ?? "",
+            "ACCOUNTS_POSTGRES_PORT": environment["TEST_POSTGRES_PORT"] ?? "",
+            "ACCOUNTS_POSTGRES_USER": environment["TEST_POSTGRES_USER"] ?? "",
+            "ACCOUNTS_POSTGRES_DATABASE": environment["TEST_POSTGRES_DATABASE"] ?? "",
+            "ACCOUNTS_POSTGRES_PASSWORD": environment["TEST_POSTGRES_PASSWORD"] ?? "",
+            "ACCOUNTS_POSTGRES_SCHEMA": schema,
+        ]
+    }
+
+    /// A schema name no other test uses.
+    static func uniqueSchema(_ label: String) -> String {
+        let suffix = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        return "test_\(label)_\(suffix)".lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce(into: "") {
+            $0.append($1)
+        }
+    }
+
+    /// A configuration of `backend` for a store called `name` in `folder`: a file there, or for
+    /// PostgreSQL a scratch schema named after that path (removed by `cleanUp`).
+    static func configuration(_ backend: BackendDescriptor, folder: String, name: String) -> BackendConfiguration {
+        let path = folder + "/" + name
+        let values = backend.storesInFiles ? backend.defaultValues : Self.values
+        return BackendConfiguration(storePath: backend.scratch?.location(path) ?? path, values: values)
+    }
+
+    /// Drops the scratch schemas made for stores in `folder`.
+    static func cleanUp(_ backend: BackendDescriptor, folder: String) async {
+        guard let scratch = backend.scratch else { return }
+        await scratch.fixtures(values).cleanUp(folder)
+    }
+
+    /// Drops one schema (and any other whose name starts with it).
+    static func drop(schema: String) async {
+        guard
+            let options = try? BackendDescriptor.postgresOptions(
+                BackendConfiguration(storePath: schema, values: values))
+        else { return }
+        try? await PostgresStoreFixtures.dropSchemas(withPrefix: schema, options)
+    }
+}
