@@ -79,7 +79,8 @@ let package = Package(
         .target(
             name: "BackendRegistry",
             dependencies: [
-                "AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend", "LMDBBackend", "PostgresBackend",
+                "AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend", "LMDBBackend",
+                "PostgresBackend",
             ],
             swiftSettings: strict
         ),

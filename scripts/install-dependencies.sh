@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages AccountStore builds against, if any are missing.
+# With --test-server, also PostgreSQL's server (the test suite starts a throwaway cluster).
 # Uses sudo when not root; does nothing when everything is present.
 set -euo pipefail
 
 packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev liblmdb-dev)
+if [ "${1:-}" = "--test-server" ]; then
+    packages+=(postgresql)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, checks formatting, builds with warnings as errors
 # (each own target sets treatAllWarnings(as: .error)), runs a short smoke of each fuzz target,
-# then the whole Swift Testing suite (last, so its summary closes the output).
+# then the whole Swift Testing suite (last, so its summary closes the output) with a throwaway
+# PostgreSQL server on a loopback port, so the PostgreSQL cases run too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-dependencies.sh
+./scripts/install-dependencies.sh --test-server
 echo "== swift format lint"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 echo "== swift build --build-tests"
 swift build --build-tests
 echo "== fuzz smoke (20 s per target)"
 ./scripts/fuzz.sh --smoke
+echo "== PostgreSQL test server"
+# The variables (the random password among them) go straight into the environment, unprinted.
+server_env=$(./scripts/postgres-test-server.sh start)
+eval "$server_env"
+trap './scripts/postgres-test-server.sh stop "$TEST_POSTGRES_FOLDER"' EXIT
+echo "started on 127.0.0.1:$TEST_POSTGRES_PORT in $TEST_POSTGRES_FOLDER"
 echo "== swift test"
 swift test

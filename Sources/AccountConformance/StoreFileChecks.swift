@@ -13,7 +13,8 @@ enum StoreFileChecks {
                     _ = try await store.userCount()
                     try await store.close()
                 }
-                try context.expect(try await context.snapshot() == before, "opening \(foreign.label) changed the folder")
+                try context.expect(
+                    try await context.snapshot() == before, "opening \(foreign.label) changed the folder")
                 tried += 1
             }
             try context.expect(tried >= 3, "only \(tried) foreign kinds were tried")

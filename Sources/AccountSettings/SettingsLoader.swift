@@ -36,7 +36,9 @@ public enum SettingsLoader {
         if let configFile {
             let text = try readText(configFile)
             for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) {
-                guard let known = schema.key(named: key) else { throw unknownKey(key, schema: schema, file: configFile) }
+                guard let known = schema.key(named: key) else {
+                    throw unknownKey(key, schema: schema, file: configFile)
+                }
                 if known.kind == .secret {
                     throw .configInvalid(
                         key: key,

@@ -18,12 +18,17 @@ struct BackendsCommand: AsyncParsableCommand {
             for backend in registry.descriptors {
                 let selected = backend.name == context.settings.backendName
                 lines.append("\(selected ? "*" : " ") \(backend.name.padding(8)) \(backend.summary)")
+                let store: (String, JSONValue) =
+                    switch backend.storeLocation {
+                    case .file(let name): ("default_store_file", .string(name))
+                    case .schema(let name): ("default_schema", .string(name))
+                    }
                 items.append(
                     .object([
                         ("name", .string(backend.name)), ("selected", .bool(selected)),
                         ("default", .bool(backend.name == BackendRegistry.defaultBackendName)),
                         ("format_version", .int(Int64(backend.formatVersion))),
-                        ("default_store_file", .string(backend.defaultStoreFileName)),
+                        ("store_key", .string(backend.storeKey)), store,
                         ("summary", .string(backend.summary)),
                     ]))
             }

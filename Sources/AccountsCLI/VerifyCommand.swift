@@ -15,7 +15,9 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.run(options) { context in
             let backend = try BackendRegistry.standard.descriptor(named: context.settings.backendName)
-            let outcomes = await ConformanceSuite.runAll(on: backend.conformanceSubject)
+            // The configured section's settings (how to reach a server, sync modes), scratch stores.
+            let values = context.settings.sections[backend.name]?.values ?? backend.defaultValues
+            let outcomes = await ConformanceSuite.runAll(on: backend.conformanceSubject(values: values))
             let failed = outcomes.filter { $0.failure != nil }
             var lines = outcomes.map { outcome in
                 outcome.failure.map { "FAIL  \(outcome.check): \($0)" } ?? "PASS  \(outcome.check)"

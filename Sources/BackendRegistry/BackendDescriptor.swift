@@ -57,7 +57,8 @@ public struct BackendDescriptor: Sendable, CustomStringConvertible {
         options: [BackendOption],
         formatVersion: Int,
         open: @escaping @Sendable (BackendConfiguration) async throws -> any UserRepository,
-        plantStore: @escaping @Sendable (_ configuration: BackendConfiguration, _ formatVersion: Int) async throws ->
+        plantStore:
+            @escaping @Sendable (_ configuration: BackendConfiguration, _ formatVersion: Int) async throws ->
             Void,
         integrityCheck: @escaping @Sendable (any UserRepository) async throws -> [String],
         scratch: ScratchSpace? = nil

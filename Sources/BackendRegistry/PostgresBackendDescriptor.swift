@@ -14,11 +14,13 @@ extension BackendDescriptor {
                 summary:
                     "postgres://user@host:port/database?sslmode=…; its parts win over host, port, user and database (never a password)"
             ),
-            BackendOption(name: "host", kind: .text, defaultValue: .word("localhost"), summary: "the server's host name"),
+            BackendOption(
+                name: "host", kind: .text, defaultValue: .word("localhost"), summary: "the server's host name"),
             BackendOption(name: "port", kind: .integer(1...65_535), defaultValue: .integer(5_432), summary: "its port"),
             BackendOption(name: "user", kind: .text, defaultValue: .word("accounts"), summary: "the role to log in as"),
             BackendOption(
-                name: "database", kind: .text, defaultValue: .word("accounts"), summary: "the database holding the schema"),
+                name: "database", kind: .text, defaultValue: .word("accounts"),
+                summary: "the database holding the schema"),
             BackendOption(
                 name: "password", kind: .secret, defaultValue: nil,
                 summary: "the password: from the environment (ACCOUNTS_POSTGRES_PASSWORD) only, never a config file"),
@@ -26,9 +28,11 @@ extension BackendDescriptor {
                 name: "password_file", kind: .path, defaultValue: nil,
                 summary: "a file (mode 0600) whose first line is the password, when the variable is unset"),
             BackendOption(
-                name: "tls", kind: .choice(PostgresOptions.TLSMode.allCases.map(\.rawValue)), defaultValue: .word("prefer"),
+                name: "tls", kind: .choice(PostgresOptions.TLSMode.allCases.map(\.rawValue)),
+                defaultValue: .word("prefer"),
                 summary:
-                    "disable; prefer (TLS if offered); require (always TLS); verify-full (TLS with a checked certificate)"),
+                    "disable; prefer (TLS if offered); require (always TLS); verify-full (TLS with a checked certificate)"
+            ),
             BackendOption(
                 name: "tls_ca_file", kind: .path, defaultValue: nil,
                 summary: "PEM roots for verify-full (default: the system's trust store)"),
@@ -68,7 +72,8 @@ extension BackendDescriptor {
                     plantDamaged: { path in try await PostgresStoreFixtures.plantDamaged(try options(path)) },
                     snapshot: { directory in
                         try await PostgresStoreFixtures.snapshot(
-                            schemasWithPrefix: PostgresScratchNames.prefix(for: directory), try options(directory + "/x"))
+                            schemasWithPrefix: PostgresScratchNames.prefix(for: directory),
+                            try options(directory + "/x"))
                     },
                     cleanUp: { directory in
                         try? await PostgresStoreFixtures.dropSchemas(

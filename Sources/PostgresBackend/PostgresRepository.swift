@@ -38,7 +38,8 @@ public final class PostgresRepository: UserRepository, Sendable {
                 connection, schema: connector.schema, location: options.location, newStoreID: newStoreID(),
                 nowMs: SystemClock().now().millisecondsSince1970)
         }
-        let client = PostgresClient(configuration: try connector.clientConfiguration(), backgroundLogger: PostgresConnector.logger)
+        let client = PostgresClient(
+            configuration: try connector.clientConfiguration(), backgroundLogger: PostgresConnector.logger)
         let runner = Task { await client.run() }
         return PostgresRepository(client: client, runner: runner, options: options)
     }
@@ -78,16 +79,18 @@ public final class PostgresRepository: UserRepository, Sendable {
         try await withConnection { [schema, options] connection in
             var problems: [String] = []
             _ = try await PostgresMigrator.version(connection, schema: schema, location: options.location)
-            let orphans = try await connection.rows(
-                """
-                SELECT count(*) FROM \(unescaped: schema.sessions) s
-                WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: schema.users) u WHERE u.id = s.user_id)
-                """
-            ).first?.decode(Int64.self) ?? 0
+            let orphans =
+                try await connection.rows(
+                    """
+                    SELECT count(*) FROM \(unescaped: schema.sessions) s
+                    WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: schema.users) u WHERE u.id = s.user_id)
+                    """
+                ).first?.decode(Int64.self) ?? 0
             if orphans > 0 { problems.append("\(orphans) sessions belong to no user") }
-            let duplicates = try await connection.rows(
-                "SELECT count(*) - count(DISTINCT email) FROM \(unescaped: schema.users)"
-            ).first?.decode(Int64.self) ?? 0
+            let duplicates =
+                try await connection.rows(
+                    "SELECT count(*) - count(DISTINCT email) FROM \(unescaped: schema.users)"
+                ).first?.decode(Int64.self) ?? 0
             if duplicates > 0 { problems.append("\(duplicates) emails are stored twice") }
             return problems.isEmpty ? ["ok"] : problems
         }
@@ -99,7 +102,8 @@ public final class PostgresRepository: UserRepository, Sendable {
         try await withConnection { [schema, options] connection in
             let meta = try await PostgresMigrator.storeMeta(connection, schema: schema)
             guard meta["format"] == PostgresSchema.formatName, let storeID = meta["store_id"] else {
-                throw AccountError.storeCorrupted(detail: "\(options.location): store_meta lacks the format or store id")
+                throw AccountError.storeCorrupted(
+                    detail: "\(options.location): store_meta lacks the format or store id")
             }
             let version = try await PostgresMigrator.version(connection, schema: schema, location: options.location)
             return StoreInfo(formatName: PostgresSchema.formatName, formatVersion: version, storeID: storeID)
@@ -145,7 +149,9 @@ public final class PostgresRepository: UserRepository, Sendable {
 
     public func userCount() async throws -> Int {
         try await withConnection { [schema] connection in
-            Int(try await connection.rows("SELECT count(*) FROM \(unescaped: schema.users)").first?.decode(Int64.self) ?? 0)
+            Int(
+                try await connection.rows("SELECT count(*) FROM \(unescaped: schema.users)").first?.decode(Int64.self)
+                    ?? 0)
         }
     }
 
@@ -302,7 +308,9 @@ public final class PostgresRepository: UserRepository, Sendable {
         var attempt = 0
         while true {
             do {
-                return try await withConnection { connection in try await connection.inTransaction { try await body(connection) } }
+                return try await withConnection { connection in
+                    try await connection.inTransaction { try await body(connection) }
+                }
             } catch let error as AccountError {
                 if case .storeBusy = error, attempt < Self.retries {
                     attempt += 1
@@ -353,7 +361,8 @@ public final class PostgresRepository: UserRepository, Sendable {
             (String, String, Int64, Int64, Int64, Int64, Bool).self)
         return SessionRecord(
             tokenHash: token, userID: UserID(rawValue: userID), createdAt: Timestamp(millisecondsSince1970: created),
-            lastSeenAt: Timestamp(millisecondsSince1970: lastSeen), expiresAt: Timestamp(millisecondsSince1970: expires),
+            lastSeenAt: Timestamp(millisecondsSince1970: lastSeen),
+            expiresAt: Timestamp(millisecondsSince1970: expires),
             idleTimeoutSeconds: idle, remember: remember)
     }
 }

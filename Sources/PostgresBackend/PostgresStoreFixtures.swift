@@ -81,9 +81,10 @@ public enum PostgresStoreFixtures {
             for row in tables {
                 let (schema, table) = try row.decode((String, String).self)
                 let name = "\"\(schema)\".\"\(table)\""
-                let text = try await connection.rows(
-                    "SELECT coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '') FROM \(unescaped: name) t"
-                ).first?.decode(String.self) ?? ""
+                let text =
+                    try await connection.rows(
+                        "SELECT coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '') FROM \(unescaped: name) t"
+                    ).first?.decode(String.self) ?? ""
                 result[schema + "." + table] = Array(text.utf8)
             }
             return result

@@ -32,7 +32,9 @@ public enum PostgresURL {
         if let user = components.user, !user.isEmpty { result.user = user.removingPercentEncoding ?? user }
         if let host = components.host, !host.isEmpty { result.host = host }
         if let port = components.port {
-            guard (1...65_535).contains(port) else { throw .configInvalid(key: key, reason: "port \(port) is out of range") }
+            guard (1...65_535).contains(port) else {
+                throw .configInvalid(key: key, reason: "port \(port) is out of range")
+            }
             result.port = port
         }
         let database = String(components.path.drop(while: { $0 == "/" }))

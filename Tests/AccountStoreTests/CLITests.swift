@@ -1,3 +1,4 @@
+import AccountConformance
 import BackendRegistry
 import Foundation
 import Testing
@@ -232,6 +233,19 @@ struct CLITests {
         }
     }
 
+    @Test(
+        "verify --backend postgres runs every check in scratch schemas of the configured server",
+        .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+    func verifyPostgres() throws {
+        var cli = try CLIRunner("verify-postgres")
+        let schema = PostgresTestServer.uniqueSchema("verify")
+        cli.extraEnvironment = PostgresTestServer.cliEnvironment(schema: schema)
+        let result = try cli.run(["verify", "--backend", "postgres"])
+        let checks = ConformanceSuite.checks.count
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("verify postgres: \(checks) of \(checks) checks passed"))
+    }
+
     @Test("verify runs every check against a scratch store and prints a line per check")
     func verify() throws {
         let cli = try CLIRunner("verify")
@@ -253,7 +267,9 @@ struct CLITests {
         #expect(result.stdout.contains("* sqlite"), "the embedded default is selected")
         #expect(result.stdout.contains("  json"))
         let list = try cli.run(["backends", "--json"]).json()["backends"] as? [[String: Any]]
-        #expect(list?.compactMap { $0["name"] as? String } == ["sqlite", "lmdb", "json"])
+        #expect(list?.compactMap { $0["name"] as? String } == ["sqlite", "lmdb", "json", "postgres"])
+        #expect(list?.compactMap { $0["store_key"] as? String } == ["path", "path", "path", "schema"])
+        #expect(result.stdout.contains("  postgres"))
         #expect(try cli.run(["backends", "--backend", "json"]).stdout.contains("* json"))
     }
 

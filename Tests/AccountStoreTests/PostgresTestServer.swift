@@ -62,6 +62,12 @@ enum PostgresTestServer {
         await scratch.fixtures(values).cleanUp(folder)
     }
 
+    /// Every row of the schema's tables, as text.
+    static func snapshot(schema: String) async throws -> [String: [UInt8]] {
+        let options = try BackendDescriptor.postgresOptions(BackendConfiguration(storePath: schema, values: values))
+        return try await PostgresStoreFixtures.snapshot(schemasWithPrefix: schema, options)
+    }
+
     /// Drops one schema (and any other whose name starts with it).
     static func drop(schema: String) async {
         guard

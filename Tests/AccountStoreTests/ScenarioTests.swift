@@ -55,13 +55,24 @@ struct ScenarioTests {
         let expected = try Scenario(name: name, text: String(contentsOfFile: path, encoding: .utf8))
         let schema = PostgresTestServer.uniqueSchema("scenario")
         let actual: Scenario
+        let stored: [String: [UInt8]]
         do {
             actual = try run(expected, backend: "postgres", extra: PostgresTestServer.cliEnvironment(schema: schema))
+            stored = try await PostgresTestServer.snapshot(schema: schema)
         } catch {
             await PostgresTestServer.drop(schema: schema)
             throw error
         }
         await PostgresTestServer.drop(schema: schema)
+        // Whatever went in on standard input (the passwords) is nowhere in the stored rows.
+        let secrets = expected.items.flatMap { item -> [String] in
+            if case .command(let command) = item { return command.stdin.filter { $0.count >= 8 } }
+            return []
+        }
+        for (table, rows) in stored {
+            let text = String(decoding: rows, as: UTF8.self)
+            for secret in Set(secrets) { #expect(!text.contains(secret), "\(table) holds a password in clear") }
+        }
         #expect(actual.rendered() == expected.rendered(), "\(name) on postgres differs:\n\(actual.rendered())")
     }
 

@@ -1,6 +1,8 @@
 import AccountCore
 import AccountSettings
+import BackendRegistry
 import Foundation
+import PostgresBackend
 import Testing
 
 @Suite("Settings")
@@ -176,6 +178,95 @@ struct SettingsLoaderTests {
             let loaded = try await box.load(
                 .init(configFile: root.appendingPathComponent("Config/examples/\(backend).yaml").path))
             #expect(loaded.backendName == backend)
+        }
+    }
+}
+
+/// The PostgreSQL section: the password only from the environment or a private file, never a
+/// config file or a URL; a bad schema name or an unreachable server is a typed error naming it.
+@Suite("PostgreSQL settings")
+struct PostgresSettingsTests {
+    typealias Sandbox = SettingsLoaderTests.Sandbox
+
+    @Test("a password in the config file is refused, naming the variable to use instead")
+    func passwordInFile() async throws {
+        let box = try Sandbox()
+        let config = try box.write("backend: postgres\npostgres:\n  password: hunter2-secret\n", to: "c.yaml")
+        do {
+            _ = try await box.load(.init(configFile: config))
+            Issue.record("a password in the file was accepted")
+        } catch let error as AccountError {
+            #expect(error.code == "config_invalid")
+            #expect(error.message(.english).contains("ACCOUNTS_POSTGRES_PASSWORD"))
+            #expect(!error.message(.english).contains("hunter2-secret"), "the message repeats the secret")
+        }
+    }
+
+    @Test("the password comes from ACCOUNTS_POSTGRES_PASSWORD and never shows in a description")
+    func passwordFromEnvironment() async throws {
+        let box = try Sandbox()
+        let settings = try await box.load(
+            .init(backend: "postgres"), environment: ["ACCOUNTS_POSTGRES_PASSWORD": "hunter2-secret"])
+        #expect(settings.backend.secret("password") == "hunter2-secret")
+        #expect(settings.backend.storePath == "accounts", "the default schema")
+        #expect(!String(describing: settings.backend).contains("hunter2-secret"))
+        #expect(!String(reflecting: settings.backend.values).contains("hunter2-secret"))
+    }
+
+    @Test("a URL fills host, port, user, database and TLS; a password in it is refused")
+    func url() throws {
+        let configuration = BackendConfiguration(
+            storePath: "crm", values: ["url": .word("postgres://app@db.internal:6543/people?sslmode=require")])
+        let options = try BackendDescriptor.postgresOptions(configuration)
+        #expect(options.host == "db.internal" && options.port == 6543 && options.user == "app")
+        #expect(options.database == "people" && options.tls == .require && options.schema == "crm")
+        #expect(!options.location.contains("password"))
+        for bad in ["postgres://app:hunter2@db/x", "postgres://db/x?password=hunter2", "mysql://db/x"] {
+            do {
+                _ = try BackendDescriptor.postgresOptions(
+                    BackendConfiguration(storePath: "crm", values: ["url": .word(bad)]))
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect(error.code == "config_invalid")
+                #expect(!error.message(.english).contains("hunter2"), "the message repeats the secret")
+            }
+        }
+    }
+
+    @Test("a password file must be private to its owner; its first line is the password")
+    func passwordFile() throws {
+        let box = try Sandbox()
+        let file = try box.write("s3cret-line\nignored\n", to: "pw")
+        func options() throws(AccountError) -> PostgresOptions {
+            try BackendDescriptor.postgresOptions(
+                BackendConfiguration(storePath: "accounts", values: ["password_file": .word(file)]))
+        }
+        chmod(file, 0o644)
+        #expect(throws: AccountError.self) { try options() }
+        chmod(file, 0o600)
+        #expect(try options().password == "s3cret-line")
+    }
+
+    @Test("an unreachable server is store_io naming the server and the reason, never the password")
+    func unreachable() async throws {
+        var options = PostgresOptions(host: "127.0.0.1", port: 1, password: "hunter2-secret", schema: "accounts")
+        options.connectTimeoutMilliseconds = 2_000
+        do {
+            _ = try await PostgresRepository.open(options)
+            Issue.record("opened a store on port 1")
+        } catch let error as AccountError {
+            #expect(error.code == "store_io")
+            #expect(error.message(.english).contains("127.0.0.1:1"))
+            #expect(error.message(.english).lowercased().contains("refused"))
+            #expect(!error.message(.english).contains("hunter2-secret"))
+        }
+    }
+
+    @Test("a schema name that is not a plain identifier is config_invalid before connecting")
+    func badSchema() async throws {
+        for name in ["Accounts", "a-b", "pg_catalog", "1abc", "", String(repeating: "a", count: 64), "x\"; DROP"] {
+            let error = await accountError { _ = try await PostgresRepository.open(PostgresOptions(schema: name)) }
+            #expect(error?.code == "config_invalid", "\(name)")
         }
     }
 }

@@ -16,7 +16,9 @@ struct StressTests {
     func stress(_ backend: BackendDescriptor) async throws {
         let cli = try CLIRunner("stress-\(backend.name)")
         let store = cli.root + "/" + backend.defaultStoreFileName
-        try await run(backend, cli: cli, store: store, configuration: BackendConfiguration(storePath: store, values: backend.defaultValues))
+        try await run(
+            backend, cli: cli, store: store,
+            configuration: BackendConfiguration(storePath: store, values: backend.defaultValues))
     }
 
     @Test(
