@@ -124,8 +124,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
 
     public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
         try await read { document in
-            let keys = document.usersByEmail.keys.filter { email == nil || $0 > email! }.sorted().prefix(max(0, limit))
-            return keys.map { document.usersByEmail[$0]! }
+            document.users(after: email, limit: limit)
         }
     }
 
@@ -223,10 +222,16 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
                 path: self.lockPath, timeoutMilliseconds: self.options.lockTimeoutMilliseconds
             ) {
                 var document = try self.current()
+                let unchanged = self.cached?.version
+                // The cache lets go of its reference first, so the change mutates the document in
+                // place instead of copying every record (it is put back once the write is done).
+                self.cached = nil
                 let (result, changed) = try body(&document)
                 if changed {
                     let version = try StoreFile.replace(self.options.path, with: JSONStoreEncoder.encode(document))
                     self.cached = (version, document)
+                } else if let unchanged {
+                    self.cached = (unchanged, document)
                 }
                 return result
             }

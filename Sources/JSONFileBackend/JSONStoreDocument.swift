@@ -12,6 +12,9 @@ struct JSONStoreDocument: Sendable {
     private(set) var usersByEmail: [String: UserRecord] = [:]
     private(set) var emailByID: [UserID: String] = [:]
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
+    /// The users' and sessions' encoded JSON in the file's order, kept in step with the maps.
+    private(set) var encodedUsers = EncodedRecords()
+    private(set) var encodedSessions = EncodedRecords()
 
     init(storeID: String, createdAt: Timestamp) {
         self.storeID = storeID
@@ -31,44 +34,52 @@ struct JSONStoreDocument: Sendable {
     @discardableResult
     mutating func put(_ user: UserRecord) -> Bool {
         if let holder = usersByEmail[user.email], holder.id != user.id { return false }
-        if let oldEmail = emailByID[user.id], oldEmail != user.email { usersByEmail[oldEmail] = nil }
+        if let oldEmail = emailByID[user.id], oldEmail != user.email {
+            usersByEmail[oldEmail] = nil
+            encodedUsers.remove(oldEmail)
+        }
         usersByEmail[user.email] = user
         emailByID[user.id] = user.email
+        encodedUsers.set(user.email, JSONStoreEncoder.encode(user))
         return true
     }
 
     mutating func removeUser(id: UserID) -> UserRecord? {
         guard let email = emailByID.removeValue(forKey: id) else { return nil }
-        sessionsByHash = sessionsByHash.filter { $0.value.userID != id }
+        _ = removeSessions(of: id, except: nil)
+        encodedUsers.remove(email)
         return usersByEmail.removeValue(forKey: email)
     }
 
     mutating func put(_ session: SessionRecord) {
         sessionsByHash[session.tokenHash] = session
+        encodedSessions.set(session.tokenHash, JSONStoreEncoder.encode(session))
     }
 
     mutating func removeSession(tokenHash: String) -> SessionRecord? {
-        sessionsByHash.removeValue(forKey: tokenHash)
+        encodedSessions.remove(tokenHash)
+        return sessionsByHash.removeValue(forKey: tokenHash)
     }
 
     /// Removes every session of `userID` except `keep`; returns how many went.
     mutating func removeSessions(of userID: UserID, except keep: String?) -> Int {
-        let before = sessionsByHash.count
-        sessionsByHash = sessionsByHash.filter { $0.value.userID != userID || $0.key == keep }
-        return before - sessionsByHash.count
+        let doomed = Set(sessionsByHash.values.filter { $0.userID == userID && $0.tokenHash != keep }.map(\.tokenHash))
+        for tokenHash in doomed { sessionsByHash[tokenHash] = nil }
+        encodedSessions.remove(doomed)
+        return doomed.count
     }
 
     func sessions(of userID: UserID) -> [SessionRecord] {
         sessionsByHash.values.filter { $0.userID == userID }.sorted { $0.tokenHash < $1.tokenHash }
     }
 
-    /// Users in ascending email order (the file's order).
-    var sortedUsers: [UserRecord] {
-        usersByEmail.keys.sorted().map { usersByEmail[$0]! }
+    /// Up to `limit` users after `email` (exclusive) in ascending email order (the file's order).
+    func users(after email: String?, limit: Int) -> [UserRecord] {
+        encodedUsers.keys(after: email).prefix(max(0, limit)).map { usersByEmail[$0]! }
     }
 
     /// Sessions in ascending token-hash order (the file's order).
     var sortedSessions: [SessionRecord] {
-        sessionsByHash.keys.sorted().map { sessionsByHash[$0]! }
+        encodedSessions.keys.map { sessionsByHash[$0]! }
     }
 }

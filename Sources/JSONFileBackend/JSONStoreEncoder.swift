@@ -15,34 +15,43 @@ enum JSONStoreEncoder {
         out.field("store_id", string: document.storeID, indent: 1)
         out.field("created_at_ms", int: document.createdAt.millisecondsSince1970, indent: 1)
         out.raw("  \"users\" : [")
-        for (index, user) in document.sortedUsers.enumerated() {
-            out.raw(index == 0 ? "\n    {\n" : ",\n    {\n")
-            out.field("id", string: user.id.rawValue, indent: 3)
-            out.field("email", string: user.email, indent: 3)
-            out.field("nickname", string: user.nickname, indent: 3)
-            out.field("password_hash", string: user.passwordHash, indent: 3)
-            out.field("created_at_ms", int: user.createdAt.millisecondsSince1970, indent: 3)
-            out.field("password_changed_at_ms", int: user.passwordChangedAt.millisecondsSince1970, indent: 3)
-            out.field("failed_login_count", int: Int64(user.failedLoginCount), indent: 3)
-            out.field(
-                "last_failed_login_at_ms", int: user.lastFailedLoginAt?.millisecondsSince1970, indent: 3, last: true)
-            out.raw("    }")
-        }
-        out.raw(document.usersByEmail.isEmpty ? "],\n" : "\n  ],\n")
+        out.records(document.encodedUsers)
+        out.raw(document.encodedUsers.isEmpty ? "],\n" : "\n  ],\n")
         out.raw("  \"sessions\" : [")
-        for (index, session) in document.sortedSessions.enumerated() {
-            out.raw(index == 0 ? "\n    {\n" : ",\n    {\n")
-            out.field("token_sha256", string: session.tokenHash, indent: 3)
-            out.field("user_id", string: session.userID.rawValue, indent: 3)
-            out.field("created_at_ms", int: session.createdAt.millisecondsSince1970, indent: 3)
-            out.field("last_seen_at_ms", int: session.lastSeenAt.millisecondsSince1970, indent: 3)
-            out.field("expires_at_ms", int: session.expiresAt.millisecondsSince1970, indent: 3)
-            out.field("idle_timeout_s", int: session.idleTimeoutSeconds, indent: 3)
-            out.field("remember", bool: session.remember, indent: 3, last: true)
-            out.raw("    }")
-        }
-        out.raw(document.sessionsByHash.isEmpty ? "]\n" : "\n  ]\n")
+        out.records(document.encodedSessions)
+        out.raw(document.encodedSessions.isEmpty ? "]\n" : "\n  ]\n")
         out.raw("}\n")
+        return out.bytes
+    }
+
+    /// One user as it sits in the file's `users` array (without the separating comma).
+    static func encode(_ user: UserRecord) -> [UInt8] {
+        var out = JSONTextWriter(capacity: 320)
+        out.raw("    {\n")
+        out.field("id", string: user.id.rawValue, indent: 3)
+        out.field("email", string: user.email, indent: 3)
+        out.field("nickname", string: user.nickname, indent: 3)
+        out.field("password_hash", string: user.passwordHash, indent: 3)
+        out.field("created_at_ms", int: user.createdAt.millisecondsSince1970, indent: 3)
+        out.field("password_changed_at_ms", int: user.passwordChangedAt.millisecondsSince1970, indent: 3)
+        out.field("failed_login_count", int: Int64(user.failedLoginCount), indent: 3)
+        out.field("last_failed_login_at_ms", int: user.lastFailedLoginAt?.millisecondsSince1970, indent: 3, last: true)
+        out.raw("    }")
+        return out.bytes
+    }
+
+    /// One session as it sits in the file's `sessions` array.
+    static func encode(_ session: SessionRecord) -> [UInt8] {
+        var out = JSONTextWriter(capacity: 320)
+        out.raw("    {\n")
+        out.field("token_sha256", string: session.tokenHash, indent: 3)
+        out.field("user_id", string: session.userID.rawValue, indent: 3)
+        out.field("created_at_ms", int: session.createdAt.millisecondsSince1970, indent: 3)
+        out.field("last_seen_at_ms", int: session.lastSeenAt.millisecondsSince1970, indent: 3)
+        out.field("expires_at_ms", int: session.expiresAt.millisecondsSince1970, indent: 3)
+        out.field("idle_timeout_s", int: session.idleTimeoutSeconds, indent: 3)
+        out.field("remember", bool: session.remember, indent: 3, last: true)
+        out.raw("    }")
         return out.bytes
     }
 }
@@ -51,7 +60,18 @@ enum JSONStoreEncoder {
 struct JSONTextWriter {
     private(set) var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(4096) }
+    init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+
+    /// Appends already-encoded records in order, one per line, comma-separated.
+    mutating func records(_ records: EncodedRecords) {
+        var total = 0
+        for key in records.keys { total += records[key]!.count + 2 }
+        bytes.reserveCapacity(bytes.count + total + 64)
+        for (index, key) in records.keys.enumerated() {
+            if index == 0 { raw("\n") } else { raw(",\n") }
+            bytes.append(contentsOf: records[key]!)
+        }
+    }
 
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
