@@ -21,7 +21,16 @@ enum LMDBRecordCodec {
     }
 
     static func decodeUser(id: UserID, _ bytes: [UInt8], path: String) throws(AccountError) -> UserRecord {
-        var reader = Reader(bytes: bytes, path: path, what: "user \(id)")
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(AccountError) in try decodeUser(id: id, raw, path: path) }
+        }.get()
+    }
+
+    /// Decodes a user straight from LMDB's memory (valid only inside the transaction).
+    static func decodeUser(id: UserID, _ bytes: UnsafeRawBufferPointer, path: String) throws(AccountError)
+        -> UserRecord
+    {
+        var reader = Reader(bytes: bytes, path: path, what: "user", name: id.rawValue)
         try reader.expectVersion(userVersion)
         let user = UserRecord(
             id: id, email: try reader.string(), nickname: try reader.string(), passwordHash: try reader.string(),
@@ -46,7 +55,16 @@ enum LMDBRecordCodec {
     }
 
     static func decodeSession(tokenHash: String, _ bytes: [UInt8], path: String) throws(AccountError) -> SessionRecord {
-        var reader = Reader(bytes: bytes, path: path, what: "session")
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(AccountError) in try decodeSession(tokenHash: tokenHash, raw, path: path) }
+        }.get()
+    }
+
+    /// Decodes a session straight from LMDB's memory (valid only inside the transaction).
+    static func decodeSession(tokenHash: String, _ bytes: UnsafeRawBufferPointer, path: String) throws(AccountError)
+        -> SessionRecord
+    {
+        var reader = Reader(bytes: bytes, path: path, what: "session", name: "")
         try reader.expectVersion(sessionVersion)
         let session = SessionRecord(
             tokenHash: tokenHash, userID: UserID(rawValue: try reader.string()),
@@ -80,24 +98,31 @@ enum LMDBRecordCodec {
         }
     }
 
+    /// Reads fields in place from a record's bytes; the message naming the record is built
+    /// only when it does not decode (this runs on every lookup).
     struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeRawBufferPointer
         let path: String
-        let what: String
+        let what: StaticString
+        let name: String
         var offset = 0
 
         func corrupt(_ reason: String) -> AccountError {
-            .storeCorrupted(detail: "\(path): \(what) does not decode (\(reason))")
+            .storeCorrupted(detail: "\(path): \(what)\(name.isEmpty ? "" : " " + name) does not decode (\(reason))")
         }
 
-        mutating func take(_ count: Int) throws(AccountError) -> ArraySlice<UInt8> {
+        mutating func take(_ count: Int) throws(AccountError) -> UnsafeRawBufferPointer {
             guard count >= 0, bytes.count - offset >= count else { throw corrupt("truncated") }
             defer { offset += count }
-            return bytes[offset..<offset + count]
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+        }
+
+        mutating func byte() throws(AccountError) -> UInt8 {
+            try take(1)[0]
         }
 
         mutating func expectVersion(_ version: UInt8) throws(AccountError) {
-            let found = try take(1).first!
+            let found = try byte()
             guard found == version else { throw corrupt("record version \(found), expected \(version)") }
         }
 
@@ -106,11 +131,11 @@ enum LMDBRecordCodec {
         }
 
         mutating func int() throws(AccountError) -> Int64 {
-            Int64(bitPattern: try take(8).reversed().reduce(0) { $0 << 8 | UInt64($1) })
+            Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self))
         }
 
         mutating func flag() throws(AccountError) -> Bool {
-            switch try take(1).first! {
+            switch try byte() {
             case 0: return false
             case 1: return true
             case let other: throw corrupt("flag byte \(other)")
@@ -122,7 +147,7 @@ enum LMDBRecordCodec {
         }
 
         mutating func string() throws(AccountError) -> String {
-            let length = try take(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+            let length = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
             let slice = try take(length)
             guard let text = String(validating: slice, as: UTF8.self) else { throw corrupt("invalid UTF-8") }
             return text

@@ -113,7 +113,7 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
         // A taken email is refused by a read on the caller's thread, without waiting for the
         // writer; a race between two creators is still decided inside the write transaction.
         let taken = try await read { (txn, layout, _) throws(AccountError) -> Bool in
-            try txn.get(layout.emails, Array(user.email.utf8)) != nil
+            try txn.withValue(layout.emails, key: user.email) { _ in true } ?? false
         }
         if taken { throw AccountError.emailTaken }
         try await write { (txn, layout, _) throws(AccountError) in
@@ -148,8 +148,14 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
 
     public func user(email: String) async throws -> UserRecord? {
         try await read { (txn, layout, path) throws(AccountError) -> UserRecord? in
-            guard let id = try txn.get(layout.emails, Array(email.utf8)) else { return nil }
-            return try Self.user(id: String(decoding: id, as: UTF8.self), txn, layout, path)
+            // In place: the email's bytes, the id and the record are read from LMDB's memory;
+            // only the returned record's strings are allocated.
+            try txn.withValue(layout.emails, key: email) { (id) throws(AccountError) -> UserRecord? in
+                try txn.withValue(layout.users, key: id) { (record) throws(AccountError) -> UserRecord in
+                    try LMDBRecordCodec.decodeUser(
+                        id: UserID(rawValue: String(decoding: id, as: UTF8.self)), record, path: path)
+                }
+            } ?? nil
         }
     }
 
@@ -241,8 +247,8 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
 
     public func session(tokenHash: String) async throws -> SessionRecord? {
         try await read { (txn, layout, path) throws(AccountError) -> SessionRecord? in
-            try txn.get(layout.sessions, Array(tokenHash.utf8)).map { (bytes) throws(AccountError) in
-                try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, bytes, path: path)
+            try txn.withValue(layout.sessions, key: tokenHash) { (record) throws(AccountError) -> SessionRecord in
+                try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, record, path: path)
             }
         }
     }
@@ -308,8 +314,8 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
     private static func user(id: String, _ txn: LMDBTransaction, _ layout: LMDBLayout, _ path: String)
         throws(AccountError) -> UserRecord?
     {
-        try txn.get(layout.users, Array(id.utf8)).map { (bytes) throws(AccountError) in
-            try LMDBRecordCodec.decodeUser(id: UserID(rawValue: id), bytes, path: path)
+        try txn.withValue(layout.users, key: id) { (record) throws(AccountError) -> UserRecord in
+            try LMDBRecordCodec.decodeUser(id: UserID(rawValue: id), record, path: path)
         }
     }
 

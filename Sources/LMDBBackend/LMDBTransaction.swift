@@ -25,6 +25,29 @@ struct LMDBTransaction {
         return Self.bytes(data)
     }
 
+    /// Runs `body` on the value stored under `key` in place (no copy), or returns `nil`. The
+    /// bytes are LMDB's own memory: valid only inside `body`.
+    func withValue<T>(
+        _ dbi: MDB_dbi, key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws(AccountError) -> T
+    ) throws(AccountError) -> T? {
+        var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var data = MDB_val()
+        let status = mdb_get(handle, dbi, &keyValue, &data)
+        if status == MDB_NOTFOUND { return nil }
+        guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "get", path: path) }
+        return try body(UnsafeRawBufferPointer(start: data.mv_data, count: data.mv_size))
+    }
+
+    /// `withValue` keyed by a string's UTF-8, without copying it into an array first.
+    func withValue<T>(
+        _ dbi: MDB_dbi, key: String, _ body: (UnsafeRawBufferPointer) throws(AccountError) -> T
+    ) throws(AccountError) -> T? {
+        var key = key
+        return try key.withUTF8 { utf8 in
+            Result { () throws(AccountError) -> T? in try withValue(dbi, key: UnsafeRawBufferPointer(utf8), body) }
+        }.get()
+    }
+
     /// Stores `value` under `key`. With `unique`, returns `false` (and stores nothing) when the
     /// key is already there.
     @discardableResult
