@@ -8,10 +8,12 @@ import Synchronization
 /// uniqueness, withdrawal and session revocation are enforced by the schema (a UNIQUE email
 /// index, `ON DELETE CASCADE`).
 public final class SQLiteRepository: UserRepository, @unchecked Sendable {
-    // `@unchecked`: `connection` (the writer) is only touched on `io`, a serial queue, and
-    // `reader` only under `readerLock`.
+    // `@unchecked`: `connection` (the writer) is only touched under `writerLock`, and `reader`
+    // only under `readerLock`.
     private let connection: SQLiteConnection
+    private let writerLock = Mutex(())
     private let io: SerialIOQueue
+    private let busyTimeoutMilliseconds: Int
     /// A second connection for reads, used on the caller's thread: a WAL reader never waits for
     /// the writer, so a lookup costs microseconds instead of a thread hop.
     private let reader: SQLiteConnection
@@ -19,8 +21,11 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     /// The database file.
     public let path: String
 
-    private init(connection: SQLiteConnection, reader: SQLiteConnection, io: SerialIOQueue) {
+    private init(
+        connection: SQLiteConnection, reader: SQLiteConnection, io: SerialIOQueue, busyTimeoutMilliseconds: Int
+    ) {
         self.connection = connection
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.reader = reader
         self.io = io
         path = connection.path
@@ -51,7 +56,8 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         }
         let reader = try SQLiteConnection(path: options.path, create: false)
         reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
-        let repository = SQLiteRepository(connection: connection, reader: reader, io: io)
+        let repository = SQLiteRepository(
+            connection: connection, reader: reader, io: io, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         _ = try await repository.storeInfo()
         return repository
     }
@@ -70,13 +76,16 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
 
     /// `PRAGMA integrity_check` plus a foreign-key check: `["ok"]` for a sound store.
     public func integrityCheck() async throws -> [String] {
-        try await io.run { [connection] () throws -> [String] in
-            var problems = try connection.rows("PRAGMA integrity_check") { row throws(AccountError) in try row.text(0) }
-            let orphans = try connection.rows("PRAGMA foreign_key_check") { row throws(AccountError) in try row.text(0)
-            }
-            if !orphans.isEmpty { problems.append("\(orphans.count) rows break a foreign key") }
-            return problems == ["ok"] ? ["ok"] : problems.filter { $0 != "ok" }
+        try await io.run { [self] () throws -> [String] in
+            try writerLock.withLock { (_) throws(AccountError) -> [String] in try Self.integrityProblems(connection) }
         }
+    }
+
+    private static func integrityProblems(_ connection: SQLiteConnection) throws(AccountError) -> [String] {
+        var problems = try connection.rows("PRAGMA integrity_check") { row throws(AccountError) in try row.text(0) }
+        let orphans = try connection.rows("PRAGMA foreign_key_check") { row throws(AccountError) in try row.text(0) }
+        if !orphans.isEmpty { problems.append("\(orphans.count) rows break a foreign key") }
+        return problems == ["ok"] ? ["ok"] : problems.filter { $0 != "ok" }
     }
 
     // MARK: - UserRepository
@@ -106,29 +115,25 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
                 ?? false
         }
         if taken { throw AccountError.emailTaken }
-        try await io.run { [connection] () throws in
-            try connection.immediateTransaction { () throws(AccountError) in
-                // The UNIQUE email index decides a race: the loser gets `emailTaken`.
-                try connection.run(Self.insertUser, Self.values(user))
-                if let initialSession { try connection.run(Self.insertSession, Self.values(initialSession)) }
-            }
+        try await write { connection throws(AccountError) in
+            // The UNIQUE email index decides a race: the loser gets `emailTaken`.
+            try connection.run(Self.insertUser, Self.values(user))
+            if let initialSession { try connection.run(Self.insertSession, Self.values(initialSession)) }
         }
     }
 
     public func createUsers(_ users: [UserRecord]) async throws -> [String] {
-        try await io.run { [connection] () throws -> [String] in
-            try connection.immediateTransaction { () throws(AccountError) -> [String] in
-                var skipped: [String] = []
-                for user in users {
-                    do throws(AccountError) {
-                        try connection.run(Self.insertUser, Self.values(user))
-                    } catch .emailTaken {
-                        // A failed INSERT aborts only itself; the transaction goes on.
-                        skipped.append(user.email)
-                    }
+        try await write { connection throws(AccountError) -> [String] in
+            var skipped: [String] = []
+            for user in users {
+                do throws(AccountError) {
+                    try connection.run(Self.insertUser, Self.values(user))
+                } catch .emailTaken {
+                    // A failed INSERT aborts only itself; the transaction goes on.
+                    skipped.append(user.email)
                 }
-                return skipped
             }
+            return skipped
         }
     }
 
@@ -167,66 +172,56 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     public func updatePassword(
         userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
     ) async throws -> Bool {
-        try await io.run { [connection] () throws -> Bool in
-            try connection.immediateTransaction { () throws(AccountError) -> Bool in
-                let changed = try connection.run(
-                    "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ?",
-                    [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
-                guard changed == 1 else { return false }
-                if case .allExcept(let keep) = revoking {
-                    try connection.run(
-                        "DELETE FROM sessions WHERE user_id = ? AND token_sha256 IS NOT ?",
-                        [.text(userID.rawValue), keep.map(SQLiteValue.text) ?? .null])
-                }
-                return true
+        try await write { connection throws(AccountError) -> Bool in
+            let changed = try connection.run(
+                "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ?",
+                [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
+            guard changed == 1 else { return false }
+            if case .allExcept(let keep) = revoking {
+                try connection.run(
+                    "DELETE FROM sessions WHERE user_id = ? AND token_sha256 IS NOT ?",
+                    [.text(userID.rawValue), keep.map(SQLiteValue.text) ?? .null])
             }
+            return true
         }
     }
 
     public func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
-        try await io.run { [connection] () throws -> Int? in
-            try connection.immediateTransaction { () throws(AccountError) -> Int? in
-                try connection.firstRow(
-                    """
-                    UPDATE users SET failed_login_count = failed_login_count + 1, last_failed_login_at_ms = ?
-                    WHERE id = ? RETURNING failed_login_count
-                    """, [.integer(time.millisecondsSince1970), .text(userID.rawValue)]
-                ) { row throws(AccountError) in Int(try row.integer(0)) }
-            }
+        try await write { connection throws(AccountError) -> Int? in
+            try connection.firstRow(
+                """
+                UPDATE users SET failed_login_count = failed_login_count + 1, last_failed_login_at_ms = ?
+                WHERE id = ? RETURNING failed_login_count
+                """, [.integer(time.millisecondsSince1970), .text(userID.rawValue)]
+            ) { row throws(AccountError) in Int(try row.integer(0)) }
         }
     }
 
     public func resetLoginFailures(userID: UserID) async throws {
-        try await io.run { [connection] () throws in
-            try connection.immediateTransaction { () throws(AccountError) in
-                _ = try connection.run(
-                    "UPDATE users SET failed_login_count = 0, last_failed_login_at_ms = NULL WHERE id = ?",
-                    [.text(userID.rawValue)])
-            }
+        try await write { connection throws(AccountError) in
+            _ = try connection.run(
+                "UPDATE users SET failed_login_count = 0, last_failed_login_at_ms = NULL WHERE id = ?",
+                [.text(userID.rawValue)])
         }
     }
 
     public func deleteUser(id: UserID) async throws -> Bool {
-        try await io.run { [connection] () throws -> Bool in
+        try await write { connection throws(AccountError) -> Bool in
             // Sessions go with the user through ON DELETE CASCADE, in the same transaction.
-            try connection.immediateTransaction { () throws(AccountError) -> Bool in
-                try connection.run("DELETE FROM users WHERE id = ?", [.text(id.rawValue)]) == 1
-            }
+            try connection.run("DELETE FROM users WHERE id = ?", [.text(id.rawValue)]) == 1
         }
     }
 
     public func createSession(_ session: SessionRecord) async throws -> Bool {
-        try await io.run { [connection] () throws -> Bool in
-            try connection.immediateTransaction { () throws(AccountError) -> Bool in
-                let exists = try connection.firstRow(
-                    "SELECT 1 FROM users WHERE id = ?", [.text(session.userID.rawValue)]
-                ) {
-                    _ throws(AccountError) in true
-                }
-                guard exists == true else { return false }
-                try connection.run(Self.insertSession, Self.values(session))
-                return true
+        try await write { connection throws(AccountError) -> Bool in
+            let exists = try connection.firstRow(
+                "SELECT 1 FROM users WHERE id = ?", [.text(session.userID.rawValue)]
+            ) {
+                _ throws(AccountError) in true
             }
+            guard exists == true else { return false }
+            try connection.run(Self.insertSession, Self.values(session))
+            return true
         }
     }
 
@@ -244,29 +239,53 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     }
 
     public func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws {
-        try await io.run { [connection] () throws in
-            try connection.immediateTransaction { () throws(AccountError) in
-                _ = try connection.run(
-                    "UPDATE sessions SET last_seen_at_ms = ? WHERE token_sha256 = ? AND last_seen_at_ms < ?",
-                    [
-                        .integer(lastSeenAt.millisecondsSince1970), .text(tokenHash),
-                        .integer(lastSeenAt.millisecondsSince1970),
-                    ])
-            }
+        try await write { connection throws(AccountError) in
+            _ = try connection.run(
+                "UPDATE sessions SET last_seen_at_ms = ? WHERE token_sha256 = ? AND last_seen_at_ms < ?",
+                [
+                    .integer(lastSeenAt.millisecondsSince1970), .text(tokenHash),
+                    .integer(lastSeenAt.millisecondsSince1970),
+                ])
         }
     }
 
     public func deleteSession(tokenHash: String) async throws -> Bool {
-        try await io.run { [connection] () throws -> Bool in
-            try connection.immediateTransaction { () throws(AccountError) -> Bool in
-                try connection.run("DELETE FROM sessions WHERE token_sha256 = ?", [.text(tokenHash)]) == 1
-            }
+        try await write { connection throws(AccountError) -> Bool in
+            try connection.run("DELETE FROM sessions WHERE token_sha256 = ?", [.text(tokenHash)]) == 1
         }
     }
 
     public func close() async throws {
-        try await io.run { [connection] in connection.close() }
+        try await io.run { [self] in writerLock.withLock { _ in connection.close() } }
         readerLock.withLock { _ in reader.close() }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer connection.
+    ///
+    /// Uncontended, it runs right here on the caller's thread, with a busy timeout of zero: two
+    /// thread hops (to a queue and back) cost about a third of a durable commit on a fast disk.
+    /// When another call of this process holds the writer, or another process holds SQLite's
+    /// write lock, it queues on `io` instead and waits there (up to the busy timeout), so waiting
+    /// never pins a cooperative thread. A transaction refused as busy was rolled back, so running
+    /// it again from the start is safe.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws(AccountError) -> T)
+        async throws -> T
+    {
+        let attempt = try writerLock.withLockIfAvailable { (_) throws(AccountError) -> T? in
+            connection.setBusyTimeout(milliseconds: 0)
+            defer { connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+            do throws(AccountError) {
+                return try connection.immediateTransaction { () throws(AccountError) -> T in try body(connection) }
+            } catch .storeBusy {
+                return nil
+            }
+        }
+        if let attempt, let result = attempt { return result }
+        return try await io.run { [self] () throws -> T in
+            try writerLock.withLock { (_) throws(AccountError) -> T in
+                try connection.immediateTransaction { () throws(AccountError) -> T in try body(connection) }
+            }
+        }
     }
 
     /// Runs a read on the reader connection, on the caller's thread.
