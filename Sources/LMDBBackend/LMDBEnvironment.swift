@@ -69,31 +69,39 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Runs `body` in a write transaction and commits it. When the map is full, the transaction
     /// is aborted, the map doubled and `body` run again from the start: nothing is lost.
-    func write<T>(_ body: (LMDBTransaction) throws(AccountError) -> T) throws(AccountError) -> T {
-        try lock.withLock { (_) throws(AccountError) -> T in
-            while true {
-                let transaction = try begin(flags: 0)
-                let state = LMDBTransaction.State()
-                let result: T
-                do throws(AccountError) {
-                    result = try body(LMDBTransaction(handle: transaction, path: path, state: state))
-                } catch {
-                    mdb_txn_abort(transaction)
-                    if state.mapFull {
-                        try growMap()
-                        continue
-                    }
-                    throw error
-                }
-                // mdb_txn_commit frees the transaction whether it succeeds or not: never abort it after.
-                let status = mdb_txn_commit(transaction)
-                if status == MDB_MAP_FULL {
+    func write<T: Sendable>(_ body: (LMDBTransaction) throws(AccountError) -> T) throws(AccountError) -> T {
+        try lock.withLock { (_) throws(AccountError) -> T in try writeLocked(body) }
+    }
+
+    /// `write`, when no other call of this process is using the environment; `nil` (and
+    /// nothing done) when one is.
+    func writeIfFree<T: Sendable>(_ body: (LMDBTransaction) throws(AccountError) -> T) throws(AccountError) -> T? {
+        try lock.withLockIfAvailable { (_) throws(AccountError) -> T in try writeLocked(body) }
+    }
+
+    private func writeLocked<T>(_ body: (LMDBTransaction) throws(AccountError) -> T) throws(AccountError) -> T {
+        while true {
+            let transaction = try begin(flags: 0)
+            let state = LMDBTransaction.State()
+            let result: T
+            do throws(AccountError) {
+                result = try body(LMDBTransaction(handle: transaction, path: path, state: state))
+            } catch {
+                mdb_txn_abort(transaction)
+                if state.mapFull {
                     try growMap()
                     continue
                 }
-                guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "commit", path: path) }
-                return result
+                throw error
             }
+            // mdb_txn_commit frees the transaction whether it succeeds or not: never abort it after.
+            let status = mdb_txn_commit(transaction)
+            if status == MDB_MAP_FULL {
+                try growMap()
+                continue
+            }
+            guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "commit", path: path) }
+            return result
         }
     }
 

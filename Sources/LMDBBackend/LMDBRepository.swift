@@ -305,8 +305,18 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
         try environment.read { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
     }
 
+    /// Uncontended, a write runs right here on the caller's thread: two thread hops cost a
+    /// good part of a durable commit. When another call of this process is using the
+    /// environment it queues on `io` instead, so waiting for it never pins a cooperative thread.
+    /// (Another process's write transaction can still make the in-place one wait: LMDB has no
+    /// way to ask whether its writer lock is free, and its transactions are short.)
     private func write<T: Sendable>(_ body: @escaping Body<T>) async throws -> T {
-        try await io.run { [environment, path] in
+        let layout = environment.layout
+        if let result = try environment.writeIfFree({ (txn) throws(AccountError) -> T in try body(txn, layout, path) })
+        {
+            return result
+        }
+        return try await io.run { [environment, path] in
             try environment.write { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
         }
     }
