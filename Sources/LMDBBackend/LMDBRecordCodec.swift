@@ -149,7 +149,10 @@ enum LMDBRecordCodec {
         mutating func string() throws(AccountError) -> String {
             let length = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
             let slice = try take(length)
-            guard let text = String(validating: slice, as: UTF8.self) else { throw corrupt("invalid UTF-8") }
+            // A typed UTF-8 buffer takes the standard library's contiguous fast path.
+            guard let text = String(validating: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
+                throw corrupt("invalid UTF-8")
+            }
             return text
         }
     }

@@ -301,7 +301,7 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
 
     /// Reads run on the caller's thread: an LMDB read transaction never waits for a writer,
     /// and the reused transaction makes a lookup cost microseconds instead of a thread hop.
-    private func read<T: Sendable>(_ body: @escaping Body<T>) async throws -> T {
+    private func read<T: Sendable>(_ body: Body<T>) async throws -> T {
         try environment.read { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
     }
 
