@@ -62,6 +62,18 @@ enum PostgresTestServer {
         await scratch.fixtures(values).cleanUp(folder)
     }
 
+    /// Runs `body`, then `cleanUp` whether it threw or not (Swift has no async `defer`).
+    static func run<T>(_ body: () async throws -> T, thenCleanUp cleanUp: () async -> Void) async throws -> T {
+        do {
+            let result = try await body()
+            await cleanUp()
+            return result
+        } catch {
+            await cleanUp()
+            throw error
+        }
+    }
+
     /// Every row of the schema's tables, as text.
     static func snapshot(schema: String) async throws -> [String: [UInt8]] {
         let options = try BackendDescriptor.postgresOptions(BackendConfiguration(storePath: schema, values: values))

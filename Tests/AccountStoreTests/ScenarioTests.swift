@@ -54,16 +54,12 @@ struct ScenarioTests {
         let path = Self.folder.appendingPathComponent(name).path
         let expected = try Scenario(name: name, text: String(contentsOfFile: path, encoding: .utf8))
         let schema = PostgresTestServer.uniqueSchema("scenario")
-        let actual: Scenario
-        let stored: [String: [UInt8]]
-        do {
-            actual = try run(expected, backend: "postgres", extra: PostgresTestServer.cliEnvironment(schema: schema))
-            stored = try await PostgresTestServer.snapshot(schema: schema)
-        } catch {
-            await PostgresTestServer.drop(schema: schema)
-            throw error
-        }
-        await PostgresTestServer.drop(schema: schema)
+        let (actual, stored) = try await PostgresTestServer.run(
+            {
+                let actual = try run(
+                    expected, backend: "postgres", extra: PostgresTestServer.cliEnvironment(schema: schema))
+                return (actual, try await PostgresTestServer.snapshot(schema: schema))
+            }, thenCleanUp: { await PostgresTestServer.drop(schema: schema) })
         // Whatever went in on standard input (the passwords) is nowhere in the stored rows.
         let secrets = expected.items.flatMap { item -> [String] in
             if case .command(let command) = item { return command.stdin.filter { $0.count >= 8 } }

@@ -28,15 +28,12 @@ struct StressTests {
         var cli = try CLIRunner("stress-postgres")
         let schema = PostgresTestServer.uniqueSchema("stress")
         cli.extraEnvironment = PostgresTestServer.cliEnvironment(schema: schema)
-        do {
-            try await run(
-                .postgres, cli: cli, store: schema,
-                configuration: BackendConfiguration(storePath: schema, values: PostgresTestServer.values))
-        } catch {
-            await PostgresTestServer.drop(schema: schema)
-            throw error
-        }
-        await PostgresTestServer.drop(schema: schema)
+        try await PostgresTestServer.run(
+            {
+                try await run(
+                    .postgres, cli: cli, store: schema,
+                    configuration: BackendConfiguration(storePath: schema, values: PostgresTestServer.values))
+            }, thenCleanUp: { await PostgresTestServer.drop(schema: schema) })
     }
 
     private func run(

@@ -34,28 +34,26 @@ struct TransferTests {
         arguments: BackendRegistry.embedded.descriptors)
     func migratePostgres(_ embedded: BackendDescriptor) async throws {
         let scratch = try ScratchFolder("migrate-postgres-\(embedded.name)")
-        do {
-            try await checkMigration(.postgres, embedded, in: scratch.path + "/out")
-            try await checkMigration(embedded, .postgres, in: scratch.path + "/in")
-        } catch {
-            await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/out")
-            await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/in")
-            throw error
-        }
-        await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/out")
-        await PostgresTestServer.cleanUp(.postgres, folder: scratch.path + "/in")
+        let folders = [scratch.path + "/out", scratch.path + "/in"]
+        try await PostgresTestServer.run(
+            {
+                try await checkMigration(.postgres, embedded, in: folders[0])
+                try await checkMigration(embedded, .postgres, in: folders[1])
+            },
+            thenCleanUp: {
+                for folder in folders { await PostgresTestServer.cleanUp(.postgres, folder: folder) }
+            })
     }
 
     /// Migrates a store holding a signed-in user and the reference data, then checks the copy.
     func checkMigration(_ from: BackendDescriptor, _ to: BackendDescriptor, in folder: String) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let scratch = (path: folder, ())
-        let source = try await open(from, scratch.path, "source-" + from.defaultStoreFileName)
+        let source = try await open(from, folder, "source-" + from.defaultStoreFileName)
         let signedIn = try await service(source).signUp(
             email: "leesoon7@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",
             nickname: "이순신")
         try await ReferenceData.populate(source)
-        let target = try await open(to, scratch.path, "target-" + to.defaultStoreFileName)
+        let target = try await open(to, folder, "target-" + to.defaultStoreFileName)
         let summary = try await StoreMigrator.migrate(from: source, to: target)
         #expect(summary.users == ReferenceData.users.count + 1)
         #expect(summary.sessions == ReferenceData.sessions.count + 1)
