@@ -154,7 +154,9 @@ public final class ExportFileReader {
         var bytes = UnsafeRawBufferPointer(start: buffer, count: count).map { $0 }
         guard bytes.last == UInt8(ascii: "\n") else { throw failure("the last line is cut off (truncated)") }
         bytes.removeLast()
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("the line is not UTF-8") }
+        guard let text = bytes.withUnsafeBufferPointer({ String(strictUTF8: $0) }) else {
+            throw failure("the line is not UTF-8")
+        }
         return text
     }
 }

@@ -1,4 +1,5 @@
 import AccountCore
+import StoreSupport
 
 /// The compact, versioned binary form of records in LMDB: a version byte, then fields in a
 /// fixed order (strings as a 4-byte length and UTF-8, integers as 8 bytes little-endian).
@@ -149,8 +150,7 @@ enum LMDBRecordCodec {
         mutating func string() throws(AccountError) -> String {
             let length = Int(UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)))
             let slice = try take(length)
-            // A typed UTF-8 buffer takes the standard library's contiguous fast path.
-            guard let text = String(validating: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self) else {
+            guard let text = String(strictUTF8: slice.assumingMemoryBound(to: UInt8.self)) else {
                 throw corrupt("invalid UTF-8")
             }
             return text

@@ -68,7 +68,11 @@ struct LMDBBackendTests {
         original.failedLoginCount = 4
         let bytes = LMDBRecordCodec.encode(original)
         #expect(try LMDBRecordCodec.decodeUser(id: original.id, bytes, path: "p") == original)
-        for damaged in [Array(bytes.dropLast()), bytes + [0], [2] + bytes.dropFirst(), []] {
+        // The nickname's "ï" (C3 AF) with its second byte broken: the lengths still add up.
+        let brokenIndex = bytes.firstIndex(of: 0xC3)! + 1
+        var notUTF8 = bytes
+        notUTF8[brokenIndex] = 0x41
+        for damaged in [Array(bytes.dropLast()), bytes + [0], [2] + bytes.dropFirst(), [], notUTF8] {
             #expect(throws: AccountError.self) { try LMDBRecordCodec.decodeUser(id: original.id, damaged, path: "p") }
             let code = (try? LMDBRecordCodec.decodeUser(id: original.id, damaged, path: "p")).map { _ in "ok" }
             #expect(code == nil)
