@@ -134,11 +134,16 @@ final class SQLiteConnection: @unchecked Sendable {
             let position = Int32(index + 1)
             let status: Int32
             switch value {
-            case .text(let text):
-                // utf8CString always has a terminator, so the pointer is never nil for "";
-                // the explicit length keeps embedded NULs.
-                status = text.utf8CString.withUnsafeBufferPointer {
-                    sqlite3_bind_text(statement, position, $0.baseAddress, Int32($0.count - 1), transient)
+            case .text(var text):
+                // The string's own UTF-8, copied by SQLite (no terminated copy made first); the
+                // explicit length keeps embedded NULs. A nil pointer would bind NULL, not "".
+                status = text.withUTF8 { utf8 in
+                    guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                        return sqlite3_bind_text(statement, position, "", 0, transient)
+                    }
+                    return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                        sqlite3_bind_text(statement, position, $0, Int32(utf8.count), transient)
+                    }
                 }
             case .integer(let number):
                 status = sqlite3_bind_int64(statement, position, number)

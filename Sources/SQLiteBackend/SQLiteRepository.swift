@@ -139,13 +139,13 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
 
     public func user(email: String) async throws -> UserRecord? {
         try read { connection throws(AccountError) -> UserRecord? in
-            try connection.firstRow(Self.selectUser + " WHERE email = ?", [.text(email)], Self.user)
+            try connection.firstRow(Self.selectUserByEmail, [.text(email)], Self.user)
         }
     }
 
     public func user(id: UserID) async throws -> UserRecord? {
         try read { connection throws(AccountError) -> UserRecord? in
-            try connection.firstRow(Self.selectUser + " WHERE id = ?", [.text(id.rawValue)], Self.user)
+            try connection.firstRow(Self.selectUserByID, [.text(id.rawValue)], Self.user)
         }
     }
 
@@ -161,11 +161,11 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         try read { connection throws(AccountError) -> [UserRecord] in
             if let email {
                 return try connection.rows(
-                    Self.selectUser + " WHERE email > ? ORDER BY email LIMIT ?",
+                    Self.selectUsersAfter,
                     [.text(email), .integer(Int64(limit))],
                     Self.user)
             }
-            return try connection.rows(Self.selectUser + " ORDER BY email LIMIT ?", [.integer(Int64(limit))], Self.user)
+            return try connection.rows(Self.selectFirstUsers, [.integer(Int64(limit))], Self.user)
         }
     }
 
@@ -227,14 +227,14 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
 
     public func session(tokenHash: String) async throws -> SessionRecord? {
         try read { connection throws(AccountError) -> SessionRecord? in
-            try connection.firstRow(Self.selectSession + " WHERE token_sha256 = ?", [.text(tokenHash)], Self.session)
+            try connection.firstRow(Self.selectSessionByToken, [.text(tokenHash)], Self.session)
         }
     }
 
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         try read { connection throws(AccountError) -> [SessionRecord] in
             try connection.rows(
-                Self.selectSession + " WHERE user_id = ? ORDER BY token_sha256", [.text(userID.rawValue)], Self.session)
+                Self.selectSessionsOfUser, [.text(userID.rawValue)], Self.session)
         }
     }
 
@@ -303,6 +303,13 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
     private static let selectSession = "SELECT \(sessionColumns) FROM sessions"
     private static let insertSession = "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    // Whole statements, not concatenated per call: each is also the key of its prepared statement.
+    private static let selectUserByEmail = selectUser + " WHERE email = ?"
+    private static let selectUserByID = selectUser + " WHERE id = ?"
+    private static let selectUsersAfter = selectUser + " WHERE email > ? ORDER BY email LIMIT ?"
+    private static let selectFirstUsers = selectUser + " ORDER BY email LIMIT ?"
+    private static let selectSessionByToken = selectSession + " WHERE token_sha256 = ?"
+    private static let selectSessionsOfUser = selectSession + " WHERE user_id = ? ORDER BY token_sha256"
 
     private static func values(_ user: UserRecord) -> [SQLiteValue] {
         [
