@@ -1,6 +1,5 @@
-import Testing
-
 import StoreSupport
+import Testing
 
 @Suite("Strict UTF-8 decoding")
 struct StrictUTF8Tests {
