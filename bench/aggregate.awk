@@ -12,26 +12,36 @@ $2 == "RESULT" {
     p50[$1, key] = p50[$1, key] " " $10
     p99[$1, key] = p99[$1, key] " " $11
     if ($12 + 0 > rss[$1, key] + 0) rss[$1, key] = $12
+    if ($3 !~ /^hash/) {
+        if (smallest == "" || $6 + 0 < smallest + 0) smallest = $6
+        if ($6 + 0 > largest + 0) largest = $6
+    }
 }
 END {
-    printf "%-15s %-7s %-8s %7s %10s %10s %7s %9s %9s %9s\n", "phase", "engine", "mode", "N", "raw us/op", "swift us/op", "ratio", "swift p50", "swift p99", "peak RSS"
+    printf "%-15s %-7s %-8s %7s %10s %10s %7s %9s %9s %9s %9s\n", "phase", "engine", "mode", "N", "raw us/op", "swift us/op", "ratio", "swift p50", "swift p99", "peak RSS", "raw RSS"
     for (i = 1; i <= count; i++) {
         key = order[i]
         split(key, k, "\t")
         r = ("raw", key) in mean ? median(mean["raw", key]) : 0
         s = ("swift", key) in mean ? median(mean["swift", key]) : 0
         ratio = r > 0 && s > 0 ? sprintf("%.2f", s / r) : "-"
-        printf "%-15s %-7s %-8s %7s %10.2f %10.2f %7s %9.1f %9.1f %6.1f MiB\n", k[1], k[2], k[3], k[4], r, s, ratio, \
-            ("swift", key) in p50 ? median(p50["swift", key]) : 0, ("swift", key) in p99 ? median(p99["swift", key]) : 0, \
-            rss["swift", key] / 1024
+        printf "%-15s %-7s %-8s %7s %10.2f %10.2f %7s %9.1f %9.1f %6.1f MiB %6.1f MiB\n", k[1], k[2], k[3], k[4], r, s, \
+            ratio, ("swift", key) in p50 ? median(p50["swift", key]) : 0, \
+            ("swift", key) in p99 ? median(p99["swift", key]) : 0, rss["swift", key] / 1024, rss["raw", key] / 1024
         swift_mean[k[1], k[2], k[4]] = s
+        raw_mean[k[1], k[2], k[4]] = r
     }
-    print ""
-    print "growth of Swift per-op cost from the smallest to the largest N (target <= 1.30 for sqlite and lmdb):"
+    if (smallest == largest) exit
+    printf "\ngrowth of per-op cost from N = %d to N = %d (target for Swift <= 1.30 on sqlite and lmdb);\n", smallest, largest
+    print "the raw engines' own growth beside it:"
+    printf "  %-15s %-7s %6s %6s\n", "phase", "engine", "swift", "raw"
     for (i = 1; i <= count; i++) {
         split(order[i], k, "\t")
-        if (k[4] != 100000) continue
-        small = swift_mean[k[1], k[2], 10000]
-        if (small > 0) printf "  %-15s %-7s %.2f\n", k[1], k[2], swift_mean[k[1], k[2], 100000] / small
+        if (k[4] != largest) continue
+        small = swift_mean[k[1], k[2], smallest]
+        raw_small = raw_mean[k[1], k[2], smallest]
+        if (small > 0 && raw_small > 0)
+            printf "  %-15s %-7s %6.2f %6.2f\n", k[1], k[2], swift_mean[k[1], k[2], largest] / small, \
+                raw_mean[k[1], k[2], largest] / raw_small
     }
 }
