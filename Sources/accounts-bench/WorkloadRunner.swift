@@ -43,8 +43,7 @@ struct WorkloadRunner {
             if phases.contains("C") {
                 results.append(
                     try await timed("C_duplicate", count: n / 10) { index in
-                        var duplicate = WorkloadRecords.user(n + index)
-                        duplicate.email = WorkloadRecords.email(Int(random.next() % UInt64(n)))
+                        let duplicate = WorkloadRecords.user(n + index, emailOf: Int(random.next() % UInt64(n)))
                         do {
                             try await store.createUser(duplicate, initialSession: nil)
                             throw AccountError.storeIO(detail: "a duplicate was accepted")
@@ -67,7 +66,7 @@ struct WorkloadRunner {
             let bulk = try await open("e")
             let batch = 1_000
             let result = try await timed("E_bulk_import", count: (n + batch - 1) / batch) { index in
-                let users = (index * batch..<min(n, (index + 1) * batch)).map(WorkloadRecords.user)
+                let users = (index * batch..<min(n, (index + 1) * batch)).map { WorkloadRecords.user($0) }
                 guard try await bulk.createUsers(users).isEmpty else {
                     throw AccountError.storeIO(detail: "import skipped")
                 }
