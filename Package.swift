@@ -104,7 +104,8 @@ let package = Package(
         ),
         .executableTarget(name: "accounts", dependencies: ["AccountsCLI"], swiftSettings: strict),
         .executableTarget(
-            name: "accounts-bench", dependencies: ["AccountCore", "AccountCrypto", "BackendRegistry"],
+            name: "accounts-bench",
+            dependencies: ["AccountCore", "AccountCrypto", "AccountSettings", "BackendRegistry"],
             swiftSettings: strict),
         .executableTarget(
             name: "accounts-torture", dependencies: ["AccountCore", "BackendRegistry"], swiftSettings: strict),

@@ -1,23 +1,29 @@
-import BackendRegistry
 import Foundation
 
 /// accounts-bench's arguments.
 struct BenchOptions {
     var command = ""
-    var backend = BackendRegistry.defaultBackendName
+    /// `--backend`; `nil` means the configured (or default) one.
+    var backend: String?
     var mode: String?
     var n = 10_000
     var phases: Set<String> = ["A", "B", "C", "D", "E"]
     var iterations = 41
-    var opsLimit = 2
-    var memLimitKiB = 19_456
+    /// Argon2id passes and memory; `nil` means the configured ones (`hashing.*`).
+    var opsLimit: Int?
+    var memLimitKiB: Int?
+    var configFile: String?
     var json = false
 
     static let usage = """
-        usage: accounts-bench workload [--backend NAME] [--mode MODE] [-n N] [--phases ABCDE] [--json]
-               accounts-bench hash [--ops T] [--mem-kib M] [--iterations N] [--json]
+        usage: accounts-bench workload [--backend NAME] [--mode MODE] [-n N] [--phases ABCDE|hash] [--config FILE] [--json]
+               accounts-bench hash [--ops T] [--mem-kib M] [--iterations N] [--config FILE] [--json]
                accounts-bench login-timing [--backend NAME] [--iterations N] [--json]
         MODE: sqlite full|normal, lmdb full|nometasync|none (the backend's durability setting)
+        Settings: built-in defaults and ACCOUNTS_* variables, or --config FILE (as `accounts --config`);
+        a config file found only by its default location is not read, so that runs compare. The
+        stores are always scratch ones (a temporary folder; on PostgreSQL, scratch schemas that
+        are dropped afterwards), never the configured store.
         """
 
     init(_ arguments: [String]) {
@@ -32,10 +38,13 @@ struct BenchOptions {
             case "--backend": backend = value(argument)
             case "--mode": mode = value(argument)
             case "-n": n = Int(value(argument)) ?? n
-            case "--phases": phases = Set(value(argument).map(String.init))
+            case "--phases", "--phase":
+                let list = value(argument)
+                phases = list == "hash" ? ["hash"] : Set(list.map(String.init))
             case "--iterations": iterations = Int(value(argument)) ?? iterations
             case "--ops": opsLimit = Int(value(argument)) ?? opsLimit
             case "--mem-kib": memLimitKiB = Int(value(argument)) ?? memLimitKiB
+            case "--config": configFile = value(argument)
             case "--json": json = true
             default: Self.fail("unknown argument \(argument)\n\(Self.usage)")
             }

@@ -8,7 +8,8 @@ import Foundation
 /// path verifies a dummy hash so that timing does not tell whether an account exists.
 enum LoginTiming {
     static func run(_ options: BenchOptions, folder: String) async throws {
-        let backend = try BackendRegistry.standard.descriptor(named: options.backend)
+        let backend = try BackendRegistry.standard.descriptor(
+            named: options.backend ?? BackendRegistry.defaultBackendName)
         let store = try await backend.open(
             BackendConfiguration(storePath: folder + "/" + backend.defaultStoreFileName, values: backend.defaultValues))
         let service = AccountService(

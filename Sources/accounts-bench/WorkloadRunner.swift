@@ -118,8 +118,11 @@ struct WorkloadRunner {
     }
 
     private func open(_ name: String) async throws -> any UserRepository {
+        // Always a scratch store, never the configured one: a file in the bench's temporary
+        // folder, or a scratch schema named after it on a server.
         let path = folder + "/\(name)-" + backend.defaultStoreFileName
-        return try await backend.open(BackendConfiguration(storePath: path, values: values))
+        let location = backend.scratch.map { $0.location(path) } ?? path
+        return try await backend.open(BackendConfiguration(storePath: location, values: values))
     }
 
     static func microseconds(_ duration: Duration) -> Double {

@@ -10,22 +10,12 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("acco
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: folder) }
 
-switch options.command {
-case "workload":
-    let backend = try BackendRegistry.standard.descriptor(named: options.backend)
-    var values = backend.defaultValues
-    let modeOption = backend.options.first { $0.name == "synchronous" || $0.name == "sync" }
-    if let mode = options.mode, let modeOption { values[modeOption.name] = .word(mode) }
-    let mode = modeOption.flatMap { values[$0.name]?.description } ?? "default"
-    let runner = WorkloadRunner(backend: backend, mode: mode, values: values, n: options.n, folder: folder)
-    let results = try await runner.run(phases: options.phases)
-    if options.json {
-        print("{\"results\":[" + results.map { $0.jsonObject() }.joined(separator: ",") + "]}")
-    } else {
-        for result in results { print(result.resultLine()) }
-    }
-case "hash":
-    let hasher = Argon2idPasswordHasher(opsLimit: UInt64(options.opsLimit), memLimitBytes: options.memLimitKiB * 1024)
+/// Argon2id at the configured parameters (or `--ops`, `--mem-kib`), `options.iterations` times.
+func hashPhase() async throws -> PhaseResult {
+    let settings = try await BenchSettings.load(options, scratchFolder: folder)
+    let opsLimit = options.opsLimit ?? settings.hashOpsLimit
+    let memLimitKiB = options.memLimitKiB ?? settings.hashMemLimitKiB
+    let hasher = Argon2idPasswordHasher(opsLimit: UInt64(opsLimit), memLimitBytes: memLimitKiB * 1024)
     let clock = ContinuousClock()
     var latencies: [Double] = []
     let start = clock.now
@@ -34,13 +24,51 @@ case "hash":
         _ = try hasher.hash("Tangerine-Kayak-42")
         latencies.append(WorkloadRunner.microseconds(clock.now - begin))
     }
-    let result = PhaseResult(
-        phase: "hash", backend: "argon2id", mode: "t=\(options.opsLimit),m=\(options.memLimitKiB)KiB",
-        n: options.iterations, latenciesMicroseconds: latencies,
-        seconds: WorkloadRunner.microseconds(clock.now - start) / 1e6)
-    print(options.json ? result.jsonObject() : result.resultLine())
-case "login-timing":
-    try await LoginTiming.run(options, folder: folder)
-default:
-    BenchOptions.fail(BenchOptions.usage)
+    return PhaseResult(
+        phase: "hash", backend: "argon2id", mode: "t=\(opsLimit),m=\(memLimitKiB)KiB", n: options.iterations,
+        latenciesMicroseconds: latencies, seconds: WorkloadRunner.microseconds(clock.now - start) / 1e6)
+}
+
+func printResults(_ results: [PhaseResult]) {
+    if options.json {
+        print("{\"results\":[" + results.map { $0.jsonObject() }.joined(separator: ",") + "]}")
+    } else {
+        for result in results { print(result.resultLine()) }
+    }
+}
+
+do {
+    switch options.command {
+    case "hash":
+        let result = try await hashPhase()
+        print(options.json ? result.jsonObject() : result.resultLine())
+    case "workload" where options.phases == ["hash"]:
+        printResults([try await hashPhase()])
+    case "workload":
+        let settings = try await BenchSettings.load(options, scratchFolder: folder)
+        let backend = try BackendRegistry.standard.descriptor(named: settings.backendName)
+        var values = settings.sections[backend.name]?.values ?? backend.defaultValues
+        let modeOption = backend.options.first { $0.name == "synchronous" || $0.name == "sync" }
+        if let mode = options.mode, let modeOption { values[modeOption.name] = .word(mode) }
+        let mode = modeOption.flatMap { values[$0.name]?.description } ?? "default"
+        let runner = WorkloadRunner(backend: backend, mode: mode, values: values, n: options.n, folder: folder)
+        let results: [PhaseResult]
+        do {
+            results = try await runner.run(phases: options.phases)
+        } catch {
+            await backend.scratch?.fixtures(values).cleanUp(folder)
+            throw error
+        }
+        // Scratch schemas (PostgreSQL) are dropped; scratch files go with the folder.
+        await backend.scratch?.fixtures(values).cleanUp(folder)
+        printResults(results)
+    case "login-timing":
+        try await LoginTiming.run(options, folder: folder)
+    default:
+        BenchOptions.fail(BenchOptions.usage)
+    }
+} catch {
+    // `exit` skips the `defer` above, so the scratch folder is removed here.
+    try? FileManager.default.removeItem(atPath: folder)
+    BenchOptions.fail("\(error)")
 }

@@ -1,0 +1,90 @@
+import BackendRegistry
+import Foundation
+import Testing
+
+/// `accounts-bench` itself, on a small N: every phase runs through the backend (a missed lookup,
+/// an accepted duplicate or a missed withdrawal fails the run), the figures are well-formed, and
+/// the scratch stores are gone afterwards. No time is asserted.
+@Suite("Benchmark harness")
+struct BenchHarnessTests {
+    static let n = 200
+
+    static var executable: String {
+        (CLIRunner.executable as NSString).deletingLastPathComponent + "/accounts-bench"
+    }
+
+    /// The phases and their operation counts for `n` users.
+    static func expectedOps(_ backend: String) -> [String: Int] {
+        var ops = ["A_signup": n, "B_lookup": n, "C_duplicate": n / 10, "D_withdraw": n / 2, "E_bulk_import": n]
+        if backend == "json" { ops["A_signup_at_N"] = min(100, n / 10) }
+        return ops
+    }
+
+    /// Runs the workload and checks its report; returns the scratch folder it was given.
+    static func runWorkload(_ backend: String, environment: [String: String] = [:]) throws -> String {
+        let runner = try CLIRunner("bench-" + backend)
+        let temporary = runner.root + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let result = try runner.run(
+            ["workload", "--backend", backend, "-n", String(n), "--json"],
+            environment: environment.merging(["TMPDIR": temporary]) { $1 }, executable: executable)
+        #expect(result.status == 0, "accounts-bench failed: \(result.stderr)")
+        let report = try result.json()
+        let phases = try #require(report["results"] as? [[String: Any]])
+        var ops: [String: Int] = [:]
+        for phase in phases {
+            let name = try #require(phase["phase"] as? String)
+            ops[name] = phase["ops"] as? Int
+            #expect(phase["backend"] as? String == backend, "\(name)")
+            let seconds = try #require(phase["seconds"] as? Double)
+            let p50 = try #require(phase["p50_us"] as? Double)
+            let p99 = try #require(phase["p99_us"] as? Double)
+            #expect(seconds > 0 && p50 > 0 && p50 <= p99, "\(name): \(phase)")
+            #expect((phase["peak_rss_kib"] as? Int ?? 0) > 1_024, "\(name): \(phase)")
+        }
+        #expect(ops == expectedOps(backend))
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
+        #expect(left.isEmpty, "the bench leaves its scratch folder behind: \(left)")
+        return temporary
+    }
+
+    @Test("the workload runs every phase and cleans up", arguments: BackendRegistry.embedded.descriptors)
+    func workload(_ backend: BackendDescriptor) throws {
+        _ = try Self.runWorkload(backend.name)
+    }
+
+    @Test(
+        "the workload runs on PostgreSQL in scratch schemas and drops them",
+        .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason))
+    func postgresWorkload() async throws {
+        // The configured schema must never be touched: point it at one that must stay absent.
+        let configured = PostgresTestServer.uniqueSchema("bench_untouched")
+        // The bench's stores are scratch schemas named …_a_accounts and …_e_accounts; any left
+        // by an earlier, interrupted run are not this run's.
+        func benchTables() async throws -> Set<String> {
+            Set(
+                try await PostgresTestServer.snapshot(schema: "scratch_").keys.filter {
+                    $0.contains("_a_accounts.") || $0.contains("_e_accounts.")
+                })
+        }
+        let before = try await benchTables()
+        _ = try Self.runWorkload("postgres", environment: PostgresTestServer.cliEnvironment(schema: configured))
+        let left = try await benchTables().subtracting(before)
+        #expect(left.isEmpty, "scratch schemas left behind: \(left.sorted())")
+        #expect(try await PostgresTestServer.snapshot(schema: configured).isEmpty, "the configured schema was used")
+    }
+
+    @Test("--phases hash times Argon2id at the configured parameters")
+    func hash() throws {
+        let runner = try CLIRunner("bench-hash")
+        // CLIRunner configures t=1, 8 KiB through ACCOUNTS_HASHING_*; the report must say so.
+        let result = try runner.run(
+            ["workload", "--phases", "hash", "--iterations", "3", "--json"], executable: Self.executable)
+        #expect(result.status == 0, "accounts-bench failed: \(result.stderr)")
+        let phases = try #require(try result.json()["results"] as? [[String: Any]])
+        #expect(phases.count == 1)
+        #expect(phases.first?["phase"] as? String == "hash")
+        #expect(phases.first?["mode"] as? String == "t=1,m=8KiB")
+        #expect(phases.first?["ops"] as? Int == 3)
+    }
+}
