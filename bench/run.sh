@@ -15,7 +15,11 @@ DATA=${DATA-/tmp/accounts-bench-data}
 ./scripts/install-dependencies.sh
 mkdir -p bench/results "$DATA"
 cc -O2 -Wall -Wextra -Werror -o bench/raw/raw_bench bench/raw/raw_bench.c -lsqlite3 -llmdb
-swift build -c release --product accounts-bench >/dev/null
+# Quiet unless it fails; then its errors are the only useful output.
+if ! build_log=$(swift build -c release --product accounts-bench 2>&1); then
+    echo "$build_log" >&2
+    exit 1
+fi
 swift_bench="$(swift build -c release --show-bin-path)/accounts-bench"
 
 stamp=$(date +%Y%m%d-%H%M%S)
