@@ -7,7 +7,8 @@ struct BenchOptions {
     var backend: String?
     var mode: String?
     var n = 10_000
-    var phases: Set<String> = ["A", "B", "C", "D", "E"]
+    static let workloadPhases: Set<String> = ["A", "B", "C", "D", "E"]
+    var phases = workloadPhases
     var iterations = 41
     /// Argon2id passes and memory; `nil` means the configured ones (`hashing.*`).
     var opsLimit: Int?
@@ -33,22 +34,39 @@ struct BenchOptions {
             guard let next = rest.popFirst() else { Self.fail("\(name) needs a value") }
             return next
         }
+        func count(_ name: String) -> Int {
+            let text = value(name)
+            guard let number = Int(text), number > 0 else {
+                Self.fail("\(name) needs a positive whole number, not '\(text)'")
+            }
+            return number
+        }
         while let argument = rest.popFirst() {
             switch argument {
             case "--backend": backend = value(argument)
             case "--mode": mode = value(argument)
-            case "-n": n = Int(value(argument)) ?? n
+            case "-n": n = count(argument)
             case "--phases", "--phase":
                 let list = value(argument)
                 phases = list == "hash" ? ["hash"] : Set(list.map(String.init))
-            case "--iterations": iterations = Int(value(argument)) ?? iterations
-            case "--ops": opsLimit = Int(value(argument)) ?? opsLimit
-            case "--mem-kib": memLimitKiB = Int(value(argument)) ?? memLimitKiB
+                guard phases == ["hash"] || phases.isSubset(of: Self.workloadPhases) else {
+                    Self.fail("\(argument) takes letters of ABCDE, or hash; not '\(list)'")
+                }
+            case "--iterations": iterations = count(argument)
+            case "--ops": opsLimit = count(argument)
+            case "--mem-kib": memLimitKiB = count(argument)
             case "--config": configFile = value(argument)
             case "--json": json = true
             default: Self.fail("unknown argument \(argument)\n\(Self.usage)")
             }
         }
+    }
+
+    /// A mistake in the arguments found after the scratch folder exists (thrown, so that the
+    /// folder is removed before exiting).
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     static func fail(_ message: String) -> Never {

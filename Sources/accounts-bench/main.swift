@@ -49,7 +49,17 @@ do {
         let backend = try BackendRegistry.standard.descriptor(named: settings.backendName)
         var values = settings.sections[backend.name]?.values ?? backend.defaultValues
         let modeOption = backend.options.first { $0.name == "synchronous" || $0.name == "sync" }
-        if let mode = options.mode, let modeOption { values[modeOption.name] = .word(mode) }
+        if let mode = options.mode {
+            var modes: [String] = []
+            if let modeOption, case .choice(let choices) = modeOption.kind { modes = choices }
+            guard let modeOption, modes.contains(mode) else {
+                throw BenchOptions.UsageError(
+                    modes.isEmpty
+                        ? "--mode is for sqlite and lmdb; \(backend.name) has none"
+                        : "\(backend.name) has no mode '\(mode)' (\(modes.joined(separator: ", ")))")
+            }
+            values[modeOption.name] = .word(mode)
+        }
         let mode = modeOption.flatMap { values[$0.name]?.description } ?? "default"
         let runner = WorkloadRunner(backend: backend, mode: mode, values: values, n: options.n, folder: folder)
         let results: [PhaseResult]
@@ -65,7 +75,7 @@ do {
     case "login-timing":
         try await LoginTiming.run(options, folder: folder)
     default:
-        BenchOptions.fail(BenchOptions.usage)
+        throw BenchOptions.UsageError(BenchOptions.usage)
     }
 } catch {
     // `exit` skips the `defer` above, so the scratch folder is removed here.

@@ -88,3 +88,25 @@ struct BenchHarnessTests {
         #expect(phases.first?["ops"] as? Int == 3)
     }
 }
+
+extension BenchHarnessTests {
+    static let mistakes: [(String, [String], String)] = [
+        ("a count that is not a number", ["workload", "-n", "10k"], "-n needs a positive whole number"),
+        ("an unknown phase", ["workload", "--phases", "ABX"], "takes letters of ABCDE"),
+        ("a mode the backend lacks", ["workload", "--backend", "sqlite", "--mode", "fulll"], "no mode 'fulll'"),
+        ("a mode for a backend without modes", ["workload", "--backend", "json", "--mode", "full"], "has none"),
+        ("an unknown command", ["benchmark"], "usage:"),
+    ]
+
+    @Test("argument mistakes are refused with a reason, before any store is made", arguments: mistakes)
+    func refusesMistakes(_ name: String, _ arguments: [String], _ reason: String) throws {
+        let runner = try CLIRunner("bench-usage")
+        let temporary = runner.root + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let result = try runner.run(arguments, environment: ["TMPDIR": temporary], executable: Self.executable)
+        #expect(result.status == 2, "\(name)")
+        #expect(result.stderr.contains(reason), "\(name): \(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(name)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "\(name): folder left")
+    }
+}
