@@ -25,6 +25,10 @@ enum PostgresTestServer {
         values["user"] = .word(environment["TEST_POSTGRES_USER"] ?? "")
         values["database"] = .word(environment["TEST_POSTGRES_DATABASE"] ?? "")
         values["password"] = environment["TEST_POSTGRES_PASSWORD"].map { .secret($0) }
+        // The deadline also covers waiting for a pooled connection: with 200 concurrent creates
+        // queued on 8 connections while the whole suite loads 2 cores, 10 s ran out in CI. An
+        // unreachable server still fails at once (connection refused), not after this.
+        values["connect_timeout_ms"] = .integer(60_000)
         return values
     }
 
