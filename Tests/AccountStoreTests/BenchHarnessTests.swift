@@ -2,6 +2,8 @@ import BackendRegistry
 import Foundation
 import Testing
 
+@testable import PostgresBackend
+
 /// `accounts-bench` itself, on a small N: every phase runs through the backend (a missed lookup,
 /// an accepted duplicate or a missed withdrawal fails the run), the figures are well-formed, and
 /// the scratch stores are gone afterwards. No time is asserted.
@@ -61,11 +63,18 @@ struct BenchHarnessTests {
         let configured = PostgresTestServer.uniqueSchema("bench_untouched")
         // The bench's stores are scratch schemas named …_a_accounts and …_e_accounts; any left
         // by an earlier, interrupted run are not this run's.
+        // Names from the catalog only: reading other tests' scratch tables would race their drops.
         func benchTables() async throws -> Set<String> {
-            Set(
-                try await PostgresTestServer.snapshot(schema: "scratch_").keys.filter {
-                    $0.contains("_a_accounts.") || $0.contains("_e_accounts.")
-                })
+            let options = try BackendDescriptor.postgresOptions(
+                BackendConfiguration(storePath: "scratch_", values: PostgresTestServer.values))
+            return try await PostgresConnector(options).withConnection { connection in
+                Set(
+                    try await connection.rows(
+                        "SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'scratch%accounts'"
+                    ).map { try $0.decode(String.self) }.filter {
+                        $0.hasSuffix("_a_accounts") || $0.hasSuffix("_e_accounts")
+                    })
+            }
         }
         let before = try await benchTables()
         _ = try Self.runWorkload("postgres", environment: PostgresTestServer.cliEnvironment(schema: configured))
