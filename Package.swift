@@ -9,16 +9,31 @@ let package = Package(
     name: "AccountStore",
     platforms: [.macOS(.v15)],
     products: [
+        // What a backend author needs: the domain, the backend kit and the shared suite.
         .library(name: "AccountCore", targets: ["AccountCore"]),
-        .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
+        .library(name: "AccountBackendKit", targets: ["AccountBackendKit"]),
         .library(name: "AccountConformance", targets: ["AccountConformance"]),
+        // A reference backend in memory, for applications' unit tests.
+        .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
+        .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
         .library(name: "AccountTransfer", targets: ["AccountTransfer"]),
         .library(name: "JSONFileBackend", targets: ["JSONFileBackend"]),
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
         .library(name: "LMDBBackend", targets: ["LMDBBackend"]),
         .library(name: "PostgresBackend", targets: ["PostgresBackend"]),
-        .library(name: "BackendRegistry", targets: ["BackendRegistry"]),
+        .library(name: "StandardBackends", targets: ["StandardBackends"]),
+        // The CLI and the bench as libraries, so another executable can add its own backends.
+        .library(name: "AccountSettings", targets: ["AccountSettings"]),
+        .library(name: "AccountsCLI", targets: ["AccountsCLI"]),
+        .library(name: "AccountsBench", targets: ["AccountsBench"]),
         .executable(name: "accounts", targets: ["accounts"]),
+        .executable(name: "accounts-bench", targets: ["accounts-bench"]),
+    ],
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "Include the PostgreSQL backend (postgres-nio, SwiftNIO, BoringSSL) in the standard set."),
+        .default(enabledTraits: ["PostgreSQL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -40,26 +55,28 @@ let package = Package(
             dependencies: ["AccountCore", "CSodium", "CZxcvbn"],
             swiftSettings: strict
         ),
+        .target(name: "AccountBackendKit", dependencies: ["AccountCore"], swiftSettings: strict),
+        .target(name: "MemoryBackend", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
         .target(name: "StoreSupport", dependencies: ["AccountCore"], swiftSettings: strict),
         .target(
             name: "JSONFileBackend",
-            dependencies: ["AccountCore", "StoreSupport"],
+            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport"],
             swiftSettings: strict
         ),
         .target(
             name: "SQLiteBackend",
-            dependencies: ["AccountCore", "StoreSupport", "CSQLite"],
+            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport", "CSQLite"],
             swiftSettings: strict
         ),
         .target(
             name: "LMDBBackend",
-            dependencies: ["AccountCore", "StoreSupport", "CLMDB"],
+            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport", "CLMDB"],
             swiftSettings: strict
         ),
         .target(
             name: "PostgresBackend",
             dependencies: [
-                "AccountCore",
+                "AccountCore", "AccountBackendKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -73,21 +90,22 @@ let package = Package(
         ),
         .target(
             name: "AccountConformance",
-            dependencies: ["AccountCore"],
+            dependencies: ["AccountCore", "AccountBackendKit"],
             swiftSettings: strict
         ),
+        // The one place that lists the built-in backends.
         .target(
-            name: "BackendRegistry",
+            name: "StandardBackends",
             dependencies: [
-                "AccountCore", "AccountConformance", "JSONFileBackend", "SQLiteBackend", "LMDBBackend",
-                "PostgresBackend",
+                "AccountBackendKit", "JSONFileBackend", "SQLiteBackend", "LMDBBackend",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
             ],
             swiftSettings: strict
         ),
         .target(
             name: "AccountSettings",
             dependencies: [
-                "AccountCore", "BackendRegistry",
+                "AccountCore", "AccountBackendKit",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -96,25 +114,29 @@ let package = Package(
         .target(
             name: "AccountsCLI",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountConformance", "BackendRegistry", "AccountSettings",
+                "AccountCore", "AccountCrypto", "AccountConformance", "AccountBackendKit", "AccountSettings",
                 "AccountTransfer", "StoreSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "accounts", dependencies: ["AccountsCLI"], swiftSettings: strict),
-        .executableTarget(
-            name: "accounts-bench",
-            dependencies: ["AccountCore", "AccountCrypto", "AccountSettings", "BackendRegistry"],
+        .executableTarget(name: "accounts", dependencies: ["AccountsCLI", "StandardBackends"], swiftSettings: strict),
+        .target(
+            name: "AccountsBench",
+            dependencies: ["AccountCore", "AccountCrypto", "AccountBackendKit", "AccountSettings"],
             swiftSettings: strict),
         .executableTarget(
-            name: "accounts-torture", dependencies: ["AccountCore", "BackendRegistry"], swiftSettings: strict),
+            name: "accounts-bench", dependencies: ["AccountsBench", "StandardBackends"], swiftSettings: strict),
+        .executableTarget(
+            name: "accounts-torture", dependencies: ["AccountCore", "StandardBackends"], swiftSettings: strict),
         .testTarget(
             name: "AccountStoreTests",
             dependencies: [
-                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend", "PostgresBackend",
-                "AccountConformance", "AccountTransfer",
-                "BackendRegistry", "AccountSettings", "AccountsCLI", "accounts", "accounts-torture", "CSQLite",
+                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend", "LMDBBackend",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                "AccountBackendKit", "AccountConformance", "AccountTransfer", "MemoryBackend",
+                "StandardBackends", "AccountSettings", "AccountsCLI", "AccountsBench", "accounts", "accounts-bench",
+                "accounts-torture", "CSQLite",
             ],
             exclude: ["Fixtures", "Scenarios"],
             swiftSettings: strict

@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 
 /// Races: the uniqueness promise under concurrent creators, and no lost writes.
@@ -32,7 +33,7 @@ enum ConcurrencyChecks {
             try context.expect(sessions.count == 1, "the winner has \(sessions.count) sessions, expected 1")
             try await store.close()
         },
-        ConformanceCheck("200 concurrent creates of distinct emails all land") { context in
+        ConformanceCheck("200 concurrent creates of distinct emails all land", requires: .survivesReopen) { context in
             let store = try await context.open()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for n in 1...200 {
@@ -51,7 +52,8 @@ enum ConcurrencyChecks {
             try context.expect(try await reopened.userCount() == 200, "after reopening, count is not 200")
             try await reopened.close()
         },
-        ConformanceCheck("two instances on one path race on one email: one wins") { context in
+        ConformanceCheck("two instances on one path race on one email: one wins", requires: .sharedInstances) {
+            context in
             let first = try await context.open()
             let second = try await context.open()
             let email = Fixtures.email(7)

@@ -7,7 +7,7 @@ import Foundation
 
 /// What one check gets: the backend, a fresh scratch folder of its own, and assertion helpers
 /// that throw `ConformanceFailure` (so the suite runs under any test framework or none).
-public struct ConformanceContext: Sendable {
+public struct ConformanceContext: Sendable, ConformanceExpecting {
     /// The backend under test.
     public let subject: ConformanceSubject
     /// A new empty folder, removed after the check.
@@ -19,14 +19,14 @@ public struct ConformanceContext: Sendable {
     /// A path inside the scratch folder.
     public func path(_ name: String) -> String { directory + "/" + name }
 
-    /// Opens (or creates) the store at `path`, by default the scratch store.
-    public func open(_ path: String? = nil) async throws -> any UserRepository {
-        try await subject.open(path ?? storePath)
-    }
-
     /// Fails the check with `message` unless `condition` holds.
     public func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
         if !condition { throw ConformanceFailure(message()) }
+    }
+
+    /// Opens (or creates) the store at `path`, by default the scratch store.
+    public func open(_ path: String? = nil) async throws -> any UserRepository {
+        try await subject.open(path ?? storePath)
     }
 
     /// Runs `operation` and fails unless it throws the `AccountError` with `code`.

@@ -1,37 +1,62 @@
+import AccountBackendKit
 import AccountCore
 
-/// A backend as the conformance suite sees it: how to open a store at a location, how to plant
-/// a store of its own kind stamped with another format version, and how to plant and inspect
-/// the things that are not its store.
+/// A backend as the conformance suite drives it: the descriptor, the settings its scratch stores
+/// are opened with, and the registry it is used in (whose other backends' stores it must
+/// recognise and refuse).
 public struct ConformanceSubject: Sendable, CustomStringConvertible {
-    /// The backend's registry name (`json`, `sqlite`, …): also the kind of file it writes.
-    public let backendName: String
-    /// The store's file name inside a scratch folder.
-    public let storeFileName: String
-    /// Opens the store at a path, creating an empty one when none exists.
-    public let open: @Sendable (_ path: String) async throws -> any UserRepository
-    /// Writes an empty store of this backend at a path, stamped with the given format version.
-    public let plantStore: @Sendable (_ path: String, _ formatVersion: Int) async throws -> Void
-    /// The format version the backend writes.
-    public let currentFormatVersion: Int
+    /// The backend under test.
+    public let backend: any BackendDescriptor
+    /// The section's settings for scratch stores (how to reach a server, sync modes).
+    public let values: [String: BackendOptionValue]
+    /// The backends of the program: their files are planted as foreign stores.
+    public let registry: BackendRegistry
     /// Foreign and damaged stores, and snapshots of a check's scratch space.
     public let fixtures: StoreFixtures
 
     /// Describes a backend for the suite.
+    /// - Parameters:
+    ///   - backend: the backend under test (it need not be in `registry`).
+    ///   - values: its settings; by default every option's default.
+    ///   - registry: the program's backends, whose stores `backend` must refuse.
     public init(
-        backendName: String,
-        storeFileName: String,
-        currentFormatVersion: Int,
-        open: @escaping @Sendable (_ path: String) async throws -> any UserRepository,
-        plantStore: @escaping @Sendable (_ path: String, _ formatVersion: Int) async throws -> Void,
-        fixtures: StoreFixtures? = nil
+        _ backend: any BackendDescriptor, values: [String: BackendOptionValue]? = nil, registry: BackendRegistry
     ) {
-        self.backendName = backendName
-        self.storeFileName = storeFileName
-        self.currentFormatVersion = currentFormatVersion
-        self.open = open
-        self.plantStore = plantStore
-        self.fixtures = fixtures ?? .files(backendName: backendName)
+        let values = values ?? backend.defaultValues
+        self.backend = backend
+        self.values = values
+        self.registry = registry
+        fixtures =
+            backend.conformanceFixtures(values: values)
+            ?? .files(samples: registry.foreignStoreSamples(except: backend.name))
+    }
+
+    /// The backend's registry name (`json`, `sqlite`, …).
+    public var backendName: String { backend.name }
+    /// The store's file name inside a scratch folder.
+    public var storeFileName: String { backend.defaultStoreName }
+    /// The format version the backend writes.
+    public var currentFormatVersion: Int { backend.formatVersion }
+
+    /// The configuration of the scratch store at `path`.
+    public func configuration(at path: String) -> BackendConfiguration {
+        BackendConfiguration(
+            location: backend.scratchLocation(for: path), values: values, recognizer: registry.recognizer)
+    }
+
+    /// Opens the store at a scratch path, creating an empty one when none exists.
+    public func open(_ path: String) async throws -> any UserRepository {
+        try await backend.open(configuration(at: path))
+    }
+
+    /// Plants an empty store of this backend at a scratch path, stamped with `formatVersion`.
+    public func plantStore(_ path: String, _ formatVersion: Int) async throws {
+        try await backend.plantStore(configuration(at: path), formatVersion: formatVersion)
+    }
+
+    /// The capabilities a check needs that the backend does not declare.
+    public func missingCapabilities(for check: ConformanceCheck) -> BackendCapabilities {
+        check.requires.subtracting(backend.capabilities)
     }
 
     public var description: String { backendName }

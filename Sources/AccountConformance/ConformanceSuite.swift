@@ -1,3 +1,4 @@
+import AccountBackendKit
 import Foundation
 
 #if canImport(FoundationEssentials)
@@ -17,8 +18,11 @@ public enum ConformanceSuite {
     }
 
     /// Runs one check against `subject` in a fresh scratch folder, removed afterwards.
-    /// - Throws: the check's failure.
+    /// - Throws: ``ConformanceSkipped`` when the backend lacks a capability the check needs;
+    ///   otherwise the check's failure.
     public static func run(_ check: ConformanceCheck, on subject: ConformanceSubject) async throws {
+        let missing = subject.missingCapabilities(for: check)
+        if !missing.isEmpty { throw ConformanceSkipped(missing: missing) }
         let directory = try makeScratchDirectory(for: subject.backendName)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
@@ -34,8 +38,10 @@ public enum ConformanceSuite {
     public struct Outcome: Sendable {
         /// The check's name.
         public let check: String
-        /// `nil` when it passed; else what failed.
+        /// `nil` when it passed or was skipped; else what failed.
         public let failure: String?
+        /// What the backend lacks when the check was skipped; `nil` when it ran.
+        public let skippedFor: BackendCapabilities?
     }
 
     /// Runs every check against `subject`, one after another, and reports each.
@@ -44,9 +50,11 @@ public enum ConformanceSuite {
         for check in checks {
             do {
                 try await run(check, on: subject)
-                outcomes.append(Outcome(check: check.name, failure: nil))
+                outcomes.append(Outcome(check: check.name, failure: nil, skippedFor: nil))
+            } catch let skipped as ConformanceSkipped {
+                outcomes.append(Outcome(check: check.name, failure: nil, skippedFor: skipped.missing))
             } catch {
-                outcomes.append(Outcome(check: check.name, failure: String(describing: error)))
+                outcomes.append(Outcome(check: check.name, failure: String(describing: error), skippedFor: nil))
             }
         }
         return outcomes

@@ -50,7 +50,15 @@ enum Fixtures {
     }
 }
 
-extension ConformanceContext {
+/// Assertions that throw `ConformanceFailure`, for checks and for `ReferenceData`.
+protocol ConformanceExpecting {}
+
+extension ConformanceExpecting {
+    /// Fails the check with `message` unless `condition` holds.
+    func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw ConformanceFailure(message()) }
+    }
+
     /// Fails unless the two users agree on every field, byte for byte.
     func expectIdentical(_ actual: UserRecord?, _ expected: UserRecord, _ what: String) throws {
         guard let actual else { throw ConformanceFailure("\(what): user \(expected.email) is missing") }

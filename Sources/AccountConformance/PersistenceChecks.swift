@@ -1,9 +1,10 @@
+import AccountBackendKit
 import AccountCore
 
 /// Durability across instances: reopening, and two open instances on one path.
 enum PersistenceChecks {
     static let all: [ConformanceCheck] = [
-        ConformanceCheck("reopening after close keeps everything") { context in
+        ConformanceCheck("reopening after close keeps everything", requires: .survivesReopen) { context in
             let store = try await context.open()
             let users = (1...20).map {
                 Fixtures.user($0, nickname: Fixtures.hostileNicknames[$0 % Fixtures.hostileNicknames.count])
@@ -26,7 +27,7 @@ enum PersistenceChecks {
             }
             try await reopened.close()
         },
-        ConformanceCheck("two instances on one path see each other's commits") { context in
+        ConformanceCheck("two instances on one path see each other's commits", requires: .sharedInstances) { context in
             let first = try await context.open()
             let second = try await context.open()
             let infos = [try await first.storeInfo(), try await second.storeInfo()]

@@ -40,7 +40,7 @@ enum SessionChecks {
             for n in 3...5 { _ = try await store.createSession(Fixtures.session(n, user: user.id)) }
             _ = try await store.updatePassword(
                 userID: user.id, passwordHash: "$x$", changedAt: .init(millisecondsSince1970: 5),
-                revoking: .allExcept(tokenHash: nil))
+                revoking: .all)
             try context.expect(try await store.sessions(userID: user.id).isEmpty, "revoke-all left sessions")
             try context.expect(try await store.sessions(userID: other.id).count == 1, "revoke-all hit another user")
             try await store.close()

@@ -2,12 +2,28 @@
 public enum SessionRevocation: Sendable, Hashable {
     /// Keep every session (a rehash on login).
     case none
-    /// Delete every session of the user except the one with this token hash (a password change).
-    case allExcept(tokenHash: String?)
+    /// Delete every session of the user (a password change made without a session).
+    case all
+    /// Delete every session of the user except the one with this token hash (a password change
+    /// made from that session).
+    case allExcept(tokenHash: String)
+
+    /// The session to keep, if any, when sessions are revoked.
+    public var keptTokenHash: String? {
+        if case .allExcept(let kept) = self { return kept }
+        return nil
+    }
+
+    /// Whether any session is revoked.
+    public var revokesSessions: Bool {
+        if case .none = self { return false }
+        return true
+    }
 }
 
-/// The storage contract every backend keeps. `AccountService` is its only caller in the library;
-/// the conformance suite (`AccountConformance`) checks every promise below on every backend.
+/// The storage contract every backend keeps. `AccountService` calls it for the account flows, and
+/// the operator commands (listing, export, import, migrate, doctor) call it directly; the
+/// conformance suite (`AccountConformance`) checks every promise below on every backend.
 ///
 /// Promises:
 /// 1. Uniqueness of `UserRecord.email` is enforced atomically: two racing `createUser` calls for
@@ -18,7 +34,7 @@ public enum SessionRevocation: Sendable, Hashable {
 /// 5. Several processes may use one store at once.
 /// 6. Opening a store of another kind, a newer format or a corrupt file throws
 ///    `storeKindMismatch`, `storeVersionUnsupported` or `storeCorrupted` and changes nothing.
-/// 7. Only `AccountError` is thrown.
+/// 7. Only `AccountError` is thrown (every method below may throw `storeIO` or `storeBusy`).
 ///
 /// A backend stores; it does not validate emails or hash passwords.
 public protocol UserRepository: Sendable {
@@ -80,6 +96,11 @@ public protocol UserRepository: Sendable {
 
     /// Deletes one session. - Returns: whether it existed.
     func deleteSession(tokenHash: String) async throws -> Bool
+
+    /// Checks the engine's own consistency (indexes against records, references, file
+    /// structure): `["ok"]` for a sound store, else one line per problem found. Changes nothing.
+    /// - Throws: `AccountError` when the store cannot be read at all (`storeIO`, `storeBusy`).
+    func integrityCheck() async throws -> [String]
 
     /// Releases the store's resources. Further calls are a programming error.
     func close() async throws

@@ -1,4 +1,4 @@
-import BackendRegistry
+import AccountBackendKit
 
 /// One configuration key: where it lives, what it accepts, its default and its meaning.
 struct SettingKey: Sendable {

@@ -1,5 +1,5 @@
+import AccountBackendKit
 import AccountCore
-import BackendRegistry
 import Configuration
 import Foundation
 
@@ -26,7 +26,7 @@ public enum SettingsLoader {
         overrides: SettingsOverrides,
         environment: [String: String],
         workingDirectory: String,
-        registry: BackendRegistry = .standard
+        registry: BackendRegistry
     ) async throws(AccountError) -> AccountSettings {
         let schema = SettingsSchema(registry: registry)
         try rejectUnknownEnvironment(environment, schema: schema)
@@ -115,7 +115,7 @@ public enum SettingsLoader {
 
     /// One backend's section: every option (defaults filled in) and where its store is.
     private static func section(
-        _ descriptor: BackendDescriptor, _ config: ConfigReader, _ origins: PathOrigins,
+        _ descriptor: any BackendDescriptor, _ config: ConfigReader, _ origins: PathOrigins,
         _ environment: [String: String], _ schema: SettingsSchema, _ locations: XDGLocations
     ) throws(AccountError) -> BackendConfiguration {
         let backendName = descriptor.name
@@ -138,10 +138,10 @@ public enum SettingsLoader {
             location =
                 try origins.resolve("\(backendName).path", schema: schema)
                 ?? locations.dataDirectory + "/" + defaultName
-        case .schema:
-            location = try string(config, "\(backendName).schema", schema)
+        case .named(let key, _):
+            location = try string(config, "\(backendName).\(key)", schema)
         }
-        return BackendConfiguration(storePath: location, values: values)
+        return BackendConfiguration(location: location, values: values)
     }
 
     // MARK: - Reading typed values
@@ -276,17 +276,17 @@ public enum SettingsLoader {
 
 extension SettingsLoader {
     /// Every key the config accepts, dotted (for docs and tests).
-    public static func documentedKeys(registry: BackendRegistry = .standard) -> [String] {
+    public static func documentedKeys(registry: BackendRegistry) -> [String] {
         SettingsSchema(registry: registry).keys.map(\.name)
     }
 
     /// The backends a config may name.
-    public static func backendNames(registry: BackendRegistry = .standard) -> [String] {
+    public static func backendNames(registry: BackendRegistry) -> [String] {
         registry.names
     }
 
     /// Every key with what it expects, its default and its meaning (for `accounts config keys`).
-    public static func keyReference(registry: BackendRegistry = .standard) -> [(
+    public static func keyReference(registry: BackendRegistry) -> [(
         key: String, environment: String, expects: String, default: String?, summary: String
     )] {
         SettingsSchema(registry: registry).keys.map {

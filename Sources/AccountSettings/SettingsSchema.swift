@@ -1,4 +1,4 @@
-import BackendRegistry
+import AccountBackendKit
 
 /// Every key the config accepts: the global ones and each registered backend's section.
 /// Unknown keys are errors, so a typo never silently falls back to a default.
@@ -8,7 +8,7 @@ struct SettingsSchema: Sendable {
 
     init(registry: BackendRegistry) {
         backendNames = registry.names
-        var keys = Self.globalKeys(backends: registry.names)
+        var keys = Self.globalKeys(backends: registry.names, defaultBackend: registry.defaultBackendName)
         for backend in registry.descriptors {
             switch backend.storeLocation {
             case .file:
@@ -16,11 +16,11 @@ struct SettingsSchema: Sendable {
                     SettingKey(
                         name: "\(backend.name).path", kind: .path, defaultValue: nil,
                         summary: "the store file (relative paths are resolved against the config file's folder)"))
-            case .schema(let defaultName):
+            case .named(let key, let defaultName):
                 keys.append(
                     SettingKey(
-                        name: "\(backend.name).schema", kind: .text, defaultValue: defaultName,
-                        summary: "the schema holding the store; several stores can share a database"))
+                        name: "\(backend.name).\(key)", kind: .text, defaultValue: defaultName,
+                        summary: "where on the server the store is (\(key)); several stores can share a server"))
             }
             keys += backend.options.map { SettingKey(backend: backend.name, option: $0) }
         }
@@ -36,10 +36,10 @@ struct SettingsSchema: Sendable {
         Set(keys.compactMap { $0.components.count > 1 ? $0.components[0] : nil })
     }
 
-    static func globalKeys(backends: [String]) -> [SettingKey] {
+    static func globalKeys(backends: [String], defaultBackend: String) -> [SettingKey] {
         [
             SettingKey(
-                name: "backend", kind: .choice(backends), defaultValue: BackendRegistry.defaultBackendName,
+                name: "backend", kind: .choice(backends), defaultValue: defaultBackend,
                 summary: "which backend keeps the accounts"),
             SettingKey(
                 name: "session.file", kind: .path, defaultValue: nil,

@@ -6,20 +6,23 @@ import ArgumentParser
 
 /// `accounts`: the root command.
 public struct AccountsCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "accounts",
-        abstract: "Keep user accounts in a SQLite, LMDB or JSON-file store.",
-        discussion: """
-            Exit codes: 0 success, 1 verify found failures, 2 usage error, 3 invalid input, \
-            4 email taken, 5 invalid credentials or too many attempts, 6 not signed in, \
-            7 store error, 8 configuration error, 130 cancelled at a prompt.
-            """,
-        subcommands: [
-            StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
-            WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
-            MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self,
-        ]
-    )
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "accounts",
+            abstract:
+                "Keep user accounts in a store of one of the backends: \(CLIBackends.registry.names.joined(separator: ", ")).",
+            discussion: """
+                Exit codes: 0 success, 1 verify found failures, 2 usage error, 3 invalid input, \
+                4 email taken, 5 invalid credentials or too many attempts, 6 not signed in, \
+                7 store error, 8 configuration error, 130 cancelled at a prompt.
+                """,
+            subcommands: [
+                StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
+                WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
+                MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self,
+            ]
+        )
+    }
 
     @OptionGroup var options: GlobalOptions
 

@@ -1,3 +1,4 @@
+import AccountBackendKit
 import ArgumentParser
 import StoreSupport
 
@@ -7,8 +8,22 @@ import StoreSupport
 
 /// The `accounts` entry point: parses, runs, and turns every outcome into a stable exit status.
 public enum AccountsMain {
-    /// Runs the CLI with `arguments` (without the program name); returns the exit status.
-    public static func run(_ arguments: [String]) async -> Int32 {
+    /// Runs the whole `accounts` CLI with `arguments` (without the program name) over
+    /// `backends`; returns the exit status. An executable that adds its own backend is:
+    ///
+    /// ```swift
+    /// import AccountsCLI
+    /// import StandardBackends
+    /// import Glibc
+    ///
+    /// exit(await AccountsMain.run(
+    ///     Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(MyBackendDescriptor())))
+    /// ```
+    public static func run(_ arguments: [String], backends: BackendRegistry) async -> Int32 {
+        await CLIBackends.$registry.withValue(backends) { await run(arguments) }
+    }
+
+    private static func run(_ arguments: [String]) async -> Int32 {
         do {
             var command = try AccountsCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import AccountCore
 import ArgumentParser
-import BackendRegistry
 import StoreSupport
 
 /// List the backends compiled in.
@@ -12,7 +11,7 @@ struct BackendsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let registry = BackendRegistry.standard
+            let registry = context.backends
             var lines: [String] = []
             var items: [JSONValue] = []
             for backend in registry.descriptors {
@@ -21,15 +20,16 @@ struct BackendsCommand: AsyncParsableCommand {
                 let store: (String, JSONValue) =
                     switch backend.storeLocation {
                     case .file(let name): ("default_store_file", .string(name))
-                    case .schema(let name): ("default_schema", .string(name))
+                    case .named(let key, let name): ("default_\(key)", .string(name))
                     }
                 items.append(
                     .object([
                         ("name", .string(backend.name)), ("selected", .bool(selected)),
-                        ("default", .bool(backend.name == BackendRegistry.defaultBackendName)),
+                        ("default", .bool(backend.name == registry.defaultBackendName)),
                         ("format_version", .int(Int64(backend.formatVersion))),
                         ("store_key", .string(backend.storeKey)), store,
                         ("summary", .string(backend.summary)),
+                        ("capabilities", .array(backend.capabilities.names.map(JSONValue.string))),
                     ]))
             }
             return CommandReply(lines: lines, fields: [("backends", .array(items))])

@@ -1,8 +1,8 @@
+import AccountBackendKit
 import AccountCore
 import AccountCrypto
 import AccountSettings
 import ArgumentParser
-import BackendRegistry
 import Foundation
 import StoreSupport
 
@@ -19,6 +19,9 @@ struct CommandContext {
     let settings: AccountSettings
     let messages: CLIMessages
 
+    /// The backends this CLI offers (the standard set, plus any an embedding executable added).
+    var backends: BackendRegistry { CLIBackends.registry }
+
     var sessionFile: SessionTokenFile {
         SessionTokenFile(path: settings.sessionFile, mayCreateFolder: settings.sessionFileIsDefault)
     }
@@ -33,7 +36,8 @@ struct CommandContext {
                 overrides: SettingsOverrides(
                     configFile: options.config, backend: options.backend, store: options.store,
                     sessionFile: options.sessionFile),
-                environment: environment, workingDirectory: FileManager.default.currentDirectoryPath)
+                environment: environment, workingDirectory: FileManager.default.currentDirectoryPath,
+                registry: CLIBackends.registry)
             let context = CommandContext(
                 options: options, language: language, settings: settings, messages: CLIMessages(language: language))
             let reply = try await body(context)
@@ -54,8 +58,8 @@ struct CommandContext {
 
     /// Opens the configured store and runs `body` with it, closing it afterwards.
     func withStore<T>(_ body: (any UserRepository) async throws -> T) async throws -> T {
-        if settings.storePathIsDefault { try Folders.create(StoreFile.directory(of: settings.backend.storePath)) }
-        let repository = try await BackendRegistry.standard.open(settings.backendName, settings.backend)
+        if settings.storePathIsDefault { try Folders.create(StoreFile.directory(of: settings.backend.location)) }
+        let repository = try await backends.open(settings.backendName, settings.backend)
         do {
             let result = try await body(repository)
             try await repository.close()

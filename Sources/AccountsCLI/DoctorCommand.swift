@@ -1,6 +1,5 @@
 import AccountCore
 import ArgumentParser
-import BackendRegistry
 import StoreSupport
 
 /// Check the configured store: engine integrity, index consistency, orphaned and expired sessions.
@@ -19,9 +18,8 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let descriptor = try BackendRegistry.standard.descriptor(named: context.settings.backendName)
             return try await context.withStore { store in
-                let integrity = try await descriptor.integrityCheck(store)
+                let integrity = try await store.integrityCheck()
                 let now = SystemClock().now()
                 var users = 0
                 var expired: [String] = []
@@ -43,7 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 let damaged = integrity != ["ok"]
                 let info = try await store.storeInfo()
                 var lines = [
-                    "store:     \(context.settings.backend.storePath) (\(info.formatName) v\(info.formatVersion), id \(info.storeID))",
+                    "store:     \(context.settings.backend.location) (\(info.formatName) v\(info.formatVersion), id \(info.storeID))",
                     "integrity: \(damaged ? "DAMAGED" : "ok")",
                 ]
                 lines += integrity.filter { $0 != "ok" }.map { "  problem: \($0)" }

@@ -1,7 +1,7 @@
+import AccountBackendKit
 import AccountCore
 import AccountTransfer
 import ArgumentParser
-import BackendRegistry
 import StoreSupport
 
 /// Copy the configured store into a new store of another (or the same) backend, verified.
@@ -19,16 +19,16 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let descriptor = try BackendRegistry.standard.descriptor(named: toBackend)
-            var target = context.settings.sections[toBackend] ?? BackendConfiguration(storePath: "")
-            target.storePath =
+            let descriptor = try context.backends.descriptor(named: toBackend)
+            var target = context.settings.sections[toBackend] ?? BackendConfiguration(location: "")
+            target.location =
                 !descriptor.storesInFiles || toStore.hasPrefix("/") ? toStore : FileManagerPath.current + "/" + toStore
             guard toBackend != context.settings.backendName || target != context.settings.backend else {
                 throw UsageProblem(
                     english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
             }
             let summary = try await context.withStore { source in
-                let target = try await descriptor.open(target)
+                let target = try await context.backends.open(descriptor, target)
                 do {
                     let summary = try await StoreMigrator.migrate(from: source, to: target)
                     try await target.close()

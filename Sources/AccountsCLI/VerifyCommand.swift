@@ -1,7 +1,6 @@
 import AccountConformance
 import AccountCore
 import ArgumentParser
-import BackendRegistry
 import StoreSupport
 
 /// Run the conformance suite against a scratch store of the chosen backend.
@@ -14,20 +13,32 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let backend = try BackendRegistry.standard.descriptor(named: context.settings.backendName)
+            let backend = try context.backends.descriptor(named: context.settings.backendName)
             // The configured section's settings (how to reach a server, sync modes), scratch stores.
             let values = context.settings.sections[backend.name]?.values ?? backend.defaultValues
-            let outcomes = await ConformanceSuite.runAll(on: backend.conformanceSubject(values: values))
+            let outcomes = await ConformanceSuite.runAll(
+                on: ConformanceSubject(backend, values: values, registry: context.backends))
             let failed = outcomes.filter { $0.failure != nil }
+            let skipped = outcomes.filter { $0.skippedFor != nil }
             var lines = outcomes.map { outcome in
-                outcome.failure.map { "FAIL  \(outcome.check): \($0)" } ?? "PASS  \(outcome.check)"
+                if let missing = outcome.skippedFor {
+                    return "SKIP  \(outcome.check): the backend does not declare \(missing)"
+                }
+                return outcome.failure.map { "FAIL  \(outcome.check): \($0)" } ?? "PASS  \(outcome.check)"
             }
-            let summary = "verify \(backend.name): \(outcomes.count - failed.count) of \(outcomes.count) checks passed"
+            let ran = outcomes.count - skipped.count
+            var summary = "verify \(backend.name): \(ran - failed.count) of \(ran) checks passed"
+            if !skipped.isEmpty { summary += ", \(skipped.count) skipped (capabilities not declared)" }
             lines.append(summary)
             let checks = outcomes.map { outcome in
                 JSONValue.object(
-                    [("name", .string(outcome.check)), ("passed", .bool(outcome.failure == nil))]
-                        + (outcome.failure.map { [("failure", JSONValue.string($0))] } ?? []))
+                    [
+                        ("name", .string(outcome.check)),
+                        ("passed", .bool(outcome.failure == nil && outcome.skippedFor == nil)),
+                    ]
+                        + (outcome.failure.map { [("failure", JSONValue.string($0))] } ?? [])
+                        + (outcome.skippedFor.map { [("skipped_missing", .array($0.names.map(JSONValue.string)))] }
+                            ?? []))
             }
             return CommandReply(
                 lines: lines, fields: [("backend", .string(backend.name)), ("checks", .array(checks))],

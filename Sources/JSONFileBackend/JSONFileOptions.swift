@@ -1,3 +1,5 @@
+import AccountBackendKit
+
 /// Settings of a JSON-file store (the `json:` section of the config).
 public struct JSONFileOptions: Sendable, Hashable {
     /// The store file. Its folder must exist; the lock file `<path>.lock` is kept beside it.
@@ -6,7 +8,9 @@ public struct JSONFileOptions: Sendable, Hashable {
     public var lockTimeoutMilliseconds: Int
 
     /// Creates options.
-    public init(path: String, lockTimeoutMilliseconds: Int = 5_000) {
+    public init(
+        path: String, lockTimeoutMilliseconds: Int = JSONFileBackendDescriptor.lockTimeout.defaultValue
+    ) {
         self.path = path
         self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
     }

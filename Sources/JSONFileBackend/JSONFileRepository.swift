@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import StoreSupport
 
@@ -11,6 +12,7 @@ import StoreSupport
 public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     // `@unchecked`: `cached` is only touched on `io`, a serial queue.
     private let options: JSONFileOptions
+    private let recognizer: StoreRecognizer
     private let lockPath: String
     private let io: SerialIOQueue
     private var cached: (version: StoreFile.Version, document: JSONStoreDocument)?
@@ -18,8 +20,9 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     /// The store file.
     public var path: String { options.path }
 
-    private init(options: JSONFileOptions) {
+    private init(options: JSONFileOptions, recognizer: StoreRecognizer) {
         self.options = options
+        self.recognizer = recognizer
         lockPath = options.path + ".lock"
         io = SerialIOQueue(label: "JSONFileRepository \(options.path)")
     }
@@ -28,11 +31,12 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     /// - Throws: `storeIO` when the folder is missing or unwritable; `storeCorrupted`,
     ///   `storeKindMismatch` or `storeVersionUnsupported` for a file that is not a readable store.
     public static func open(
-        _ options: JSONFileOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
+        _ options: JSONFileOptions, recognizer: StoreRecognizer = .none,
+        newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
     ) async throws
         -> JSONFileRepository
     {
-        let repository = JSONFileRepository(options: options)
+        let repository = JSONFileRepository(options: options, recognizer: recognizer)
         try await repository.io.run {
             try StoreFile.requireDirectory(of: options.path)
             if try StoreFile.version(of: options.path) == nil {
@@ -43,14 +47,12 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         return repository
     }
 
-    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it to check
-    /// that a newer format is refused.
-    public static func writeEmptyStore(at path: String, formatVersion: Int) throws {
-        var bytes = JSONStoreEncoder.encode(
-            JSONStoreDocument(storeID: "planted", createdAt: Timestamp(millisecondsSince1970: 0)))
-        let text = String(decoding: bytes, as: UTF8.self).replacingFirst(
-            "\"format_version\" : \(JSONStoreDocument.formatVersion)", with: "\"format_version\" : \(formatVersion)")
-        bytes = Array(text.utf8)
+    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
+    /// the descriptor) to check that a newer format is refused.
+    static func plantEmptyStore(at path: String, formatVersion: Int) throws {
+        let bytes = JSONStoreEncoder.encode(
+            JSONStoreDocument(storeID: "planted", createdAt: Timestamp(millisecondsSince1970: 0)),
+            formatVersion: formatVersion)
         _ = try StoreFile.replace(path, with: bytes)
     }
 
@@ -59,7 +61,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     public func integrityCheck() async throws -> [String] {
         try await io.run {
             let (bytes, _) = try StoreFile.read(self.options.path)
-            let document = try JSONStoreDecoder.decode(bytes, path: self.options.path)
+            let document = try JSONStoreDecoder.decode(bytes, path: self.options.path, recognizer: self.recognizer)
             let orphans = document.sortedSessions.filter { document.user(id: $0.userID) == nil }.count
             return orphans == 0 ? ["ok"] : ["\(orphans) sessions belong to no user"]
         }
@@ -136,7 +138,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
             document.put(user)
-            if case .allExcept(let keep) = revoking { _ = document.removeSessions(of: userID, except: keep) }
+            if revoking.revokesSessions { _ = document.removeSessions(of: userID, except: revoking.keptTokenHash) }
             return (true, true)
         }
     }
@@ -245,7 +247,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
         if let cached, cached.version == version { return cached.document }
         let (bytes, readVersion) = try StoreFile.read(options.path)
-        let document = try JSONStoreDecoder.decode(bytes, path: options.path)
+        let document = try JSONStoreDecoder.decode(bytes, path: options.path, recognizer: recognizer)
         cached = (readVersion, document)
         return document
     }

@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import StoreSupport
 
@@ -10,17 +11,18 @@ import StoreSupport
 /// Reads and checks a JSON-file store: its kind, its version, every field's type, and the
 /// uniqueness of emails, ids and sessions. Any doubt is an error; nothing is repaired.
 enum JSONStoreDecoder {
-    static func decode(_ bytes: [UInt8], path: String) throws(AccountError) -> JSONStoreDocument {
-        let kind = StoreKindSniffer.kind(of: bytes)
-        switch kind {
-        case .empty:
-            throw .storeCorrupted(detail: "\(path) is empty (0 bytes)")
-        case .sqlite, .lmdb:
-            throw .storeKindMismatch(expected: "JSON-file", found: kind.rawValue)
-        case .unknown:
+    /// A JSON document that is not an AccountStore store, as mismatch messages name it.
+    static let otherJSON = "a JSON document of another format"
+
+    static func decode(
+        _ bytes: [UInt8], path: String, recognizer: StoreRecognizer = .none
+    ) throws(AccountError) -> JSONStoreDocument {
+        if bytes.isEmpty { throw .storeCorrupted(detail: "\(path) is empty (0 bytes)") }
+        if !startsLikeJSONObject(bytes) {
+            if let found = recognizer.describe(fileHeader: Array(bytes.prefix(64))) {
+                throw .storeKindMismatch(expected: "JSON-file", found: found)
+            }
             throw .storeCorrupted(detail: "\(path) does not start like a JSON store (damaged or not a store)")
-        case .accountStoreJSON, .otherJSON:
-            break
         }
         let file: StoreFileContents
         do {
@@ -73,6 +75,13 @@ enum JSONStoreDecoder {
     }
 }
 
+extension JSONStoreDecoder {
+    /// Whether the first byte after any white space opens an object.
+    static func startsLikeJSONObject(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+    }
+}
+
 /// A header that says the file is not ours, or too new: found before the body is read.
 private enum HeaderProblem: Error {
     case notAStore(String)
@@ -103,13 +112,13 @@ private struct StoreFileContents: Decodable {
 
     init(from decoder: any Decoder) throws {
         guard let container = try? decoder.container(keyedBy: Keys.self) else {
-            throw HeaderProblem.notAStore(StoreKindSniffer.Kind.otherJSON.rawValue)
+            throw HeaderProblem.notAStore(JSONStoreDecoder.otherJSON)
         }
         guard let format = try? container.decodeIfPresent(String.self, forKey: .format) else {
-            throw HeaderProblem.notAStore(StoreKindSniffer.Kind.otherJSON.rawValue)
+            throw HeaderProblem.notAStore(JSONStoreDecoder.otherJSON)
         }
         guard format == JSONStoreDocument.formatName else {
-            throw HeaderProblem.notAStore(StoreKindSniffer.Kind.otherJSON.rawValue + " (\"\(format)\")")
+            throw HeaderProblem.notAStore(JSONStoreDecoder.otherJSON + " (\"\(format)\")")
         }
         let version = try container.decode(Int.self, forKey: .formatVersion)
         if version > JSONStoreDocument.formatVersion { throw HeaderProblem.tooNew(version) }

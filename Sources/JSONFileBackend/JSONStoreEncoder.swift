@@ -7,11 +7,14 @@ import StoreSupport
 /// Hand-written rather than `JSONEncoder`: the whole file is rewritten on every change, and the
 /// fixed layout is part of the format.
 enum JSONStoreEncoder {
-    static func encode(_ document: JSONStoreDocument) -> [UInt8] {
+    /// `formatVersion` is this build's unless the conformance suite plants another.
+    static func encode(
+        _ document: JSONStoreDocument, formatVersion: Int = JSONStoreDocument.formatVersion
+    ) -> [UInt8] {
         var out = JSONTextWriter()
         out.raw("{\n")
         out.field("format", string: JSONStoreDocument.formatName, indent: 1)
-        out.field("format_version", int: Int64(JSONStoreDocument.formatVersion), indent: 1)
+        out.field("format_version", int: Int64(formatVersion), indent: 1)
         out.field("store_id", string: document.storeID, indent: 1)
         out.field("created_at_ms", int: document.createdAt.millisecondsSince1970, indent: 1)
         out.raw("  \"users\" : [")

@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import CLMDB
 import StoreSupport
@@ -27,7 +28,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// The environment of `options.path`, opened (or created) on first use in this process.
-    static func acquire(_ options: LMDBOptions, newStoreID: () -> String) throws(AccountError) -> LMDBEnvironment {
+    static func acquire(
+        _ options: LMDBOptions, recognizer: StoreRecognizer = .none, newStoreID: () -> String
+    ) throws(AccountError) -> LMDBEnvironment {
         try StoreFile.requireDirectory(of: options.path)
         let key = canonicalPath(options.path)
         return try shared.withLock { (table) throws(AccountError) -> LMDBEnvironment in
@@ -36,7 +39,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                 return existing
             }
             let environment = LMDBEnvironment(path: options.path)
-            try environment.open(options, newStoreID: newStoreID)
+            try environment.open(options, recognizer: recognizer, newStoreID: newStoreID)
             environment.references = 1
             table[key] = environment
             return environment
@@ -116,11 +119,13 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     // MARK: - Opening
 
-    private func open(_ options: LMDBOptions, newStoreID: () -> String) throws(AccountError) {
+    private func open(
+        _ options: LMDBOptions, recognizer: StoreRecognizer, newStoreID: () -> String
+    ) throws(AccountError) {
         let lockPath = path + "-lock"
         let existed = try StoreFile.version(of: path) != nil
         let lockExisted = try StoreFile.version(of: lockPath) != nil
-        if existed { try Self.refuseForeignFile(path) }
+        if existed { try Self.refuseForeignFile(path, recognizer: recognizer) }
         do {
             try openEnvironment(options)
             try openLayout(newStoreID: newStoreID)
@@ -133,17 +138,14 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    private static func refuseForeignFile(_ path: String) throws(AccountError) {
+    private static func refuseForeignFile(_ path: String, recognizer: StoreRecognizer) throws(AccountError) {
         let (header, _) = try StoreFile.readPrefix(path, count: 64)
-        let kind = StoreKindSniffer.kind(of: header)
-        switch kind {
-        case .lmdb: return
-        case .empty: throw .storeCorrupted(detail: "\(path) is empty (0 bytes)")
-        case .unknown:
-            throw .storeCorrupted(detail: "\(path) is not an LMDB environment (damaged or another kind of file)")
-        case .sqlite, .accountStoreJSON, .otherJSON:
-            throw .storeKindMismatch(expected: "LMDB", found: kind.rawValue)
+        if LMDBBackendDescriptor.isEnvironment(header) { return }
+        if header.isEmpty { throw .storeCorrupted(detail: "\(path) is empty (0 bytes)") }
+        if let found = recognizer.describe(fileHeader: header) {
+            throw .storeKindMismatch(expected: "LMDB", found: found)
         }
+        throw .storeCorrupted(detail: "\(path) is not an LMDB environment (damaged or another kind of file)")
     }
 
     private func openEnvironment(_ options: LMDBOptions) throws(AccountError) {

@@ -1,3 +1,5 @@
+import AccountBackendKit
+
 /// Settings of an LMDB store (the `lmdb:` section of the config).
 public struct LMDBOptions: Sendable, Hashable {
     /// How commits reach the disk.
@@ -20,7 +22,10 @@ public struct LMDBOptions: Sendable, Hashable {
     public var mapSizeMiB: Int
 
     /// Creates options.
-    public init(path: String, sync: Sync = .full, mapSizeMiB: Int = 64) {
+    public init(
+        path: String, sync: Sync = LMDBBackendDescriptor.sync.defaultValue,
+        mapSizeMiB: Int = LMDBBackendDescriptor.mapSize.defaultValue
+    ) {
         self.path = path
         self.sync = sync
         self.mapSizeMiB = mapSizeMiB

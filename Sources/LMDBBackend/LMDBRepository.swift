@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import CLMDB
 import StoreSupport
@@ -23,16 +24,19 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
     /// Opens the store at `options.path`, creating an empty one when no file exists there.
     /// Opening a path this process already has open shares its environment.
     public static func open(
-        _ options: LMDBOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
+        _ options: LMDBOptions, recognizer: StoreRecognizer = .none,
+        newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
     ) async throws -> LMDBRepository {
         let io = SerialIOQueue(label: "LMDBRepository \(options.path)")
-        let environment = try await io.run { try LMDBEnvironment.acquire(options, newStoreID: newStoreID) }
+        let environment = try await io.run {
+            try LMDBEnvironment.acquire(options, recognizer: recognizer, newStoreID: newStoreID)
+        }
         return LMDBRepository(environment: environment, io: io)
     }
 
-    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it to check
-    /// that a newer format is refused.
-    public static func writeEmptyStore(at path: String, formatVersion: Int) throws {
+    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
+    /// the descriptor) to check that a newer format is refused.
+    static func plantEmptyStore(at path: String, formatVersion: Int) throws {
         let environment = try LMDBEnvironment.acquire(LMDBOptions(path: path), newStoreID: { "planted" })
         defer { environment.release() }
         try environment.write { (txn) throws(AccountError) in
@@ -194,7 +198,8 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
             try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
-            if case .allExcept(let keep) = revoking {
+            if revoking.revokesSessions {
+                let keep = revoking.keptTokenHash
                 for tokenHash in try Self.sessionHashes(of: userID.rawValue, txn, layout) where tokenHash != keep {
                     try Self.deleteSession(tokenHash, userID: userID.rawValue, txn, layout)
                 }

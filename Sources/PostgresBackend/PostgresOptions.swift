@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 
 /// Where and how to reach the PostgreSQL server, and which schema holds the store.
@@ -36,9 +37,14 @@ public struct PostgresOptions: Sendable, Hashable {
 
     /// Describes a server.
     public init(
-        host: String = "localhost", port: Int = 5432, user: String = "accounts", database: String = "accounts",
-        password: String? = nil, schema: String = "accounts", tls: TLSMode = .prefer, tlsCAFile: String? = nil,
-        poolSize: Int = 8, connectTimeoutMilliseconds: Int = 10_000
+        host: String = PostgresBackendDescriptor.host.defaultValue,
+        port: Int = PostgresBackendDescriptor.port.defaultValue,
+        user: String = PostgresBackendDescriptor.user.defaultValue,
+        database: String = PostgresBackendDescriptor.database.defaultValue,
+        password: String? = nil, schema: String = PostgresBackendDescriptor.defaultSchema,
+        tls: TLSMode = PostgresBackendDescriptor.tls.defaultValue, tlsCAFile: String? = nil,
+        poolSize: Int = PostgresBackendDescriptor.poolSize.defaultValue,
+        connectTimeoutMilliseconds: Int = PostgresBackendDescriptor.connectTimeout.defaultValue
     ) {
         self.host = host
         self.port = port

@@ -45,8 +45,8 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     /// Creates an empty store in `options.schema` stamped with `formatVersion` (the
-    /// conformance suite plants a newer one to check that it is refused).
-    public static func writeEmptyStore(_ options: PostgresOptions, formatVersion: Int) async throws {
+    /// conformance suite plants a newer one, through the descriptor, to check that it is refused).
+    static func plantEmptyStore(_ options: PostgresOptions, formatVersion: Int) async throws {
         let connector = try PostgresConnector(options)
         let schema = connector.schema
         try await connector.withConnection { connection in
@@ -184,7 +184,8 @@ public final class PostgresRepository: UserRepository, Sendable {
                 WHERE id = \(userID.rawValue) RETURNING 1
                 """)
             guard !updated.isEmpty else { return false }
-            if case .allExcept(let keep) = revoking {
+            if revoking.revokesSessions {
+                let keep = revoking.keptTokenHash
                 try await connection.run(
                     """
                     DELETE FROM \(unescaped: schema.sessions)

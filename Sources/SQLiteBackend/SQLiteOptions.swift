@@ -1,3 +1,5 @@
+import AccountBackendKit
+
 /// Settings of a SQLite store (the `sqlite:` section of the config).
 public struct SQLiteOptions: Sendable, Hashable {
     /// How hard each commit is flushed.
@@ -17,7 +19,10 @@ public struct SQLiteOptions: Sendable, Hashable {
     public var busyTimeoutMilliseconds: Int
 
     /// Creates options.
-    public init(path: String, synchronous: Synchronous = .full, busyTimeoutMilliseconds: Int = 5_000) {
+    public init(
+        path: String, synchronous: Synchronous = SQLiteBackendDescriptor.synchronous.defaultValue,
+        busyTimeoutMilliseconds: Int = SQLiteBackendDescriptor.busyTimeout.defaultValue
+    ) {
         self.path = path
         self.synchronous = synchronous
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds

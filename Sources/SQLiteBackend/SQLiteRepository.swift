@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import CSQLite
 import StoreSupport
@@ -36,7 +37,8 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     ///   `storeKindMismatch` or `storeVersionUnsupported` for a file that is not a readable store
     ///   of this format (the file is left as it was).
     public static func open(
-        _ options: SQLiteOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
+        _ options: SQLiteOptions, recognizer: StoreRecognizer = .none,
+        newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
     ) async throws -> SQLiteRepository {
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
         let connection = try await io.run { () throws -> SQLiteConnection in
@@ -44,7 +46,7 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
             if try StoreFile.version(of: options.path) == nil {
                 try SQLiteStoreFile.create(options.path, synchronous: options.synchronous, storeID: newStoreID())
             }
-            try SQLiteStoreFile.inspect(options.path)
+            try SQLiteStoreFile.inspect(options.path, recognizer: recognizer)
             let connection = try SQLiteConnection(path: options.path, create: false)
             connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
             try connection.execute("PRAGMA foreign_keys = ON")
@@ -62,9 +64,9 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         return repository
     }
 
-    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it to check
-    /// that a newer format is refused.
-    public static func writeEmptyStore(at path: String, formatVersion: Int) throws {
+    /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
+    /// the descriptor) to check that a newer format is refused.
+    static func plantEmptyStore(at path: String, formatVersion: Int) throws {
         try SQLiteStoreFile.create(path, synchronous: .full, storeID: "planted")
         let connection = try SQLiteConnection(path: path, create: false)
         defer { connection.close() }
@@ -170,7 +172,8 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
                 "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ?",
                 [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
             guard changed == 1 else { return false }
-            if case .allExcept(let keep) = revoking {
+            if revoking.revokesSessions {
+                let keep = revoking.keptTokenHash
                 try connection.run(
                     "DELETE FROM sessions WHERE user_id = ? AND token_sha256 IS NOT ?",
                     [.text(userID.rawValue), keep.map(SQLiteValue.text) ?? .null])

@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import StoreSupport
 
@@ -9,18 +10,14 @@ import StoreSupport
 /// foreign or newer file is refused without SQLite writing anything beside it.
 enum SQLiteStoreFile {
     /// Refuses a file that is not this program's SQLite store, or of a newer format.
-    static func inspect(_ path: String) throws(AccountError) {
+    static func inspect(_ path: String, recognizer: StoreRecognizer) throws(AccountError) {
         let header = try StoreFile.readPrefix(path, count: 100).bytes
-        let kind = StoreKindSniffer.kind(of: header)
-        switch kind {
-        case .sqlite:
-            break
-        case .empty:
-            throw .storeCorrupted(detail: "\(path) is empty (0 bytes)")
-        case .unknown:
+        if header.isEmpty { throw .storeCorrupted(detail: "\(path) is empty (0 bytes)") }
+        if !header.starts(with: SQLiteBackendDescriptor.magic) {
+            if let found = recognizer.describe(fileHeader: Array(header.prefix(64))) {
+                throw .storeKindMismatch(expected: "SQLite", found: found)
+            }
             throw .storeCorrupted(detail: "\(path) is not a SQLite database (damaged or another kind of file)")
-        case .lmdb, .accountStoreJSON, .otherJSON:
-            throw .storeKindMismatch(expected: "SQLite", found: kind.rawValue)
         }
         guard header.count >= 100 else {
             throw .storeCorrupted(detail: "\(path): the SQLite header is truncated (\(header.count) bytes)")

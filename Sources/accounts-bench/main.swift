@@ -1,84 +1,10 @@
-// accounts-bench: the measurements that must never be timed tests. See BenchOptions.usage and
-// `make bench`, which runs it next to the raw-engine reference in bench/raw.
-import AccountCore
-import AccountCrypto
-import BackendRegistry
-import Foundation
+// accounts-bench over the standard backends; see AccountsBenchMain.
+import AccountBackendKit
+import AccountsBench
+import StandardBackends
 
-let options = BenchOptions(Array(CommandLine.arguments.dropFirst()))
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-bench-\(UUID().uuidString)").path
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: folder) }
+#if canImport(Glibc)
+    import Glibc
+#endif
 
-/// Argon2id at the configured parameters (or `--ops`, `--mem-kib`), `options.iterations` times.
-func hashPhase() async throws -> PhaseResult {
-    let settings = try await BenchSettings.load(options, scratchFolder: folder)
-    let opsLimit = options.opsLimit ?? settings.hashOpsLimit
-    let memLimitKiB = options.memLimitKiB ?? settings.hashMemLimitKiB
-    let hasher = Argon2idPasswordHasher(opsLimit: UInt64(opsLimit), memLimitBytes: memLimitKiB * 1024)
-    let clock = ContinuousClock()
-    var latencies: [Double] = []
-    let start = clock.now
-    for _ in 0..<options.iterations {
-        let begin = clock.now
-        _ = try hasher.hash("Tangerine-Kayak-42")
-        latencies.append(WorkloadRunner.microseconds(clock.now - begin))
-    }
-    return PhaseResult(
-        phase: "hash", backend: "argon2id", mode: "t=\(opsLimit),m=\(memLimitKiB)KiB", n: options.iterations,
-        latenciesMicroseconds: latencies, seconds: WorkloadRunner.microseconds(clock.now - start) / 1e6)
-}
-
-func printResults(_ results: [PhaseResult]) {
-    if options.json {
-        print("{\"results\":[" + results.map { $0.jsonObject() }.joined(separator: ",") + "]}")
-    } else {
-        for result in results { print(result.resultLine()) }
-    }
-}
-
-do {
-    switch options.command {
-    case "hash":
-        let result = try await hashPhase()
-        print(options.json ? result.jsonObject() : result.resultLine())
-    case "workload" where options.phases == ["hash"]:
-        printResults([try await hashPhase()])
-    case "workload":
-        let settings = try await BenchSettings.load(options, scratchFolder: folder)
-        let backend = try BackendRegistry.standard.descriptor(named: settings.backendName)
-        var values = settings.sections[backend.name]?.values ?? backend.defaultValues
-        let modeOption = backend.options.first { $0.name == "synchronous" || $0.name == "sync" }
-        if let mode = options.mode {
-            var modes: [String] = []
-            if let modeOption, case .choice(let choices) = modeOption.kind { modes = choices }
-            guard let modeOption, modes.contains(mode) else {
-                throw BenchOptions.UsageError(
-                    modes.isEmpty
-                        ? "--mode is for sqlite and lmdb; \(backend.name) has none"
-                        : "\(backend.name) has no mode '\(mode)' (\(modes.joined(separator: ", ")))")
-            }
-            values[modeOption.name] = .word(mode)
-        }
-        let mode = modeOption.flatMap { values[$0.name]?.description } ?? "default"
-        let runner = WorkloadRunner(backend: backend, mode: mode, values: values, n: options.n, folder: folder)
-        let results: [PhaseResult]
-        do {
-            results = try await runner.run(phases: options.phases)
-        } catch {
-            await backend.scratch?.fixtures(values).cleanUp(folder)
-            throw error
-        }
-        // Scratch schemas (PostgreSQL) are dropped; scratch files go with the folder.
-        await backend.scratch?.fixtures(values).cleanUp(folder)
-        printResults(results)
-    case "login-timing":
-        try await LoginTiming.run(options, folder: folder)
-    default:
-        throw BenchOptions.UsageError(BenchOptions.usage)
-    }
-} catch {
-    // `exit` skips the `defer` above, so the scratch folder is removed here.
-    try? FileManager.default.removeItem(atPath: folder)
-    BenchOptions.fail("\(error)")
-}
+exit(await AccountsBenchMain.run(Array(CommandLine.arguments.dropFirst()), backends: .standard))

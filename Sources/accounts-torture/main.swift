@@ -1,10 +1,11 @@
+import AccountBackendKit
 // accounts-torture: a child process for the crash-safety tests. It signs up users in a loop on
 // one store and prints "done EMAIL" (flushed) after each sign-up has returned, until it is
 // killed. The parent kills it at random moments and checks that every reported user is there.
 //
 // usage: accounts-torture BACKEND STORE PREFIX [COUNT]
 import AccountCore
-import BackendRegistry
+import StandardBackends
 
 #if canImport(Glibc)
     import Glibc
@@ -15,8 +16,10 @@ guard arguments.count >= 4 else {
     print("usage: accounts-torture BACKEND STORE PREFIX [COUNT]")
     exit(2)
 }
-let backend = try BackendRegistry.standard.descriptor(named: arguments[1])
-let store = try await backend.open(BackendConfiguration(storePath: arguments[2], values: backend.defaultValues))
+let backends = BackendRegistry.standard
+let backend = try backends.descriptor(named: arguments[1])
+let store = try await backends.open(
+    backend, BackendConfiguration(location: arguments[2], values: backend.defaultValues))
 let prefix = arguments[3]
 let count = arguments.count > 4 ? Int(arguments[4]) ?? Int.max : Int.max
 var random = SystemRandomNumberGenerator()

@@ -1,7 +1,8 @@
 import AccountsCLI
+import StandardBackends
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-exit(await AccountsMain.run(Array(CommandLine.arguments.dropFirst())))
+exit(await AccountsMain.run(Array(CommandLine.arguments.dropFirst()), backends: .standard))

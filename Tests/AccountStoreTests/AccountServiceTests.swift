@@ -1,6 +1,7 @@
+import AccountBackendKit
 import AccountCore
 import AccountCrypto
-import BackendRegistry
+import StandardBackends
 import Testing
 
 /// The service's rules, on every backend.
@@ -10,7 +11,7 @@ struct AccountServiceTests {
     let password = ServiceHarness.password
 
     @Test("sign-up creates the user and a session; start welcomes the member", arguments: backends)
-    func signUpAndStart(_ backend: BackendDescriptor) async throws {
+    func signUpAndStart(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             let signedIn = try await h.signUp("leesoon7@Example.com", nickname: "  이순신 ")
             #expect(signedIn.profile.email == "leesoon7@example.com")
@@ -27,7 +28,7 @@ struct AccountServiceTests {
     }
 
     @Test("a sign-up that breaks any rule leaves nothing behind", arguments: backends)
-    func failedSignUpLeavesNothing(_ backend: BackendDescriptor) async throws {
+    func failedSignUpLeavesNothing(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             let attempts: [(String, String, String, String, String)] = [
                 ("Leesoon7@example.com", password, password, "이순신", "invalid_email"),
@@ -50,7 +51,7 @@ struct AccountServiceTests {
     }
 
     @Test("a duplicate in any spelling gives email_taken before hashing", arguments: backends)
-    func duplicate(_ backend: BackendDescriptor) async throws {
+    func duplicate(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             try await h.signUp()
             let hashesBefore = h.hasher.hashes
@@ -63,7 +64,7 @@ struct AccountServiceTests {
     }
 
     @Test("unknown email and wrong password give the same error, and both verify once", arguments: backends)
-    func genericCredentials(_ backend: BackendDescriptor) async throws {
+    func genericCredentials(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             try await h.signUp()
             let before = h.hasher.verifications
@@ -83,7 +84,7 @@ struct AccountServiceTests {
     }
 
     @Test("five failures throttle with a doubling delay; a success resets it", arguments: backends)
-    func throttling(_ backend: BackendDescriptor) async throws {
+    func throttling(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             try await h.signUp()
             func login(_ pw: String, _ email: String = "leesoon7@example.com") async -> AccountError? {
@@ -105,7 +106,7 @@ struct AccountServiceTests {
     }
 
     @Test("remember me extends the session; idle and absolute expiry end it", arguments: backends)
-    func expiry(_ backend: BackendDescriptor) async throws {
+    func expiry(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             try await h.signUp()
             let short = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
@@ -129,7 +130,7 @@ struct AccountServiceTests {
     }
 
     @Test("logout revokes the session on the store side", arguments: backends)
-    func logout(_ backend: BackendDescriptor) async throws {
+    func logout(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             let session = try await h.signUp()
             try await h.service.logout(token: session.token)
@@ -140,7 +141,7 @@ struct AccountServiceTests {
     }
 
     @Test("a password change needs the current password and revokes every other session", arguments: backends)
-    func changePassword(_ backend: BackendDescriptor) async throws {
+    func changePassword(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             let first = try await h.signUp()
             let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
@@ -171,7 +172,7 @@ struct AccountServiceTests {
     }
 
     @Test("withdraw needs the password, deletes user and sessions, and frees the email", arguments: backends)
-    func withdraw(_ backend: BackendDescriptor) async throws {
+    func withdraw(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             let first = try await h.signUp()
             let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: true)
@@ -188,7 +189,7 @@ struct AccountServiceTests {
     }
 
     @Test("a successful login upgrades a hash made with weaker parameters", arguments: backends)
-    func rehashOnLogin(_ backend: BackendDescriptor) async throws {
+    func rehashOnLogin(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             try await h.signUp()
             let weak = try #require(try await h.repository.user(email: "leesoon7@example.com")).passwordHash

@@ -1,5 +1,6 @@
-import BackendRegistry
+import AccountBackendKit
 import Foundation
+import StandardBackends
 import Testing
 
 @testable import PostgresBackend
@@ -51,7 +52,7 @@ struct BenchHarnessTests {
     }
 
     @Test("the workload runs every phase and cleans up", arguments: BackendRegistry.embedded.descriptors)
-    func workload(_ backend: BackendDescriptor) throws {
+    func workload(_ backend: any BackendDescriptor) throws {
         _ = try Self.runWorkload(backend.name)
     }
 
@@ -65,8 +66,8 @@ struct BenchHarnessTests {
         // by an earlier, interrupted run are not this run's.
         // Names from the catalog only: reading other tests' scratch tables would race their drops.
         func benchTables() async throws -> Set<String> {
-            let options = try BackendDescriptor.postgresOptions(
-                BackendConfiguration(storePath: "scratch_", values: PostgresTestServer.values))
+            let options = try PostgresBackendDescriptor.connectionOptions(
+                BackendConfiguration(location: "scratch_", values: PostgresTestServer.values))
             return try await PostgresConnector(options).withConnection { connection in
                 Set(
                     try await connection.rows(

@@ -1,7 +1,8 @@
+import AccountBackendKit
 import AccountCore
-import BackendRegistry
 import CSQLite
 import Foundation
+import StandardBackends
 import Testing
 
 /// A writer that cannot get the store's lock within its timeout fails with `store_busy`,
@@ -51,12 +52,13 @@ struct BusyStoreTests {
     @Test(
         "a write blocked past the timeout gives store_busy and loses nothing",
         arguments: timedBackends)
-    func busy(_ backend: BackendDescriptor) async throws {
+    func busy(_ backend: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("busy-\(backend.name)")
-        let path = scratch.path + "/" + backend.defaultStoreFileName
+        let path = scratch.path + "/" + backend.defaultStoreName
         var values = backend.defaultValues
         for option in backend.options where option.name.hasSuffix("timeout_ms") { values[option.name] = .integer(100) }
-        let store = try await backend.open(BackendConfiguration(storePath: path, values: values))
+        let store = try await BackendRegistry.standard.open(
+            backend, BackendConfiguration(location: path, values: values))
         let user = UserRecord(
             id: UserID(rawValue: String(repeating: "1", count: 32)), email: "leesoon7@example.com", nickname: "이순신",
             passwordHash: "$argon2id$x", createdAt: Timestamp(millisecondsSince1970: 1))

@@ -1,6 +1,7 @@
+import AccountBackendKit
 import AccountConformance
-import BackendRegistry
 import Foundation
+import StandardBackends
 import Testing
 
 /// The `accounts` binary from the outside: output, JSON, exit codes, files.
@@ -185,10 +186,10 @@ struct CLITests {
     @Test(
         "store, session and export files are private; no password or token reaches any file or output",
         arguments: BackendRegistry.embedded.descriptors)
-    func secrets(_ backend: BackendDescriptor) throws {
+    func secrets(_ backend: any BackendDescriptor) throws {
         var cli = try CLIRunner("secrets-\(backend.name)")
         cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
-        let storePath = cli.root + "/data/accounts/" + backend.defaultStoreFileName
+        let storePath = cli.root + "/data/accounts/" + backend.defaultStoreName
         var outputs: [String] = []
         func run(_ arguments: [String], _ stdin: [String] = []) throws {
             let result = try cli.run(arguments, stdin: stdin)

@@ -1,6 +1,7 @@
+import AccountBackendKit
 import AccountCore
-import BackendRegistry
 import Foundation
+import StandardBackends
 import Testing
 
 #if canImport(Glibc)
@@ -19,9 +20,9 @@ struct CrashSafetyTests {
     }
 
     @Test("SIGKILL at random moments loses no reported sign-up", arguments: BackendRegistry.embedded.descriptors)
-    func killedWriter(_ backend: BackendDescriptor) async throws {
+    func killedWriter(_ backend: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("crash-\(backend.name)")
-        let store = scratch.path + "/" + backend.defaultStoreFileName
+        let store = scratch.path + "/" + backend.defaultStoreName
         var generator = SplitMix64(seed: UInt64(backend.name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
         var survivors = 0
         for round in 0..<Self.rounds {
@@ -29,8 +30,8 @@ struct CrashSafetyTests {
             let wanted = Int.random(in: 1...40, using: &generator)
             let reported = try runAndKill(backend: backend.name, store: store, prefix: prefix, afterLines: wanted)
             let repository = try await backend.open(
-                BackendConfiguration(storePath: store, values: backend.defaultValues))
-            #expect(try await backend.integrityCheck(repository) == ["ok"], "round \(round)")
+                BackendConfiguration(location: store, values: backend.defaultValues))
+            #expect(try await repository.integrityCheck() == ["ok"], "round \(round)")
             let present = try await repository.users(after: nil, limit: 100_000).map(\.email).filter {
                 $0.hasPrefix(prefix)
             }

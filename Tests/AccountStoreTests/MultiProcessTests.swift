@@ -1,5 +1,6 @@
-import BackendRegistry
+import AccountBackendKit
 import Foundation
+import StandardBackends
 import Testing
 
 /// Several `accounts` processes on one store at once lose nothing and corrupt nothing.
@@ -15,9 +16,9 @@ struct MultiProcessTests {
     @Test(
         "4 processes sign up overlapping emails: exactly the expected users, sound store",
         arguments: BackendRegistry.embedded.descriptors)
-    func overlappingSignUps(_ backend: BackendDescriptor) async throws {
+    func overlappingSignUps(_ backend: any BackendDescriptor) async throws {
         let cli = try CLIRunner("multi-\(backend.name)")
-        let store = cli.root + "/" + backend.defaultStoreFileName
+        let store = cli.root + "/" + backend.defaultStoreName
         // Create the store first so every worker races on sign-ups, not on creation.
         #expect(try cli.run(["start", "--backend", backend.name, "--store", store]).status == 0)
         let password = "Tangerine-Kayak-42"
@@ -57,11 +58,12 @@ struct MultiProcessTests {
             #expect(statuses.filter { $0 == 0 }.count == 1, "\(email): \(statuses) — exactly one sign-up wins")
             #expect(statuses.allSatisfy { $0 == 0 || $0 == 4 }, "\(email): \(statuses) — the rest are email_taken")
         }
-        let repository = try await backend.open(BackendConfiguration(storePath: store, values: backend.defaultValues))
+        let repository = try await BackendRegistry.standard.open(
+            backend, BackendConfiguration(location: store, values: backend.defaultValues))
         let users = try await repository.users(after: nil, limit: 1_000)
         #expect(Set(users.map(\.email)) == expected)
         #expect(users.count == expected.count)
-        #expect(try await backend.integrityCheck(repository) == ["ok"])
+        #expect(try await repository.integrityCheck() == ["ok"])
         try await repository.close()
     }
 }

@@ -1,8 +1,10 @@
+import AccountBackendKit
 import AccountCore
-import BackendRegistry
 import Foundation
-import PostgresBackend
+import StandardBackends
 import Testing
+
+@testable import PostgresBackend
 
 /// The PostgreSQL server the PostgreSQL cases run against: the one `scripts/test.sh` starts
 /// (`scripts/postgres-test-server.sh`), named by `TEST_POSTGRES_*`. Without it those cases are
@@ -19,7 +21,7 @@ enum PostgresTestServer {
 
     /// The `postgres` section's values for the test server.
     static var values: [String: BackendOptionValue] {
-        var values = BackendDescriptor.postgres.defaultValues
+        var values = PostgresBackendDescriptor().defaultValues
         values["host"] = .word(environment["TEST_POSTGRES_HOST"] ?? "")
         values["port"] = .integer(Int(environment["TEST_POSTGRES_PORT"] ?? "") ?? 5_432)
         values["user"] = .word(environment["TEST_POSTGRES_USER"] ?? "")
@@ -54,16 +56,17 @@ enum PostgresTestServer {
 
     /// A configuration of `backend` for a store called `name` in `folder`: a file there, or for
     /// PostgreSQL a scratch schema named after that path (removed by `cleanUp`).
-    static func configuration(_ backend: BackendDescriptor, folder: String, name: String) -> BackendConfiguration {
+    static func configuration(_ backend: any BackendDescriptor, folder: String, name: String) -> BackendConfiguration {
         let path = folder + "/" + name
         let values = backend.storesInFiles ? backend.defaultValues : Self.values
-        return BackendConfiguration(storePath: backend.scratch?.location(path) ?? path, values: values)
+        return BackendConfiguration(
+            location: backend.scratchLocation(for: path), values: values,
+            recognizer: BackendRegistry.standard.recognizer)
     }
 
     /// Drops the scratch schemas made for stores in `folder`.
-    static func cleanUp(_ backend: BackendDescriptor, folder: String) async {
-        guard let scratch = backend.scratch else { return }
-        await scratch.fixtures(values).cleanUp(folder)
+    static func cleanUp(_ backend: any BackendDescriptor, folder: String) async {
+        await backend.conformanceFixtures(values: values)?.cleanUp(folder)
     }
 
     /// Runs `body`, then `cleanUp` whether it threw or not (Swift has no async `defer`).
@@ -80,15 +83,16 @@ enum PostgresTestServer {
 
     /// Every row of the schema's tables, as text.
     static func snapshot(schema: String) async throws -> [String: [UInt8]] {
-        let options = try BackendDescriptor.postgresOptions(BackendConfiguration(storePath: schema, values: values))
+        let options = try PostgresBackendDescriptor.connectionOptions(
+            BackendConfiguration(location: schema, values: values))
         return try await PostgresStoreFixtures.snapshot(schemasWithPrefix: schema, options)
     }
 
     /// Drops one schema (and any other whose name starts with it).
     static func drop(schema: String) async {
         guard
-            let options = try? BackendDescriptor.postgresOptions(
-                BackendConfiguration(storePath: schema, values: values))
+            let options = try? PostgresBackendDescriptor.connectionOptions(
+                BackendConfiguration(location: schema, values: values))
         else { return }
         try? await PostgresStoreFixtures.dropSchemas(withPrefix: schema, options)
     }

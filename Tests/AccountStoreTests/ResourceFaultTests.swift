@@ -1,5 +1,6 @@
-import BackendRegistry
+import AccountBackendKit
 import Foundation
+import StandardBackends
 import Testing
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ struct ResourceFaultTests {
     let password = "Tangerine-Kayak-42"
 
     /// Signs up `count` users on `store` through the CLI.
-    func populate(_ cli: borrowing CLIRunner, _ backend: BackendDescriptor, _ store: String, count: Int) throws {
+    func populate(_ cli: borrowing CLIRunner, _ backend: any BackendDescriptor, _ store: String, count: Int) throws {
         for n in 0..<count {
             let result = try cli.run(
                 [
@@ -25,12 +26,12 @@ struct ResourceFaultTests {
         }
     }
 
-    func count(_ cli: borrowing CLIRunner, _ backend: BackendDescriptor, _ store: String) throws -> String {
+    func count(_ cli: borrowing CLIRunner, _ backend: any BackendDescriptor, _ store: String) throws -> String {
         try cli.run(["users", "count", "--backend", backend.name, "--store", store]).stdout
     }
 
     @Test("a missing folder is a clear store_io error and creates nothing", arguments: backends)
-    func missingFolder(_ backend: BackendDescriptor) throws {
+    func missingFolder(_ backend: any BackendDescriptor) throws {
         let cli = try CLIRunner("missing-\(backend.name)")
         let result = try cli.run(["start", "--backend", backend.name, "--store", cli.root + "/no/such/folder/store"])
         #expect(result.status == 7)
@@ -39,11 +40,11 @@ struct ResourceFaultTests {
     }
 
     @Test("a read-only folder refuses the write with store_io; the store stays intact", arguments: backends)
-    func readOnlyFolder(_ backend: BackendDescriptor) throws {
+    func readOnlyFolder(_ backend: any BackendDescriptor) throws {
         let cli = try CLIRunner("readonly-\(backend.name)")
         let folder = cli.root + "/ro"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let store = folder + "/" + backend.defaultStoreFileName
+        let store = folder + "/" + backend.defaultStoreName
         try populate(cli, backend, store, count: 2)
         let sessions = cli.root + "/sessions"
         try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
@@ -87,9 +88,9 @@ struct ResourceFaultTests {
     }
 
     @Test("a full disk (file size limit) fails the write with store_io; the store stays intact", arguments: backends)
-    func fullDisk(_ backend: BackendDescriptor) throws {
+    func fullDisk(_ backend: any BackendDescriptor) throws {
         let cli = try CLIRunner("full-\(backend.name)")
-        let store = cli.root + "/" + backend.defaultStoreFileName
+        let store = cli.root + "/" + backend.defaultStoreName
         try populate(cli, backend, store, count: 3)
         // `ulimit -f 1` lets no file grow past 512 bytes; with SIGXFSZ ignored the write fails
         // with EFBIG, as it would with ENOSPC on a full disk.

@@ -1,5 +1,6 @@
-import BackendRegistry
+import AccountBackendKit
 import Foundation
+import StandardBackends
 import Testing
 
 /// Every scenario under `Scenarios/` runs through the real `accounts` binary against every

@@ -1,8 +1,9 @@
+import AccountBackendKit
 import AccountCore
 import AccountSettings
-import BackendRegistry
 import Foundation
 import PostgresBackend
+import StandardBackends
 import Testing
 
 @Suite("Settings")
@@ -27,7 +28,8 @@ struct SettingsLoaderTests {
             -> AccountSettings
         {
             try await SettingsLoader.load(
-                overrides: overrides, environment: environment.merging(extra) { $1 }, workingDirectory: root + "/cwd")
+                overrides: overrides, environment: environment.merging(extra) { $1 }, workingDirectory: root + "/cwd",
+                registry: .standard)
         }
     }
 
@@ -51,7 +53,7 @@ struct SettingsLoaderTests {
         let box = try Sandbox()
         let settings = try await box.load()
         #expect(settings.backendName == "sqlite")
-        #expect(settings.backend.storePath == box.root + "/home/.local/share/accounts/accounts.sqlite")
+        #expect(settings.backend.location == box.root + "/home/.local/share/accounts/accounts.sqlite")
         #expect(settings.backend.values == ["synchronous": .word("full"), "busy_timeout_ms": .integer(5_000)])
         #expect(settings.sessionFile == box.root + "/home/.local/state/accounts/session")
         #expect(settings.storePathIsDefault && settings.sessionFileIsDefault)
@@ -75,19 +77,19 @@ struct SettingsLoaderTests {
               idle_timeout_minutes: 5
             """, to: "etc/accounts.yaml")
         let fileOnly = try await box.load(.init(configFile: file))
-        #expect(fileOnly.backend.storePath == box.root + "/etc/from-file.json", "relative to the file's folder")
+        #expect(fileOnly.backend.location == box.root + "/etc/from-file.json", "relative to the file's folder")
         #expect(fileOnly.backend.values["lock_timeout_ms"] == .integer(111))
         #expect(fileOnly.throttlePolicy.freeAttempts == 7)
         #expect(fileOnly.sessionPolicy.idleTimeoutSeconds == 300)
 
         let environment = ["ACCOUNTS_JSON_PATH": "from-env.json", "ACCOUNTS_LOGIN_THROTTLE_AFTER": "9"]
         let withEnvironment = try await box.load(.init(configFile: file), environment: environment)
-        #expect(withEnvironment.backend.storePath == box.root + "/cwd/from-env.json")
+        #expect(withEnvironment.backend.location == box.root + "/cwd/from-env.json")
         #expect(withEnvironment.throttlePolicy.freeAttempts == 9)
         #expect(withEnvironment.sessionPolicy.idleTimeoutSeconds == 300, "untouched keys still come from the file")
 
         let withFlags = try await box.load(.init(configFile: file, store: "/abs/flag.json"), environment: environment)
-        #expect(withFlags.backend.storePath == "/abs/flag.json")
+        #expect(withFlags.backend.location == "/abs/flag.json")
         #expect(withFlags.configFile == file)
     }
 
@@ -167,13 +169,13 @@ struct SettingsLoaderTests {
         #expect(settings.configFile == main)
         #expect(settings.backendName == "sqlite", "the shipped config uses the embedded default")
         let text = try String(contentsOfFile: main, encoding: .utf8)
-        for key in SettingsLoader.documentedKeys() {
+        for key in SettingsLoader.documentedKeys(registry: .standard) {
             let leaf = key.split(separator: ".").last.map(String.init) ?? key
             #expect(text.contains(leaf + ":"), "Config/accounts.yaml does not document \(key)")
         }
         let examples = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent("Config/examples").path)
-        for backend in SettingsLoader.backendNames() {
+        for backend in SettingsLoader.backendNames(registry: .standard) {
             #expect(examples.contains("\(backend).yaml"), "no Config/examples/\(backend).yaml")
             let loaded = try await box.load(
                 .init(configFile: root.appendingPathComponent("Config/examples/\(backend).yaml").path))
@@ -207,8 +209,8 @@ struct PostgresSettingsTests {
         let box = try Sandbox()
         let settings = try await box.load(
             .init(backend: "postgres"), environment: ["ACCOUNTS_POSTGRES_PASSWORD": "hunter2-secret"])
-        #expect(settings.backend.secret("password") == "hunter2-secret")
-        #expect(settings.backend.storePath == "accounts", "the default schema")
+        #expect(try settings.backend.value(of: PostgresBackendDescriptor.password) == "hunter2-secret")
+        #expect(settings.backend.location == "accounts", "the default schema")
         #expect(!String(describing: settings.backend).contains("hunter2-secret"))
         #expect(!String(reflecting: settings.backend.values).contains("hunter2-secret"))
     }
@@ -216,15 +218,15 @@ struct PostgresSettingsTests {
     @Test("a URL fills host, port, user, database and TLS; a password in it is refused")
     func url() throws {
         let configuration = BackendConfiguration(
-            storePath: "crm", values: ["url": .word("postgres://app@db.internal:6543/people?sslmode=require")])
-        let options = try BackendDescriptor.postgresOptions(configuration)
+            location: "crm", values: ["url": .word("postgres://app@db.internal:6543/people?sslmode=require")])
+        let options = try PostgresBackendDescriptor.connectionOptions(configuration)
         #expect(options.host == "db.internal" && options.port == 6543 && options.user == "app")
         #expect(options.database == "people" && options.tls == .require && options.schema == "crm")
         #expect(!options.location.contains("password"))
         for bad in ["postgres://app:hunter2@db/x", "postgres://db/x?password=hunter2", "mysql://db/x"] {
             do {
-                _ = try BackendDescriptor.postgresOptions(
-                    BackendConfiguration(storePath: "crm", values: ["url": .word(bad)]))
+                _ = try PostgresBackendDescriptor.connectionOptions(
+                    BackendConfiguration(location: "crm", values: ["url": .word(bad)]))
                 Issue.record("\(bad) was accepted")
             } catch {
                 #expect(error.code == "config_invalid")
@@ -238,8 +240,8 @@ struct PostgresSettingsTests {
         let box = try Sandbox()
         let file = try box.write("s3cret-line\nignored\n", to: "pw")
         func options() throws(AccountError) -> PostgresOptions {
-            try BackendDescriptor.postgresOptions(
-                BackendConfiguration(storePath: "accounts", values: ["password_file": .word(file)]))
+            try PostgresBackendDescriptor.connectionOptions(
+                BackendConfiguration(location: "accounts", values: ["password_file": .word(file)]))
         }
         chmod(file, 0o644)
         #expect(throws: AccountError.self) { try options() }

@@ -1,7 +1,8 @@
+import AccountBackendKit
 import AccountCore
 import AccountCrypto
-import BackendRegistry
 import Foundation
+import StandardBackends
 import Testing
 
 /// Damaged and foreign files at a store's path: each backend gives its typed error and leaves
@@ -19,8 +20,9 @@ struct StoreDamageTests {
     }
 
     /// Writes a real store of `backend` holding one user at `path`.
-    static func makeStore(_ backend: BackendDescriptor, at path: String) async throws {
-        let store = try await backend.open(BackendConfiguration(storePath: path, values: backend.defaultValues))
+    static func makeStore(_ backend: any BackendDescriptor, at path: String) async throws {
+        let store = try await BackendRegistry.standard.open(
+            backend, BackendConfiguration(location: path, values: backend.defaultValues))
         try await store.createUser(
             UserRecord(
                 id: UserID(rawValue: String(repeating: "a", count: 32)), email: "leesoon7@example.com", nickname: "이순신",
@@ -39,14 +41,17 @@ struct StoreDamageTests {
         return result
     }
 
-    func expectRefused(_ backend: BackendDescriptor, _ path: String, codes: Set<String>, _ what: String) async throws {
+    func expectRefused(_ backend: any BackendDescriptor, _ path: String, codes: Set<String>, _ what: String)
+        async throws
+    {
         let folder = (path as NSString).deletingLastPathComponent
         let before = try Self.digests(folder)
         let error = await accountError {
-            let store = try await backend.open(BackendConfiguration(storePath: path, values: backend.defaultValues))
+            let store = try await BackendRegistry.standard.open(
+                backend, BackendConfiguration(location: path, values: backend.defaultValues))
             defer { Task { try? await store.close() } }
             _ = try await store.users(after: nil, limit: 10)
-            let problems = try await backend.integrityCheck(store)
+            let problems = try await store.integrityCheck()
             if problems != ["ok"] { throw AccountError.storeCorrupted(detail: problems.joined()) }
         }
         #expect(
@@ -55,17 +60,17 @@ struct StoreDamageTests {
     }
 
     /// Damage every backend must recognise, and the JSON-only kinds (the file a person edits).
-    static let cases: [(BackendDescriptor, Damage)] =
+    static let cases: [(any BackendDescriptor, Damage)] =
         backends.flatMap { backend in [Damage.zeroLength, .randomBytes].map { (backend, $0) } }
-        + [(.json, .truncatedOwn), (.json, .garbledOwn)]
-    static let foreignPairs: [(BackendDescriptor, BackendDescriptor)] = backends.flatMap { opener in
+        + [(Backends.json, .truncatedOwn), (Backends.json, .garbledOwn)]
+    static let foreignPairs: [(any BackendDescriptor, any BackendDescriptor)] = backends.flatMap { opener in
         backends.filter { $0.name != opener.name }.map { (opener, $0) }
     }
 
     @Test("damaged files give store_corrupted and stay as they were", arguments: cases)
-    func damaged(_ backend: BackendDescriptor, _ damage: Damage) async throws {
+    func damaged(_ backend: any BackendDescriptor, _ damage: Damage) async throws {
         let scratch = try ScratchFolder("damage-\(backend.name)")
-        let path = scratch.path + "/" + backend.defaultStoreFileName
+        let path = scratch.path + "/" + backend.defaultStoreName
         switch damage {
         case .zeroLength:
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
@@ -87,13 +92,14 @@ struct StoreDamageTests {
     }
 
     @Test("each backend refuses each other backend's real store", arguments: foreignPairs)
-    func foreign(_ opener: BackendDescriptor, _ owner: BackendDescriptor) async throws {
+    func foreign(_ opener: any BackendDescriptor, _ owner: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("foreign-\(opener.name)-\(owner.name)")
         let path = scratch.path + "/store"
         try await Self.makeStore(owner, at: path)
         try await expectRefused(opener, path, codes: ["store_kind_mismatch"], "a \(owner.name) store")
         // And the owner still reads it.
-        let store = try await owner.open(BackendConfiguration(storePath: path, values: owner.defaultValues))
+        let store = try await BackendRegistry.standard.open(
+            owner, BackendConfiguration(location: path, values: owner.defaultValues))
         #expect(try await store.userCount() == 1)
         try await store.close()
     }

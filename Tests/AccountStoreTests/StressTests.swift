@@ -1,5 +1,6 @@
-import BackendRegistry
+import AccountBackendKit
 import Foundation
+import StandardBackends
 import Testing
 
 /// Eight `accounts` processes at once on one store: 100 sign-ups each, half of them racing the
@@ -13,12 +14,12 @@ struct StressTests {
     @Test(
         "8 processes, colliding sign-ups, logins, logouts and withdrawals: exact result",
         arguments: BackendRegistry.embedded.descriptors)
-    func stress(_ backend: BackendDescriptor) async throws {
+    func stress(_ backend: any BackendDescriptor) async throws {
         let cli = try CLIRunner("stress-\(backend.name)")
-        let store = cli.root + "/" + backend.defaultStoreFileName
+        let store = cli.root + "/" + backend.defaultStoreName
         try await run(
             backend, cli: cli, store: store,
-            configuration: BackendConfiguration(storePath: store, values: backend.defaultValues))
+            configuration: BackendConfiguration(location: store, values: backend.defaultValues))
     }
 
     @Test(
@@ -31,13 +32,13 @@ struct StressTests {
         try await PostgresTestServer.run(
             {
                 try await run(
-                    .postgres, cli: cli, store: schema,
-                    configuration: BackendConfiguration(storePath: schema, values: PostgresTestServer.values))
+                    Backends.postgres, cli: cli, store: schema,
+                    configuration: BackendConfiguration(location: schema, values: PostgresTestServer.values))
             }, thenCleanUp: { await PostgresTestServer.drop(schema: schema) })
     }
 
     private func run(
-        _ backend: BackendDescriptor, cli: borrowing CLIRunner, store: String, configuration: BackendConfiguration
+        _ backend: any BackendDescriptor, cli: borrowing CLIRunner, store: String, configuration: BackendConfiguration
     ) async throws {
         #expect(try cli.run(["start", "--backend", backend.name, "--store", store]).status == 0)
         var processes: [(Process, Pipe)] = []
@@ -93,7 +94,7 @@ struct StressTests {
             // Each surviving user holds exactly one session: its sign-up's, or its re-login's.
             #expect(try await repository.sessions(userID: user.id).count == 1, "\(user.email)")
         }
-        #expect(try await backend.integrityCheck(repository) == ["ok"])
+        #expect(try await repository.integrityCheck() == ["ok"])
         try await repository.close()
     }
 

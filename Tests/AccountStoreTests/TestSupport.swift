@@ -1,7 +1,12 @@
+import AccountBackendKit
 import AccountCore
 import AccountCrypto
-import BackendRegistry
 import Foundation
+import JSONFileBackend
+import LMDBBackend
+import PostgresBackend
+import SQLiteBackend
+import StandardBackends
 import Synchronization
 
 /// A clock that moves only when told to.
@@ -51,7 +56,7 @@ struct ScratchFolder: ~Copyable {
 /// A service over a fresh store of one backend, with a manual clock, seeded randomness and
 /// libsodium's minimum Argon2id parameters (fast; never for real accounts).
 struct ServiceHarness {
-    let backend: BackendDescriptor
+    let backend: any BackendDescriptor
     let folder: String
     let clock = ManualClock()
     let random = SeededRandom()
@@ -60,7 +65,7 @@ struct ServiceHarness {
     let service: AccountService
 
     static func with<T>(
-        _ backend: BackendDescriptor,
+        _ backend: any BackendDescriptor,
         hasher: any PasswordHasher = Argon2idPasswordHasher.fastForTests,
         throttle: ThrottlePolicy = ThrottlePolicy(),
         _ body: (ServiceHarness) async throws -> T
@@ -78,13 +83,14 @@ struct ServiceHarness {
         }
     }
 
-    init(backend: BackendDescriptor, folder: String, hasher: any PasswordHasher, throttle: ThrottlePolicy) async throws
+    init(backend: any BackendDescriptor, folder: String, hasher: any PasswordHasher, throttle: ThrottlePolicy)
+        async throws
     {
         self.backend = backend
         self.folder = folder
         self.hasher = CountingHasher(hasher)
         repository = try await backend.open(
-            BackendConfiguration(storePath: folder + "/" + backend.defaultStoreFileName, values: backend.defaultValues))
+            BackendConfiguration(location: folder + "/" + backend.defaultStoreName, values: backend.defaultValues))
         service = AccountService(
             repository: repository, hasher: self.hasher, strength: ZxcvbnStrengthEstimator(),
             digester: SHA256TokenDigester(), random: random, clock: clock, throttlePolicy: throttle)
@@ -118,4 +124,12 @@ func accountError(_ body: () async throws -> Void) async -> AccountError? {
     } catch {
         return .storeIO(detail: "untyped: \(error)")
     }
+}
+
+/// The standard backends by name, for tests about one of them.
+enum Backends {
+    static let sqlite: any BackendDescriptor = SQLiteBackendDescriptor()
+    static let lmdb: any BackendDescriptor = LMDBBackendDescriptor()
+    static let json: any BackendDescriptor = JSONFileBackendDescriptor()
+    static let postgres: any BackendDescriptor = PostgresBackendDescriptor()
 }

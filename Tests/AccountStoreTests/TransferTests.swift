@@ -1,9 +1,10 @@
+import AccountBackendKit
 import AccountConformance
 import AccountCore
 import AccountCrypto
 import AccountTransfer
-import BackendRegistry
 import Foundation
+import StandardBackends
 import Testing
 
 /// Data follows a deployment: export, import and migrate between every pair of backends.
@@ -12,7 +13,7 @@ struct TransferTests {
     static let backends = BackendRegistry.embedded.descriptors
     static let pairs = backends.flatMap { from in backends.filter { $0.name != from.name }.map { (from, $0) } }
 
-    func open(_ backend: BackendDescriptor, _ folder: String, _ name: String) async throws -> any UserRepository {
+    func open(_ backend: any BackendDescriptor, _ folder: String, _ name: String) async throws -> any UserRepository {
         try await backend.open(PostgresTestServer.configuration(backend, folder: folder, name: name))
     }
 
@@ -23,7 +24,7 @@ struct TransferTests {
     }
 
     @Test("migrate copies users and sessions, verifies, and old passwords log in", arguments: pairs)
-    func migrate(_ from: BackendDescriptor, _ to: BackendDescriptor) async throws {
+    func migrate(_ from: any BackendDescriptor, _ to: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("migrate-\(from.name)-\(to.name)")
         try await checkMigration(from, to, in: scratch.path)
     }
@@ -32,28 +33,28 @@ struct TransferTests {
         "migrate between PostgreSQL and an embedded backend, both ways, and old passwords log in",
         .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason),
         arguments: BackendRegistry.embedded.descriptors)
-    func migratePostgres(_ embedded: BackendDescriptor) async throws {
+    func migratePostgres(_ embedded: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("migrate-postgres-\(embedded.name)")
         let folders = [scratch.path + "/out", scratch.path + "/in"]
         try await PostgresTestServer.run(
             {
-                try await checkMigration(.postgres, embedded, in: folders[0])
-                try await checkMigration(embedded, .postgres, in: folders[1])
+                try await checkMigration(Backends.postgres, embedded, in: folders[0])
+                try await checkMigration(embedded, Backends.postgres, in: folders[1])
             },
             thenCleanUp: {
-                for folder in folders { await PostgresTestServer.cleanUp(.postgres, folder: folder) }
+                for folder in folders { await PostgresTestServer.cleanUp(Backends.postgres, folder: folder) }
             })
     }
 
     /// Migrates a store holding a signed-in user and the reference data, then checks the copy.
-    func checkMigration(_ from: BackendDescriptor, _ to: BackendDescriptor, in folder: String) async throws {
+    func checkMigration(_ from: any BackendDescriptor, _ to: any BackendDescriptor, in folder: String) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try await open(from, folder, "source-" + from.defaultStoreFileName)
+        let source = try await open(from, folder, "source-" + from.defaultStoreName)
         let signedIn = try await service(source).signUp(
             email: "leesoon7@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",
             nickname: "이순신")
         try await ReferenceData.populate(source)
-        let target = try await open(to, folder, "target-" + to.defaultStoreFileName)
+        let target = try await open(to, folder, "target-" + to.defaultStoreName)
         let summary = try await StoreMigrator.migrate(from: source, to: target)
         #expect(summary.users == ReferenceData.users.count + 1)
         #expect(summary.sessions == ReferenceData.sessions.count + 1)
@@ -69,9 +70,9 @@ struct TransferTests {
     }
 
     @Test("export then import round-trips every byte between backends", arguments: pairs)
-    func exportImport(_ from: BackendDescriptor, _ to: BackendDescriptor) async throws {
+    func exportImport(_ from: any BackendDescriptor, _ to: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("export-\(from.name)-\(to.name)")
-        let source = try await open(from, scratch.path, "source-" + from.defaultStoreFileName)
+        let source = try await open(from, scratch.path, "source-" + from.defaultStoreName)
         try await ReferenceData.populate(source)
         let file = scratch.path + "/export.jsonl"
         var lines: [String] = []
@@ -79,7 +80,7 @@ struct TransferTests {
             source, sourceBackend: from.name, withSessions: true, now: Timestamp(millisecondsSince1970: 0)
         ) { lines.append($0) }
         try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let target = try await open(to, scratch.path, "target-" + to.defaultStoreFileName)
+        let target = try await open(to, scratch.path, "target-" + to.defaultStoreName)
         let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
         #expect(report.imported == ReferenceData.users.count && report.sessions == ReferenceData.sessions.count)
         try await ReferenceData.verify(target)
@@ -90,7 +91,7 @@ struct TransferTests {
     @Test("a truncated, edited, reordered or foreign export is refused before anything is written")
     func badExports() async throws {
         let scratch = try ScratchFolder("bad-export")
-        let source = try await open(.json, scratch.path, "source.json")
+        let source = try await open(Backends.json, scratch.path, "source.json")
         try await ReferenceData.populate(source)
         var lines: [String] = []
         _ = try await StoreExporter.export(
@@ -118,7 +119,7 @@ struct TransferTests {
     @Test("--merge reports conflicting emails and never overwrites them")
     func merge() async throws {
         let scratch = try ScratchFolder("merge")
-        let source = try await open(.sqlite, scratch.path, "source.sqlite")
+        let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
         try await ReferenceData.populate(source)
         var lines: [String] = []
         _ = try await StoreExporter.export(
@@ -127,7 +128,7 @@ struct TransferTests {
         try await source.close()
         let file = scratch.path + "/e.jsonl"
         try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let target = try await open(.lmdb, scratch.path, "target.lmdb")
+        let target = try await open(Backends.lmdb, scratch.path, "target.lmdb")
         let resident = UserRecord(
             id: UserID(rawValue: String(repeating: "f", count: 32)), email: ReferenceData.users[0].email,
             nickname: "resident",

@@ -1,6 +1,6 @@
+import AccountBackendKit
 import AccountCore
 import AccountCrypto
-import BackendRegistry
 import Foundation
 
 /// Runs phases A–E of the baseline workload through the `UserRepository` API of one backend.
@@ -11,7 +11,7 @@ import Foundation
 /// D withdraw: N/2 deletes of distinct random users (with their sessions)
 /// E bulk import: N users into a fresh store through the import path (`createUsers`, 1,000 a batch)
 struct WorkloadRunner {
-    let backend: BackendDescriptor
+    let backend: any BackendDescriptor
     let mode: String
     let values: [String: BackendOptionValue]
     let n: Int
@@ -120,9 +120,9 @@ struct WorkloadRunner {
     private func open(_ name: String) async throws -> any UserRepository {
         // Always a scratch store, never the configured one: a file in the bench's temporary
         // folder, or a scratch schema named after it on a server.
-        let path = folder + "/\(name)-" + backend.defaultStoreFileName
-        let location = backend.scratch.map { $0.location(path) } ?? path
-        return try await backend.open(BackendConfiguration(storePath: location, values: values))
+        let path = folder + "/\(name)-" + backend.defaultStoreName
+        return try await backend.open(
+            BackendConfiguration(location: backend.scratchLocation(for: path), values: values))
     }
 
     static func microseconds(_ duration: Duration) -> Double {

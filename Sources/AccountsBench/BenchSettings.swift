@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountSettings
 import Foundation
 
@@ -6,13 +7,16 @@ import Foundation
 /// default location is not read: a personal config must not silently change what `make bench`
 /// compares with the raw reference.
 enum BenchSettings {
-    static func load(_ options: BenchOptions, scratchFolder: String) async throws -> AccountSettings {
+    static func load(
+        _ options: BenchOptions, scratchFolder: String, backends: BackendRegistry
+    ) async throws -> AccountSettings {
         var environment = ProcessInfo.processInfo.environment
         // The default location is `$XDG_CONFIG_HOME/accounts/config.yaml`: aim it at the empty
         // scratch folder. ACCOUNTS_CONFIG, being explicit, still counts.
         environment["XDG_CONFIG_HOME"] = scratchFolder
         return try await SettingsLoader.load(
             overrides: SettingsOverrides(configFile: options.configFile, backend: options.backend),
-            environment: environment, workingDirectory: FileManager.default.currentDirectoryPath)
+            environment: environment, workingDirectory: FileManager.default.currentDirectoryPath,
+            registry: backends)
     }
 }

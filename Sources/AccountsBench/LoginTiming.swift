@@ -1,17 +1,19 @@
+import AccountBackendKit
 import AccountCore
 import AccountCrypto
-import BackendRegistry
 import Foundation
 
 /// The median time of a login with an unknown email against one with a wrong password,
 /// interleaved, at the default Argon2id parameters. They should be within 10%: the unknown
 /// path verifies a dummy hash so that timing does not tell whether an account exists.
 enum LoginTiming {
-    static func run(_ options: BenchOptions, folder: String) async throws {
-        let backend = try BackendRegistry.standard.descriptor(
-            named: options.backend ?? BackendRegistry.defaultBackendName)
-        let store = try await backend.open(
-            BackendConfiguration(storePath: folder + "/" + backend.defaultStoreFileName, values: backend.defaultValues))
+    static func run(_ options: BenchOptions, folder: String, backends: BackendRegistry) async throws {
+        let backend = try backends.descriptor(named: options.backend ?? backends.defaultBackendName)
+        let store = try await backends.open(
+            backend,
+            BackendConfiguration(
+                location: backend.scratchLocation(for: folder + "/" + backend.defaultStoreName),
+                values: backend.defaultValues))
         let service = AccountService(
             repository: store, hasher: Argon2idPasswordHasher.recommended, strength: ZxcvbnStrengthEstimator(),
             digester: SHA256TokenDigester(), random: SodiumRandomSource(),

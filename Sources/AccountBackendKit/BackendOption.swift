@@ -1,4 +1,6 @@
-/// One setting in a backend's config section (besides `path`, which every backend has).
+/// One setting in a backend's config section (besides the store's location), as the settings
+/// loader checks it and the docs list it. Backends declare each one as a typed
+/// ``BackendSetting``, which carries this description and the setting's only default.
 public struct BackendOption: Sendable {
     /// What values the setting takes.
     public enum Kind: Sendable, Hashable {
@@ -49,44 +51,5 @@ public enum BackendOptionValue: Sendable, Hashable, CustomStringConvertible {
         case .boolean(let value): String(value)
         case .secret: "(secret)"
         }
-    }
-}
-
-/// Everything a backend needs to open its store.
-public struct BackendConfiguration: Sendable, Hashable {
-    /// Where the store is: its file path (absolute once resolved), or for a server backend the
-    /// name of its place on the server (PostgreSQL: the schema).
-    public var storePath: String
-    /// The section's other settings, every declared option present (defaults filled in).
-    public var values: [String: BackendOptionValue]
-
-    /// Creates a configuration.
-    public init(storePath: String, values: [String: BackendOptionValue] = [:]) {
-        self.storePath = storePath
-        self.values = values
-    }
-
-    /// The integer setting `name`, or `fallback` when absent.
-    public func integer(_ name: String, default fallback: Int) -> Int {
-        if case .integer(let value) = values[name] { return value }
-        return fallback
-    }
-
-    /// The word setting `name`, or `fallback` when absent.
-    public func word(_ name: String, default fallback: String) -> String {
-        if case .word(let value) = values[name] { return value }
-        return fallback
-    }
-
-    /// The text or path setting `name`, or `nil` when absent or empty.
-    public func text(_ name: String) -> String? {
-        if case .word(let value) = values[name], !value.isEmpty { return value }
-        return nil
-    }
-
-    /// The secret setting `name`, or `nil` when absent or empty.
-    public func secret(_ name: String) -> String? {
-        if case .secret(let value) = values[name], !value.isEmpty { return value }
-        return nil
     }
 }

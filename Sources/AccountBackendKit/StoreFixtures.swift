@@ -5,9 +5,10 @@ import Foundation
     import FoundationEssentials
 #endif
 
-/// How a backend's stores are planted, damaged, looked at and removed for the checks of
-/// `StoreFileChecks`. File backends use `files(backendName:)`; a server backend maps each scratch
-/// path to a location of its own (a schema) and supplies its own versions.
+/// How the conformance suite plants, damages, looks at and removes a backend's stores for its
+/// store-format checks. File backends get ``files(samples:)``; a server backend maps each scratch
+/// path to a place of its own (``BackendDescriptor/scratchLocation(for:)``) and supplies its own
+/// (``BackendDescriptor/conformanceFixtures(values:)``).
 public struct StoreFixtures: Sendable {
     /// Plants, inside the scratch folder, one store of every other kind; returns each one's
     /// description and the path to open it at.
@@ -32,34 +33,16 @@ public struct StoreFixtures: Sendable {
         self.cleanUp = cleanUp
     }
 
-    /// Files another backend (or another program) would leave at the store path.
-    static let foreignFiles: [(kind: String, label: String, bytes: [UInt8])] = [
-        (
-            "sqlite", "a SQLite database",
-            Array("SQLite format 3\0".utf8) + [0x10, 0x00, 0x01, 0x01] + Array(repeating: 0, count: 4076)
-        ),
-        (
-            "lmdb", "an LMDB environment",
-            Array(repeating: 0, count: 16) + [0xDE, 0xC0, 0xEF, 0xBE] + Array(repeating: 0, count: 4076)
-        ),
-        (
-            "json", "an AccountStore JSON store",
-            Array(
-                #"{"format":"accountstore-json","format_version":1,"store_id":"x","created_at_ms":0,"users":[],"sessions":[]}"#
-                    .utf8)
-        ),
-        ("other-json", "a JSON document of another program", Array(#"{"name":"not a store","items":[1,2,3]}"#.utf8)),
-    ]
-
-    /// The fixtures of a backend that keeps its store in files at the path.
-    public static func files(backendName: String) -> StoreFixtures {
+    /// The fixtures of a backend that keeps its store in files at the path: `samples` are the
+    /// other backends' files (from the registry the suite runs in).
+    public static func files(samples: [ForeignStoreSample]) -> StoreFixtures {
         StoreFixtures(
             plantForeign: { directory in
                 var planted: [(label: String, path: String)] = []
-                for foreign in foreignFiles where foreign.kind != backendName {
-                    let path = directory + "/foreign-\(foreign.kind)"
-                    try write(foreign.bytes, to: path)
-                    planted.append((foreign.label, path))
+                for sample in samples {
+                    let path = directory + "/foreign-\(sample.name)"
+                    try write(sample.bytes, to: path)
+                    planted.append((sample.label, path))
                 }
                 return planted
             },
@@ -72,9 +55,10 @@ public struct StoreFixtures: Sendable {
     }
 
     /// Writes `bytes` to `path`, replacing whatever is there.
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    /// - Throws: `AccountError.storeIO` when it cannot.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw ConformanceFailure("could not write the fixture \(path)")
+            throw AccountError.storeIO(detail: "could not write the fixture \(path)")
         }
     }
 
@@ -82,7 +66,7 @@ public struct StoreFixtures: Sendable {
     ///
     /// An LMDB lock file (`*-lock`) is compared by presence only: LMDB records every reader in
     /// it, so merely looking at an environment rewrites it, while it holds no data.
-    static func snapshotOfFolder(_ directory: String) -> [String: [UInt8]] {
+    public static func snapshotOfFolder(_ directory: String) -> [String: [UInt8]] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var result: [String: [UInt8]] = [:]
         for name in names {

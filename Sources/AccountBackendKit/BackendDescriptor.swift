@@ -1,0 +1,120 @@
+import AccountCore
+
+/// A storage backend: everything the program (the CLI, the settings, the conformance suite)
+/// needs from it. Each backend module exports one conforming type; a ``BackendRegistry`` lists
+/// the ones a program offers.
+///
+/// Conform with a small `struct`: the requirements below are the whole contract besides
+/// `UserRepository` itself. Only `AccountError` is ever thrown.
+public protocol BackendDescriptor: Sendable, CustomStringConvertible {
+    /// The name used by `--backend` and the `backend:` key, and the config section's name:
+    /// lowercase letters, digits and `_`.
+    var name: String { get }
+
+    /// One line saying what it is and when to choose it (`accounts backends` prints it).
+    var summary: String { get }
+
+    /// Where its stores live: a file at a path, or a named place on a server.
+    var storeLocation: StoreLocation { get }
+
+    /// The section's settings besides the store's location, each with its default.
+    var options: [BackendOption] { get }
+
+    /// The format version this build writes.
+    var formatVersion: Int { get }
+
+    /// What the backend guarantees. The conformance suite runs each check whose capabilities
+    /// are declared here and reports every other check as skipped, naming what is missing.
+    var capabilities: BackendCapabilities { get }
+
+    /// Opens the store at `configuration.location`, creating an empty one when none exists.
+    /// - Throws: `AccountError`: `storeIO` when the location cannot be reached or written;
+    ///   `storeKindMismatch`, `storeVersionUnsupported` or `storeCorrupted` for something that is
+    ///   not a readable store of this backend and format (left exactly as it was); `configInvalid`
+    ///   for a setting the backend cannot use.
+    func open(_ configuration: BackendConfiguration) async throws -> any UserRepository
+
+    /// Creates an empty store of this backend at `configuration.location`, stamped with
+    /// `formatVersion` (the conformance suite plants a newer version to see it refused).
+    /// Needed only with ``BackendCapabilities/selfDescribingStores``.
+    /// - Throws: `AccountError.storeIO` when it cannot be written.
+    func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws
+
+    /// What a file starting with `fileHeader` (its first 64 bytes or fewer) is, when it was
+    /// written by this backend's engine: a phrase such as "a SQLite database"; `nil` otherwise.
+    /// Other backends use it to refuse this backend's files with `storeKindMismatch` rather than
+    /// calling them damaged. Must not throw and must be cheap.
+    func recognize(fileHeader: [UInt8]) -> String?
+
+    /// Files of this backend's kind that other backends must recognise and refuse (the
+    /// conformance suite plants them at another backend's store path).
+    var foreignStoreSamples: [ForeignStoreSample] { get }
+
+    /// The conformance suite's fixtures for a backend whose stores are not plain files (a server
+    /// backend plants foreign and damaged stores its own way); `nil` for file backends, which get
+    /// ``StoreFixtures/files(samples:)``.
+    /// - Parameter values: the section's settings (how to reach the server).
+    func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures?
+
+    /// Maps a path inside the conformance suite's scratch folder to a store location of this
+    /// backend (a server backend turns it into a schema name); file backends keep the path.
+    func scratchLocation(for path: String) -> String
+}
+
+extension BackendDescriptor {
+    public var description: String { name }
+
+    public func recognize(fileHeader: [UInt8]) -> String? { nil }
+
+    public var foreignStoreSamples: [ForeignStoreSample] { [] }
+
+    public func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? { nil }
+
+    public func scratchLocation(for path: String) -> String { path }
+
+    /// The default store: a file name inside the data folder, or a place's name.
+    public var defaultStoreName: String { storeLocation.defaultName }
+
+    /// Whether the store is a file at a path (as opposed to a place on a server).
+    public var storesInFiles: Bool { storeLocation.isFile }
+
+    /// The config key (inside the section) that says where the store is.
+    public var storeKey: String { storeLocation.key }
+
+    /// Every option's default, keyed by name (options without a default are absent).
+    public var defaultValues: [String: BackendOptionValue] {
+        var values: [String: BackendOptionValue] = [:]
+        for option in options { values[option.name] = option.defaultValue }
+        return values
+    }
+}
+
+/// Where a backend's stores live, which decides the store setting's key and meaning.
+public enum StoreLocation: Sendable, Hashable {
+    /// A file (or folder) at a path: the `path` key; `--store` is a path, resolved like any path.
+    case file(defaultName: String)
+    /// A named place on a server (PostgreSQL: a schema): `key` names the setting; `--store` is
+    /// the place's name, taken as it is.
+    case named(key: String, defaultName: String)
+
+    /// The default file name or place name.
+    public var defaultName: String {
+        switch self {
+        case .file(let name), .named(_, let name): name
+        }
+    }
+
+    /// The config key inside the backend's section.
+    public var key: String {
+        switch self {
+        case .file: "path"
+        case .named(let key, _): key
+        }
+    }
+
+    /// Whether stores are files.
+    public var isFile: Bool {
+        if case .file = self { return true }
+        return false
+    }
+}

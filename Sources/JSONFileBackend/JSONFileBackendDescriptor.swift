@@ -1,0 +1,55 @@
+import AccountBackendKit
+import AccountCore
+
+/// The JSON-file backend: one pretty-printed file, rewritten atomically on every change.
+public struct JSONFileBackendDescriptor: BackendDescriptor {
+    /// `lock_timeout_ms`: how long a write waits for another process's write.
+    public static let lockTimeout = BackendSetting.integer(
+        "lock_timeout_ms", in: 0...600_000, default: 5_000,
+        summary: "how long a write waits for another process's write before store_busy")
+
+    /// Describes the backend.
+    public init() {}
+
+    public var name: String { "json" }
+    public var summary: String {
+        "one pretty-printed JSON file, rewritten atomically on every change; small stores, easy to read and diff"
+    }
+    public var storeLocation: StoreLocation { .file(defaultName: "accounts.json") }
+    public var options: [BackendOption] { [Self.lockTimeout.option] }
+    public var formatVersion: Int { JSONFileRepository.formatVersion }
+    public var capabilities: BackendCapabilities { .all }
+
+    public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
+        try await JSONFileRepository.open(
+            JSONFileOptions(
+                path: configuration.location, lockTimeoutMilliseconds: try configuration.value(of: Self.lockTimeout)),
+            recognizer: configuration.recognizer)
+    }
+
+    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
+        try JSONFileRepository.plantEmptyStore(at: configuration.location, formatVersion: formatVersion)
+    }
+
+    /// Any JSON object: ours by its format name, else another program's document (the JSON
+    /// engine is plain text, so this backend is the one that knows JSON when it sees it).
+    public func recognize(fileHeader: [UInt8]) -> String? {
+        guard JSONStoreDecoder.startsLikeJSONObject(fileHeader) else { return nil }
+        let text = String(decoding: fileHeader, as: UTF8.self)
+        return text.contains("\"\(JSONStoreDocument.formatName)\"")
+            ? "an AccountStore JSON store" : JSONStoreDecoder.otherJSON
+    }
+
+    public var foreignStoreSamples: [ForeignStoreSample] {
+        [
+            ForeignStoreSample(
+                label: "an AccountStore JSON store", name: "json",
+                bytes: Array(
+                    #"{"format":"accountstore-json","format_version":1,"store_id":"x","created_at_ms":0,"users":[],"sessions":[]}"#
+                        .utf8)),
+            ForeignStoreSample(
+                label: "a JSON document of another program", name: "other-json",
+                bytes: Array(#"{"name":"not a store","items":[1,2,3]}"#.utf8)),
+        ]
+    }
+}

@@ -1,0 +1,60 @@
+import AccountBackendKit
+import AccountCore
+
+/// The LMDB backend: a memory-mapped environment on the system's liblmdb.
+public struct LMDBBackendDescriptor: BackendDescriptor {
+    /// `sync`: how commits reach the disk.
+    public static let sync = BackendSetting<LMDBOptions.Sync>.choice(
+        "sync", default: .full,
+        summary:
+            "full: flush every commit; nometasync: a power cut may lose the last commit; none: a power cut may lose recent commits"
+    )
+    /// `map_size_mib`: the initial map size.
+    public static let mapSize = BackendSetting.integer(
+        "map_size_mib", in: 1...1_048_576, default: 64,
+        summary: "the initial map size in MiB; it doubles automatically when a write fills it")
+
+    /// LMDB's meta-page magic, little-endian at byte 16 of the file.
+    static let magic: [UInt8] = [0xDE, 0xC0, 0xEF, 0xBE]
+
+    /// Whether a file starting with `header` is an LMDB environment.
+    static func isEnvironment(_ header: [UInt8]) -> Bool {
+        header.count >= 20 && Array(header[16..<20]) == magic
+    }
+
+    /// Describes the backend.
+    public init() {}
+
+    public var name: String { "lmdb" }
+    public var summary: String {
+        "an LMDB environment (system liblmdb): memory-mapped, fastest reads, one writer at a time"
+    }
+    public var storeLocation: StoreLocation { .file(defaultName: "accounts.lmdb") }
+    public var options: [BackendOption] { [Self.sync.option, Self.mapSize.option] }
+    public var formatVersion: Int { LMDBRepository.formatVersion }
+    public var capabilities: BackendCapabilities { .all }
+
+    public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
+        try await LMDBRepository.open(
+            LMDBOptions(
+                path: configuration.location, sync: try configuration.value(of: Self.sync),
+                mapSizeMiB: try configuration.value(of: Self.mapSize)),
+            recognizer: configuration.recognizer)
+    }
+
+    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
+        try LMDBRepository.plantEmptyStore(at: configuration.location, formatVersion: formatVersion)
+    }
+
+    public func recognize(fileHeader: [UInt8]) -> String? {
+        Self.isEnvironment(fileHeader) ? "an LMDB environment" : nil
+    }
+
+    public var foreignStoreSamples: [ForeignStoreSample] {
+        [
+            ForeignStoreSample(
+                label: "an LMDB environment", name: "lmdb",
+                bytes: Array(repeating: 0, count: 16) + Self.magic + Array(repeating: 0, count: 4076))
+        ]
+    }
+}

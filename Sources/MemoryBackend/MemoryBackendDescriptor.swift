@@ -1,0 +1,44 @@
+import AccountBackendKit
+import AccountCore
+import Synchronization
+
+/// The reference in-memory backend, `memory`: a store per location name, kept for the life of
+/// the process. It declares what it cannot promise (durability, several processes,
+/// self-describing stores), so the conformance suite skips those checks by name and runs the
+/// rest. For an application's unit tests, `MemoryUserRepository()` alone is usually enough.
+public struct MemoryBackendDescriptor: BackendDescriptor {
+    /// The stores of this process, by location.
+    private static let stores = Mutex([String: MemoryUserRepository]())
+
+    /// Describes the backend.
+    public init() {}
+
+    public var name: String { "memory" }
+    public var summary: String { "in memory, for tests: lost when the process ends, never shared between processes" }
+    public var storeLocation: StoreLocation { .named(key: "name", defaultName: "accounts") }
+    public var options: [BackendOption] { [] }
+    public var formatVersion: Int { MemoryUserRepository.formatVersion }
+    public var capabilities: BackendCapabilities { [.survivesReopen, .sharedInstances] }
+
+    /// The store called `configuration.location`, made empty on first use.
+    public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
+        Self.stores.withLock { stores in
+            if let existing = stores[configuration.location] { return existing }
+            let store = MemoryUserRepository()
+            stores[configuration.location] = store
+            return store
+        }
+    }
+
+    /// Memory stores have no format to plant: the backend does not declare
+    /// `selfDescribingStores`, so the suite never asks.
+    /// - Throws: `AccountError.storeIO`, always.
+    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
+        throw AccountError.storeIO(detail: "the memory backend has no store format to plant")
+    }
+
+    /// Forgets the store called `name` (for tests that reuse a name).
+    public static func discard(_ name: String) {
+        _ = stores.withLock { $0.removeValue(forKey: name) }
+    }
+}

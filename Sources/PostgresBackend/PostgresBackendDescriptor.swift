@@ -1,0 +1,148 @@
+import AccountBackendKit
+import AccountCore
+
+/// The PostgreSQL backend: one shared store (a schema) for several hosts, over postgres-nio.
+public struct PostgresBackendDescriptor: BackendDescriptor {
+    /// The schema used when none is configured.
+    public static let defaultSchema = "accounts"
+    /// `url`: a connection URL whose parts win over the single settings.
+    public static let url = BackendSetting.text(
+        "url", default: "",
+        summary:
+            "postgres://user@host:port/database?sslmode=…; its parts win over host, port, user and database (never a password)"
+    )
+    /// `host`.
+    public static let host = BackendSetting.text("host", default: "localhost", summary: "the server's host name")
+    /// `port`.
+    public static let port = BackendSetting.integer("port", in: 1...65_535, default: 5_432, summary: "its port")
+    /// `user`.
+    public static let user = BackendSetting.text("user", default: "accounts", summary: "the role to log in as")
+    /// `database`.
+    public static let database = BackendSetting.text(
+        "database", default: "accounts", summary: "the database holding the schema")
+    /// `password`: from the environment only.
+    public static let password = BackendSetting.secret(
+        "password", summary: "the password: from the environment (ACCOUNTS_POSTGRES_PASSWORD) only, never a config file"
+    )
+    /// `password_file`.
+    public static let passwordFile = BackendSetting.path(
+        "password_file", summary: "a file (mode 0600) whose first line is the password, when the variable is unset")
+    /// `tls`.
+    public static let tls = BackendSetting<PostgresOptions.TLSMode>.choice(
+        "tls", default: .prefer,
+        summary: "disable; prefer (TLS if offered); require (always TLS); verify-full (TLS with a checked certificate)")
+    /// `tls_ca_file`.
+    public static let tlsCAFile = BackendSetting.path(
+        "tls_ca_file", summary: "PEM roots for verify-full (default: the system's trust store)")
+    /// `pool_size`.
+    public static let poolSize = BackendSetting.integer(
+        "pool_size", in: 1...100, default: 8, summary: "the most connections one process opens")
+    /// `connect_timeout_ms`.
+    public static let connectTimeout = BackendSetting.integer(
+        "connect_timeout_ms", in: 100...600_000, default: 10_000,
+        summary: "how long connecting (or waiting for a pooled connection) may take before store_io")
+
+    /// Describes the backend.
+    public init() {}
+
+    public var name: String { "postgres" }
+    public var summary: String {
+        "a PostgreSQL schema on a server (postgres-nio, pooled): for several hosts sharing one store"
+    }
+    public var storeLocation: StoreLocation { .named(key: "schema", defaultName: Self.defaultSchema) }
+    public var options: [BackendOption] {
+        [
+            Self.url.option, Self.host.option, Self.port.option, Self.user.option, Self.database.option,
+            Self.password.option, Self.passwordFile.option, Self.tls.option, Self.tlsCAFile.option,
+            Self.poolSize.option, Self.connectTimeout.option,
+        ]
+    }
+    public var formatVersion: Int { PostgresRepository.formatVersion }
+    public var capabilities: BackendCapabilities { .all }
+
+    public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
+        try await PostgresRepository.open(try Self.connectionOptions(configuration))
+    }
+
+    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
+        try await PostgresRepository.plantEmptyStore(
+            try Self.connectionOptions(configuration), formatVersion: formatVersion)
+    }
+
+    public func scratchLocation(for path: String) -> String { PostgresScratchNames.schema(for: path) }
+
+    public func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? {
+        @Sendable func options(_ path: String) throws -> PostgresOptions {
+            try Self.connectionOptions(
+                BackendConfiguration(location: PostgresScratchNames.schema(for: path), values: values))
+        }
+        return StoreFixtures(
+            plantForeign: { directory in
+                var planted: [(label: String, path: String)] = []
+                for foreign in PostgresStoreFixtures.Foreign.allCases {
+                    let path = directory + "/foreign-" + foreign.rawValue
+                    try await PostgresStoreFixtures.plant(foreign, try options(path))
+                    planted.append((foreign.label, path))
+                }
+                return planted
+            },
+            plantDamaged: { path in try await PostgresStoreFixtures.plantDamaged(try options(path)) },
+            snapshot: { directory in
+                try await PostgresStoreFixtures.snapshot(
+                    schemasWithPrefix: PostgresScratchNames.prefix(for: directory), try options(directory + "/x"))
+            },
+            cleanUp: { directory in
+                try? await PostgresStoreFixtures.dropSchemas(
+                    withPrefix: PostgresScratchNames.prefix(for: directory), try options(directory + "/x"))
+            })
+    }
+
+    /// The connection settings of a `postgres` section; its location is the schema.
+    /// - Throws: `configInvalid` for a bad URL, a setting of the wrong kind, or an unreadable or
+    ///   loose password file.
+    public static func connectionOptions(_ configuration: BackendConfiguration) throws(AccountError) -> PostgresOptions
+    {
+        var options = PostgresOptions(
+            host: try configuration.value(of: host),
+            port: try configuration.value(of: port),
+            user: try configuration.value(of: user),
+            database: try configuration.value(of: database),
+            schema: configuration.location,
+            tls: try configuration.value(of: tls),
+            tlsCAFile: try configuration.value(of: tlsCAFile),
+            poolSize: try configuration.value(of: poolSize),
+            connectTimeoutMilliseconds: try configuration.value(of: connectTimeout))
+        let url = try configuration.value(of: url)
+        if !url.isEmpty { options = try PostgresURL.apply(url, to: options) }
+        if let password = try configuration.value(of: password) {
+            options.password = password
+        } else if let file = try configuration.value(of: passwordFile) {
+            options.password = try PostgresPasswordFile.read(file)
+        }
+        return options
+    }
+}
+
+/// Scratch schemas for the conformance suite: one prefix per scratch folder, so a check's
+/// stores can be looked at together and dropped together.
+enum PostgresScratchNames {
+    /// `scratch_<16 hex of the folder>_`.
+    static func prefix(for directory: String) -> String {
+        // FNV-1a: stable across runs and processes (Swift's Hasher is seeded per process).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in directory.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "scratch_" + String(repeating: "0", count: 16 - hex.count) + hex + "_"
+    }
+
+    /// The schema standing for `path` (a file name inside a scratch folder).
+    static func schema(for path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let directory = parts.dropLast().joined(separator: "/")
+        let name = (parts.last ?? "").lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) ? $0 : "_" }
+        return prefix(for: directory) + String(String(name).prefix(38))
+    }
+}
