@@ -26,8 +26,9 @@ let package = Package(
         .library(name: "AccountSettings", targets: ["AccountSettings"]),
         .library(name: "AccountsCLI", targets: ["AccountsCLI"]),
         .library(name: "AccountsBench", targets: ["AccountsBench"]),
-        .executable(name: "accounts", targets: ["accounts"]),
-        .executable(name: "accounts-bench", targets: ["accounts-bench"]),
+        // No executable products: SwiftPM makes one for each executable target here (`accounts`,
+        // `accounts-bench`), and a package that depends on this one can name its own executables
+        // `accounts` without a clash (as Examples/CustomBackend does).
     ],
     traits: [
         .trait(

@@ -47,7 +47,7 @@ for rep in $(seq 1 "$REPS"); do
     if [ -n "$JSON_N" ]; then
         echo "   json N=$JSON_N" >&2
         run raw bench/raw/raw_bench json default "$JSON_N" "$DATA"
-        run swift "$swift_bench" workload --backend json -n "$JSON_N" --phases A
+        run swift "$swift_bench" workload --backend json -n "$JSON_N" --phases AT
     fi
 done
 "$swift_bench" hash --iterations 9 | sed "s/^/swift\t/" >>"$raw"

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, checks formatting, builds with warnings as errors
 # (each own target sets treatAllWarnings(as: .error)), runs a short smoke of each fuzz target,
-# then the whole Swift Testing suite (last, so its summary closes the output) with a throwaway
+# builds and drives the outside backend in Examples/CustomBackend, then the whole Swift Testing
+# suite (last, so its summary closes the output) with a throwaway
 # PostgreSQL server on a loopback port, so the PostgreSQL cases run too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-dependencies.sh --test-server
 echo "== swift format lint"
-swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
+swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift \
+    Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift
 echo "== swift build --build-tests"
 swift build --build-tests
 echo "== fuzz smoke (20 s per target)"
 ./scripts/fuzz.sh --smoke
+echo "== an outside backend: Examples/CustomBackend"
+./scripts/example-backend.sh
 echo "== PostgreSQL test server"
 # The variables (the random password among them) go straight into the environment, unprinted.
 server_env=$(./scripts/postgres-test-server.sh start)

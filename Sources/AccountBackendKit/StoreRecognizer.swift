@@ -13,11 +13,17 @@ public struct StoreRecognizer: Sendable {
     /// Recognizes nothing (a backend opened on its own, outside any registry).
     public static let none = StoreRecognizer([])
 
-    /// The first description any backend gives of a file starting with `fileHeader`.
+    /// The first description any backend gives of a file starting with `fileHeader`; for a
+    /// JSON document no backend claims, "a JSON document of another format" (JSON is a common
+    /// format for other programs' files, so such a file is foreign rather than damaged).
     public func describe(fileHeader: [UInt8]) -> String? {
         for recognize in recognizers {
             if let found = recognize(fileHeader) { return found }
         }
-        return nil
+        let first = fileHeader.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{") ? Self.otherJSON : nil
     }
+
+    /// How an unclaimed JSON document is described.
+    public static let otherJSON = "a JSON document of another format"
 }

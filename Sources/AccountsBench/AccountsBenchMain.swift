@@ -77,7 +77,7 @@ struct Bench {
                 guard let modeOption, modes.contains(mode) else {
                     throw BenchOptions.UsageError(
                         modes.isEmpty
-                            ? "--mode is for sqlite and lmdb; \(backend.name) has none"
+                            ? "--mode sets a backend's sync or synchronous setting; \(backend.name) has none"
                             : "\(backend.name) has no mode '\(mode)' (\(modes.joined(separator: ", ")))")
                 }
                 values[modeOption.name] = .word(mode)

@@ -20,16 +20,14 @@ struct WorkloadRunner {
     func run(phases: Set<String>) async throws -> [PhaseResult] {
         var results: [PhaseResult] = []
         var random = SplitMix64(seed: 0x5EED_0000 + UInt64(n))
-        if !phases.isDisjoint(with: ["A", "B", "C", "D"]) {
-            // B, C and D need the users of A, so A always runs with them.
+        if !phases.isDisjoint(with: ["A", "B", "C", "D", "T"]) {
+            // B, C, D and T need the users of A, so A always runs with them.
             let store = try await open("a")
             let signUp = try await timed("A_signup", count: n) { index in
                 try await store.createUser(WorkloadRecords.user(index), initialSession: nil)
             }
-            if phases.contains("A") {
-                results.append(signUp)
-                if backend.name == "json" { results.append(Self.tail(of: signUp)) }
-            }
+            if phases.contains("A") { results.append(signUp) }
+            if phases.contains("T") { results.append(Self.tail(of: signUp)) }
             if phases.contains("B") {
                 results.append(
                     try await timed(

@@ -8,9 +8,9 @@ struct DoctorCommand: AsyncParsableCommand {
         commandName: "doctor",
         abstract: "Check the configured store; with --fix, purge expired sessions (and only those).",
         discussion: """
-            Checks the engine's integrity (SQLite integrity_check and foreign keys, LMDB records \
-            against their indexes, JSON schema and uniqueness), sessions whose user is gone, and \
-            expired sessions. Exits 1 when the store is damaged; expired sessions alone are not damage.
+            Runs the backend's integrity check (its engine's own consistency checks and its \
+            indexes against its records), and looks for expired sessions. Exits 1 when the store \
+            is damaged; expired sessions alone are not damage.
             """)
 
     @Flag(help: "Delete expired sessions. Nothing else is ever changed.") var fix = false

@@ -13,7 +13,8 @@ struct MigrateCommand: AsyncParsableCommand {
     @Option(name: .customLong("to-backend"), help: "The target backend.") var toBackend: String
     @Option(
         name: .customLong("to-store"),
-        help: "The target store: a path, or for postgres a schema (the connection comes from the postgres section)."
+        help:
+            "The target store: a path, or for a backend whose stores live on a server the store's name there (the connection comes from that backend's section)."
     ) var toStore: String
     @OptionGroup var options: GlobalOptions
 

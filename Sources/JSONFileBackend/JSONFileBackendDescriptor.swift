@@ -31,13 +31,12 @@ public struct JSONFileBackendDescriptor: BackendDescriptor {
         try JSONFileRepository.plantEmptyStore(at: configuration.location, formatVersion: formatVersion)
     }
 
-    /// Any JSON object: ours by its format name, else another program's document (the JSON
-    /// engine is plain text, so this backend is the one that knows JSON when it sees it).
+    /// A JSON object naming this backend's format. Other JSON documents are not claimed here:
+    /// another backend's store may be JSON too (the recognizer names unclaimed JSON generically).
     public func recognize(fileHeader: [UInt8]) -> String? {
         guard JSONStoreDecoder.startsLikeJSONObject(fileHeader) else { return nil }
         let text = String(decoding: fileHeader, as: UTF8.self)
-        return text.contains("\"\(JSONStoreDocument.formatName)\"")
-            ? "an AccountStore JSON store" : JSONStoreDecoder.otherJSON
+        return text.contains("\"\(JSONStoreDocument.formatName)\"") ? "an AccountStore JSON store" : nil
     }
 
     public var foreignStoreSamples: [ForeignStoreSample] {

@@ -12,7 +12,7 @@ import StoreSupport
 /// uniqueness of emails, ids and sessions. Any doubt is an error; nothing is repaired.
 enum JSONStoreDecoder {
     /// A JSON document that is not an AccountStore store, as mismatch messages name it.
-    static let otherJSON = "a JSON document of another format"
+    static let otherJSON = StoreRecognizer.otherJSON
 
     static func decode(
         _ bytes: [UInt8], path: String, recognizer: StoreRecognizer = .none

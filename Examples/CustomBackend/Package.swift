@@ -1,0 +1,57 @@
+// swift-tools-version: 6.2
+// A backend written outside AccountStore: an append-only journal file. It depends on
+// AccountStore by path with its default traits off, so nothing of PostgreSQL (SwiftNIO,
+// BoringSSL) is compiled here: the kit, the suite, the embedded backends and the CLI only.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "CustomBackend",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "JournalBackend", targets: ["JournalBackend"]),
+        .executable(name: "accounts", targets: ["AccountsWithJournal"]),
+        .executable(name: "accounts-bench", targets: ["AccountsBenchWithJournal"]),
+    ],
+    dependencies: [
+        .package(name: "AccountStore", path: "../..", traits: [])
+    ],
+    targets: [
+        // The backend needs only the domain and the backend kit.
+        .target(
+            name: "JournalBackend",
+            dependencies: [
+                .product(name: "AccountCore", package: "AccountStore"),
+                .product(name: "AccountBackendKit", package: "AccountStore"),
+            ],
+            swiftSettings: strict),
+        // The whole `accounts` CLI with the standard backends plus this one.
+        .executableTarget(
+            name: "AccountsWithJournal",
+            dependencies: [
+                "JournalBackend",
+                .product(name: "AccountsCLI", package: "AccountStore"),
+                .product(name: "StandardBackends", package: "AccountStore"),
+            ],
+            swiftSettings: strict),
+        // accounts-bench, able to measure the journal like the standard backends.
+        .executableTarget(
+            name: "AccountsBenchWithJournal",
+            dependencies: [
+                "JournalBackend",
+                .product(name: "AccountsBench", package: "AccountStore"),
+                .product(name: "StandardBackends", package: "AccountStore"),
+            ],
+            swiftSettings: strict),
+        // The shared conformance suite, run on this backend.
+        .testTarget(
+            name: "JournalBackendTests",
+            dependencies: [
+                "JournalBackend",
+                .product(name: "AccountConformance", package: "AccountStore"),
+                .product(name: "StandardBackends", package: "AccountStore"),
+            ],
+            swiftSettings: strict),
+    ]
+)

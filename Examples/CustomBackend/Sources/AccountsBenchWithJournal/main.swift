@@ -1,0 +1,12 @@
+// accounts-bench with the standard backends plus the journal.
+import AccountsBench
+import JournalBackend
+import StandardBackends
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+exit(
+    await AccountsBenchMain.run(
+        Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(JournalBackendDescriptor())))

@@ -1,0 +1,26 @@
+import AccountCore
+
+/// One line of the journal after the header: one transaction. Applying it is all or nothing,
+/// because a line is written with one `write` and only counts once its newline is on disk.
+struct JournalEntry: Codable, Sendable {
+    var deleteSessions: [String]? = nil
+    var deleteUsers: [UserID]? = nil
+    var putUsers: [UserRecord]? = nil
+    var putSessions: [SessionRecord]? = nil
+}
+
+/// The first line: what the file is.
+struct JournalHeader: Codable, Sendable {
+    static let formatName = "accountstore-journal"
+    static let formatVersion = 1
+
+    var format: String
+    var formatVersion: Int
+    var storeID: String
+
+    enum CodingKeys: String, CodingKey {
+        case format
+        case formatVersion = "format_version"
+        case storeID = "store_id"
+    }
+}

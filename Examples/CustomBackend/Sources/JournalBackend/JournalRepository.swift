@@ -1,0 +1,238 @@
+import AccountCore
+import Synchronization
+
+/// A `UserRepository` in an append-only journal: a header line, then one JSON line per
+/// transaction. Each call replays what other writers appended since it last looked, checks the
+/// change against that state, appends it as one line and flushes it, all under the file's lock.
+///
+/// Calls do blocking file I/O on the caller's thread (a journal append is one `pwrite` and one
+/// `fdatasync`). The journal is never compacted: fine for an example, not for a million users.
+public final class JournalRepository: UserRepository {
+    private struct Cache {
+        var state = JournalState()
+        /// Where the last complete line read so far ends.
+        var offset = 0
+        var info: StoreInfo?
+    }
+
+    private let file: JournalFile
+    /// Serialises this instance's calls: `flock` excludes other descriptors, not other threads
+    /// sharing this one.
+    private let cache = Mutex(Cache())
+
+    init(file: JournalFile) {
+        self.file = file
+    }
+
+    // MARK: - Reading and writing under the lock
+
+    /// Brings the cache up to date with the file. Under an exclusive lock a torn last line (a
+    /// writer that crashed mid-append) is cut off; under a shared lock it is only skipped.
+    private static func catchUp(_ cache: inout Cache, _ file: JournalFile) throws(AccountError) {
+        let bytes = try file.bytes(from: cache.offset)
+        var lineStart = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                let line = bytes[lineStart..<index]
+                if cache.offset == 0 && lineStart == 0 {
+                    guard let header = JournalCodec.decodeHeader(Array(line)) else {
+                        throw .storeCorrupted(detail: "\(file.path): the journal's header line is damaged")
+                    }
+                    cache.info = StoreInfo(
+                        formatName: header.format, formatVersion: header.formatVersion, storeID: header.storeID)
+                } else {
+                    guard let entry = JournalCodec.decodeEntry(line) else {
+                        throw .storeCorrupted(
+                            detail: "\(file.path): a line at byte \(cache.offset + lineStart) is damaged")
+                    }
+                    do throws(JournalProblem) {
+                        try cache.state.apply(entry)
+                    } catch {
+                        throw .storeCorrupted(
+                            detail: "\(file.path): the line at byte \(cache.offset + lineStart) \(error.reason)")
+                    }
+                }
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        cache.offset += lineStart
+    }
+
+    private func read<T: Sendable>(_ body: (JournalState) throws(AccountError) -> T) throws(AccountError) -> T {
+        try cache.withLock { (cache) throws(AccountError) -> T in
+            try file.withLock(exclusive: false) { () throws(AccountError) -> T in
+                try Self.catchUp(&cache, file)
+                return try body(cache.state)
+            }
+        }
+    }
+
+    /// Catches up, asks `decide` for the entry to append (nil: nothing to write), applies it to
+    /// a copy of the state, and only then appends and flushes it.
+    private func write<T: Sendable>(
+        _ decide: (JournalState) throws(AccountError) -> (JournalEntry?, T)
+    ) throws(AccountError) -> T {
+        try cache.withLock { (cache) throws(AccountError) -> T in
+            try file.withLock(exclusive: true) { () throws(AccountError) -> T in
+                try Self.catchUp(&cache, file)
+                let (entry, result) = try decide(cache.state)
+                guard let entry else { return result }
+                var next = cache.state
+                do throws(JournalProblem) {
+                    try next.apply(entry)
+                } catch {
+                    throw .storeIO(detail: "refused an inconsistent change (\(error.reason))")
+                }
+                let line = JournalCodec.encode(entry) + [0x0A]
+                try file.append(line, at: cache.offset)
+                cache.state = next
+                cache.offset += line.count
+                return result
+            }
+        }
+    }
+
+    // MARK: - UserRepository
+
+    public func storeInfo() async throws -> StoreInfo {
+        try read { _ in () }
+        guard let info = cache.withLock({ $0.info }) else {
+            throw AccountError.storeCorrupted(detail: "\(file.path) has no header")
+        }
+        return info
+    }
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+        try write { (state) throws(AccountError) in
+            guard state.user(email: user.email) == nil, state.user(id: user.id) == nil else { throw .emailTaken }
+            return (JournalEntry(putUsers: [user], putSessions: initialSession.map { [$0] }), ())
+        }
+    }
+
+    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+        try write { state in
+            var taken = Set(state.sortedEmails())
+            var accepted: [UserRecord] = []
+            var skipped: [String] = []
+            for user in users {
+                if taken.contains(user.email) || state.user(id: user.id) != nil {
+                    skipped.append(user.email)
+                } else {
+                    taken.insert(user.email)
+                    accepted.append(user)
+                }
+            }
+            return (accepted.isEmpty ? nil : JournalEntry(putUsers: accepted), skipped)
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try read { $0.user(email: email) }
+    }
+
+    public func user(id: UserID) async throws -> UserRecord? {
+        try read { $0.user(id: id) }
+    }
+
+    public func userCount() async throws -> Int {
+        try read { $0.usersByID.count }
+    }
+
+    public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
+        try read { state in
+            let emails = state.sortedEmails().filter { email == nil || email!.utf8.lexicographicallyPrecedes($0.utf8) }
+            return emails.prefix(max(0, limit)).compactMap { state.user(email: $0) }
+        }
+    }
+
+    public func updatePassword(
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+    ) async throws -> Bool {
+        try write { state in
+            guard var user = state.user(id: userID) else { return (nil, false) }
+            user.passwordHash = passwordHash
+            user.passwordChangedAt = changedAt
+            let revoked =
+                revoking.revokesSessions
+                ? state.sessions(of: userID).map(\.tokenHash).filter { $0 != revoking.keptTokenHash } : []
+            return (JournalEntry(deleteSessions: revoked, putUsers: [user]), true)
+        }
+    }
+
+    public func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
+        try write { state in
+            guard var user = state.user(id: userID) else { return (nil, nil) }
+            user.failedLoginCount += 1
+            user.lastFailedLoginAt = time
+            return (JournalEntry(putUsers: [user]), user.failedLoginCount)
+        }
+    }
+
+    public func resetLoginFailures(userID: UserID) async throws {
+        try write { state in
+            guard var user = state.user(id: userID), user.failedLoginCount != 0 || user.lastFailedLoginAt != nil
+            else { return (nil, ()) }
+            user.failedLoginCount = 0
+            user.lastFailedLoginAt = nil
+            return (JournalEntry(putUsers: [user]), ())
+        }
+    }
+
+    public func deleteUser(id: UserID) async throws -> Bool {
+        try write { state in
+            guard state.user(id: id) != nil else { return (nil, false) }
+            return (JournalEntry(deleteUsers: [id]), true)
+        }
+    }
+
+    public func createSession(_ session: SessionRecord) async throws -> Bool {
+        try write { state in
+            guard state.user(id: session.userID) != nil else { return (nil, false) }
+            return (JournalEntry(putSessions: [session]), true)
+        }
+    }
+
+    public func session(tokenHash: String) async throws -> SessionRecord? {
+        try read { $0.sessionsByHash[tokenHash] }
+    }
+
+    public func sessions(userID: UserID) async throws -> [SessionRecord] {
+        try read { $0.sessions(of: userID) }
+    }
+
+    public func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws {
+        try write { state in
+            guard var session = state.sessionsByHash[tokenHash], lastSeenAt > session.lastSeenAt else {
+                return (nil, ())
+            }
+            session.lastSeenAt = lastSeenAt
+            return (JournalEntry(putSessions: [session]), ())
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws -> Bool {
+        try write { state in
+            guard state.sessionsByHash[tokenHash] != nil else { return (nil, false) }
+            return (JournalEntry(deleteSessions: [tokenHash]), true)
+        }
+    }
+
+    /// Replays the whole journal from its first byte into a fresh state: every line must decode
+    /// and keep the rules (unique emails, sessions of existing users).
+    public func integrityCheck() async throws -> [String] {
+        try file.withLock(exclusive: false) { () throws(AccountError) -> [String] in
+            var fresh = Cache()
+            do throws(AccountError) {
+                try Self.catchUp(&fresh, file)
+            } catch {
+                if case .storeCorrupted(let detail) = error { return [detail] }
+                throw error
+            }
+            return fresh.info == nil ? ["no header line"] : ["ok"]
+        }
+    }
+
+    public func close() async throws {}
+}

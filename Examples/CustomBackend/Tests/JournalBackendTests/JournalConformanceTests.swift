@@ -1,0 +1,67 @@
+import AccountBackendKit
+import AccountConformance
+import AccountCore
+import Foundation
+import JournalBackend
+import StandardBackends
+import Testing
+
+/// The shared suite on the journal backend, in a registry with the standard backends (whose
+/// files it must refuse), and the journal's own promises.
+@Suite("Journal backend")
+struct JournalConformanceTests {
+    static let registry = BackendRegistry.standard.adding(JournalBackendDescriptor())
+
+    @Test("journal passes check", arguments: ConformanceSuite.checks)
+    func passes(_ check: ConformanceCheck) async throws {
+        let subject = ConformanceSubject(JournalBackendDescriptor(), registry: Self.registry)
+        try #require(subject.missingCapabilities(for: check).isEmpty, "the journal declares every capability")
+        try await ConformanceSuite.run(check, on: subject)
+    }
+
+    @Test("the other backends refuse a journal as store_kind_mismatch")
+    func othersRefuseIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/accounts.journal"
+        let journal = try await Self.registry.open("journal", BackendConfiguration(location: path))
+        try await journal.close()
+        for other in BackendRegistry.standard.descriptors where other.storesInFiles {
+            do {
+                _ = try await Self.registry.open(
+                    other, BackendConfiguration(location: path, values: other.defaultValues))
+                Issue.record("\(other.name) opened a journal")
+            } catch let error as AccountError {
+                #expect(error.code == "store_kind_mismatch", "\(other.name): \(error)")
+            }
+        }
+    }
+
+    @Test("a crash mid-append (a torn last line) loses only that write, and the next write repairs it")
+    func tornTail() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/accounts.journal"
+        let user = UserRecord(
+            id: UserID(rawValue: String(repeating: "a", count: 32)), email: "torntail@example.com", nickname: "torn",
+            passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: 1))
+        let store = try await Self.registry.open("journal", BackendConfiguration(location: path))
+        try await store.createUser(user, initialSession: nil)
+        try await store.close()
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(#"{"putUsers":[{"id":"#.utf8))
+        handle.closeFile()
+        let reopened = try await Self.registry.open("journal", BackendConfiguration(location: path))
+        #expect(try await reopened.userCount() == 1)
+        var second = user
+        second.id = UserID(rawValue: String(repeating: "b", count: 32))
+        second.email = "secondone@example.com"
+        try await reopened.createUser(second, initialSession: nil)
+        #expect(try await reopened.integrityCheck() == ["ok"])
+        #expect(try await reopened.userCount() == 2)
+        try await reopened.close()
+    }
+}
