@@ -48,12 +48,12 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
     public static var formatVersion: Int { LMDBLayout.formatVersion }
 
     /// Whether both repositories use the same `MDB_env` (they do when they share a path).
-    public func sharesEnvironment(with other: LMDBRepository) -> Bool {
+    func sharesEnvironment(with other: LMDBRepository) -> Bool {
         environment === other.environment
     }
 
     /// The current map size in bytes (it grows by doubling when a write fills it).
-    public func mapSize() async throws -> Int {
+    func mapSize() async throws -> Int {
         try await io.run { [environment] in environment.mapSize }
     }
 
