@@ -9,14 +9,22 @@ public struct BackendConfiguration: Sendable, Hashable {
     /// The section's other settings, every declared option present (defaults filled in) when the
     /// settings loader made it. Read them with ``value(of:)``.
     public var values: [String: BackendOptionValue]
+    /// Whether `open` may create an empty store when none exists at ``location``. A program
+    /// that only reads (or works on existing accounts) passes `false`, so a mistyped path is an
+    /// error instead of a new, empty store.
+    public var createIfMissing: Bool
     /// Describes files of the other backends the program offers (set by ``BackendRegistry``).
     /// Not part of equality: two configurations of one store are equal whoever opens them.
     public var recognizer: StoreRecognizer
 
     /// Creates a configuration.
-    public init(location: String, values: [String: BackendOptionValue] = [:], recognizer: StoreRecognizer = .none) {
+    public init(
+        location: String, values: [String: BackendOptionValue] = [:], createIfMissing: Bool = true,
+        recognizer: StoreRecognizer = .none
+    ) {
         self.location = location
         self.values = values
+        self.createIfMissing = createIfMissing
         self.recognizer = recognizer
     }
 
@@ -28,7 +36,7 @@ public struct BackendConfiguration: Sendable, Hashable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.location == rhs.location && lhs.values == rhs.values
+        lhs.location == rhs.location && lhs.values == rhs.values && lhs.createIfMissing == rhs.createIfMissing
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -27,8 +27,11 @@ public protocol BackendDescriptor: Sendable, CustomStringConvertible {
     /// are declared here and reports every other check as skipped, naming what is missing.
     var capabilities: BackendCapabilities { get }
 
-    /// Opens the store at `configuration.location`, creating an empty one when none exists.
-    /// - Throws: `AccountError`: `storeIO` when the location cannot be reached or written;
+    /// Opens the store at `configuration.location`, creating an empty one when none exists and
+    /// `configuration.createIfMissing` is set.
+    /// - Throws: `AccountError`: `storeNotFound` naming the location when there is no store and
+    ///   `createIfMissing` is off (nothing is created, not even a lock file); `storeIO` when the
+    ///   location cannot be reached or written;
     ///   `storeKindMismatch`, `storeVersionUnsupported` or `storeCorrupted` for something that is
     ///   not a readable store of this backend and format (left exactly as it was); `configInvalid`
     ///   for a setting the backend cannot use.

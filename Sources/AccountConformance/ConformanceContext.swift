@@ -24,9 +24,10 @@ public struct ConformanceContext: Sendable, ConformanceExpecting {
         if !condition { throw ConformanceFailure(message()) }
     }
 
-    /// Opens (or creates) the store at `path`, by default the scratch store.
-    public func open(_ path: String? = nil) async throws -> any UserRepository {
-        try await subject.open(path ?? storePath)
+    /// Opens (or creates, unless `createIfMissing` is off) the store at `path`, by default the
+    /// scratch store.
+    public func open(_ path: String? = nil, createIfMissing: Bool = true) async throws -> any UserRepository {
+        try await subject.open(path ?? storePath, createIfMissing: createIfMissing)
     }
 
     /// Runs `operation` and fails unless it throws the `AccountError` with `code`.

@@ -39,14 +39,16 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     public var currentFormatVersion: Int { backend.formatVersion }
 
     /// The configuration of the scratch store at `path`.
-    public func configuration(at path: String) -> BackendConfiguration {
+    public func configuration(at path: String, createIfMissing: Bool = true) -> BackendConfiguration {
         BackendConfiguration(
-            location: backend.scratchLocation(for: path), values: values, recognizer: registry.recognizer)
+            location: backend.scratchLocation(for: path), values: values, createIfMissing: createIfMissing,
+            recognizer: registry.recognizer)
     }
 
-    /// Opens the store at a scratch path, creating an empty one when none exists.
-    public func open(_ path: String) async throws -> any UserRepository {
-        try await backend.open(configuration(at: path))
+    /// Opens the store at a scratch path, creating an empty one when none exists unless
+    /// `createIfMissing` is off.
+    public func open(_ path: String, createIfMissing: Bool = true) async throws -> any UserRepository {
+        try await backend.open(configuration(at: path, createIfMissing: createIfMissing))
     }
 
     /// Plants an empty store of this backend at a scratch path, stamped with `formatVersion`.

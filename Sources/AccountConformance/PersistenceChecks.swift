@@ -45,6 +45,20 @@ enum PersistenceChecks {
             try await first.close()
             try await second.close()
         },
+        ConformanceCheck("a missing store is store_not_found when it may not be created, and nothing is made") {
+            context in
+            let before = try await context.snapshot()
+            try await context.expectError("store_not_found", "opening a missing store without creating it") {
+                try await context.open(createIfMissing: false)
+            }
+            try context.expect(try await context.snapshot() == before, "opening a missing store left something behind")
+            let created = try await context.open()
+            try await created.createUser(Fixtures.user(1), initialSession: nil)
+            try await created.close()
+            let existing = try await context.open(createIfMissing: false)
+            try context.expect(try await existing.userCount() == 1, "an existing store did not open without create")
+            try await existing.close()
+        },
         ConformanceCheck("every store records a format, a version and its own id") { context in
             let store = try await context.open()
             let info = try await store.storeInfo()

@@ -23,6 +23,9 @@ public enum AccountError: Error, Sendable, Hashable {
     case unknownBackend(name: String, known: [String])
     case invalidExport(detail: String)
     case storeNotEmpty(detail: String)
+    /// No store at the location, and the operation does not create one (it only reads, or
+    /// works on an existing account).
+    case storeNotFound(location: String)
 
     /// The stable machine-readable code.
     public var code: String {
@@ -46,6 +49,7 @@ public enum AccountError: Error, Sendable, Hashable {
         case .unknownBackend: "unknown_backend"
         case .invalidExport: "invalid_export"
         case .storeNotEmpty: "store_not_empty"
+        case .storeNotFound: "store_not_found"
         }
     }
 
@@ -54,13 +58,15 @@ public enum AccountError: Error, Sendable, Hashable {
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
         "email_taken", "invalid_credentials", "too_many_attempts", "not_signed_in", "session_expired",
         "store_corrupted", "store_version_unsupported", "store_kind_mismatch", "store_busy", "store_io",
-        "config_invalid", "unknown_backend", "invalid_export", "store_not_empty",
+        "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",
     ]
 
     /// Whether this is a failure of the store rather than of the caller's input.
     public var isStoreFailure: Bool {
         switch self {
-        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty: true
+        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty,
+            .storeNotFound:
+            true
         default: false
         }
     }

@@ -56,6 +56,10 @@ enum ErrorMessages {
             return korean
                 ? "대상 저장소가 비어 있지 않습니다 (아무것도 쓰지 않았습니다): \(detail)"
                 : "The target store is not empty; nothing was written: \(detail)"
+        case .storeNotFound(let location):
+            return korean
+                ? "\(location)에 저장소가 없습니다 (아무것도 만들지 않았습니다). 경로를 확인하거나, 가입(signup)이나 가져오기(import)로 새 저장소를 만드세요."
+                : "There is no store at \(location), and none was created; check the path, or create one with signup or import."
         case .unknownBackend(let name, let known):
             let list = known.joined(separator: ", ")
             return korean

@@ -35,7 +35,7 @@ public struct AccountsCommand: AsyncParsableCommand {
             return
         }
         try await CommandContext.run(options) { context in
-            try await context.withService { service in
+            try await context.withService(creating: true) { service in
                 do {
                     try await InteractiveApp(context: context, service: service).run()
                 } catch is PromptCancelled {

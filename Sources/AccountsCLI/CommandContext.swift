@@ -56,10 +56,16 @@ struct CommandContext {
         }
     }
 
-    /// Opens the configured store and runs `body` with it, closing it afterwards.
-    func withStore<T>(_ body: (any UserRepository) async throws -> T) async throws -> T {
-        if settings.storePathIsDefault { try Folders.create(StoreFile.directory(of: settings.backend.location)) }
-        let repository = try await backends.open(settings.backendName, settings.backend)
+    /// Opens the configured store and runs `body` with it, closing it afterwards. Only a command
+    /// that writes new accounts (sign-up, import, the app) passes `creating: true`; every other
+    /// command reports a missing store as `store_not_found` and creates nothing.
+    func withStore<T>(creating: Bool = false, _ body: (any UserRepository) async throws -> T) async throws -> T {
+        var configuration = settings.backend
+        configuration.createIfMissing = creating
+        if creating && settings.storePathIsDefault {
+            try Folders.create(StoreFile.directory(of: configuration.location))
+        }
+        let repository = try await backends.open(settings.backendName, configuration)
         do {
             let result = try await body(repository)
             try await repository.close()
@@ -70,9 +76,10 @@ struct CommandContext {
         }
     }
 
-    /// Opens the configured store and runs `body` with a service over it, closing it afterwards.
-    func withService<T>(_ body: (AccountService) async throws -> T) async throws -> T {
-        try await withStore { repository in try await body(makeService(repository)) }
+    /// Opens the configured store and runs `body` with a service over it, closing it afterwards
+    /// (`creating` as for `withStore`).
+    func withService<T>(creating: Bool = false, _ body: (AccountService) async throws -> T) async throws -> T {
+        try await withStore(creating: creating) { repository in try await body(makeService(repository)) }
     }
 
     private func makeService(_ repository: any UserRepository) -> AccountService {

@@ -29,7 +29,8 @@ enum ExitStatus {
         case .emailTaken: emailTaken
         case .invalidCredentials, .tooManyAttempts: invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
-        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty:
+        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty,
+            .storeNotFound:
             storeError
         case .configInvalid, .unknownBackend: configError
         }

@@ -16,7 +16,7 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.run(options) { context in
             let file = try StoreImporter.validate(input)
-            let report = try await context.withStore {
+            let report = try await context.withStore(creating: true) {
                 try await StoreImporter.importFile(file, into: $0, merge: merge)
             }
             var lines = ["Imported \(report.imported) users and \(report.sessions) sessions."]

@@ -24,7 +24,9 @@ struct MigrateCommand: AsyncParsableCommand {
             var target = context.settings.sections[toBackend] ?? BackendConfiguration(location: "")
             target.location =
                 !descriptor.storesInFiles || toStore.hasPrefix("/") ? toStore : FileManagerPath.current + "/" + toStore
-            guard toBackend != context.settings.backendName || target != context.settings.backend else {
+            target.createIfMissing = true
+            guard toBackend != context.settings.backendName || target.location != context.settings.backend.location
+            else {
                 throw UsageProblem(
                     english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
             }

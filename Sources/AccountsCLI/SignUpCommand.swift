@@ -30,7 +30,7 @@ struct SignUpCommand: AsyncParsableCommand {
             try context.sessionFile.prepareFolder()
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
-            let signedIn = try await context.withService {
+            let signedIn = try await context.withService(creating: true) {
                 try await $0.signUp(email: email, password: password, confirmation: confirmation, nickname: nickname)
             }
             try context.sessionFile.save(signedIn.token)

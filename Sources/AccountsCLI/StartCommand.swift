@@ -12,7 +12,14 @@ struct StartCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.run(options) { context in
             let token = try context.sessionFile.read()
-            let screen = try await context.withService { try await $0.start(token: token) }
+            let screen: StartScreen
+            do {
+                screen = try await context.withService { try await $0.start(token: token) }
+            } catch AccountError.storeNotFound where token == nil && context.settings.storePathIsDefault {
+                // A fresh machine: no store at the default place yet, so a guest. A read never
+                // creates one, and a store named by --store or a config must exist.
+                screen = .guest(sessionExpired: false)
+            }
             switch screen {
             case .member(let profile):
                 return CommandReply(

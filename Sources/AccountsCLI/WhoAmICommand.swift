@@ -9,7 +9,7 @@ struct WhoAmICommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let token = try context.sessionFile.read()
+            guard let token = try context.sessionFile.read() else { throw AccountError.notSignedIn }
             let profile = try await context.withService { try await $0.whoami(token: token) }
             return CommandReply(
                 lines: context.messages.profile(profile), fields: [("user", CommandContext.json(profile))])

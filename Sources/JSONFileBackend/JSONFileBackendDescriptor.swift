@@ -21,10 +21,10 @@ public struct JSONFileBackendDescriptor: BackendDescriptor {
     public var capabilities: BackendCapabilities { .all }
 
     public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
-        try await JSONFileRepository.open(
-            JSONFileOptions(
-                path: configuration.location, lockTimeoutMilliseconds: try configuration.value(of: Self.lockTimeout)),
-            recognizer: configuration.recognizer)
+        var options = JSONFileOptions(
+            path: configuration.location, lockTimeoutMilliseconds: try configuration.value(of: Self.lockTimeout))
+        options.createIfMissing = configuration.createIfMissing
+        return try await JSONFileRepository.open(options, recognizer: configuration.recognizer)
     }
 
     public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {

@@ -6,6 +6,8 @@ public struct JSONFileOptions: Sendable, Hashable {
     public var path: String
     /// How long to wait for another process's write before failing with `store_busy`.
     public var lockTimeoutMilliseconds: Int
+    /// Whether opening may create an empty store when there is none (else `storeNotFound`).
+    public var createIfMissing = true
 
     /// Creates options.
     public init(

@@ -38,8 +38,10 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     {
         let repository = JSONFileRepository(options: options, recognizer: recognizer)
         try await repository.io.run {
+            let exists = try StoreFile.version(of: options.path) != nil
+            if !exists && !options.createIfMissing { throw AccountError.storeNotFound(location: options.path) }
             try StoreFile.requireDirectory(of: options.path)
-            if try StoreFile.version(of: options.path) == nil {
+            if !exists {
                 try repository.createIfMissing(storeID: newStoreID())
             }
             _ = try repository.current()

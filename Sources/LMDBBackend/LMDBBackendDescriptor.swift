@@ -35,11 +35,11 @@ public struct LMDBBackendDescriptor: BackendDescriptor {
     public var capabilities: BackendCapabilities { .all }
 
     public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
-        try await LMDBRepository.open(
-            LMDBOptions(
-                path: configuration.location, sync: try configuration.value(of: Self.sync),
-                mapSizeMiB: try configuration.value(of: Self.mapSize)),
-            recognizer: configuration.recognizer)
+        var options = LMDBOptions(
+            path: configuration.location, sync: try configuration.value(of: Self.sync),
+            mapSizeMiB: try configuration.value(of: Self.mapSize))
+        options.createIfMissing = configuration.createIfMissing
+        return try await LMDBRepository.open(options, recognizer: configuration.recognizer)
     }
 
     public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {

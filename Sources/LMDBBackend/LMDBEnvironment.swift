@@ -31,6 +31,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     static func acquire(
         _ options: LMDBOptions, recognizer: StoreRecognizer = .none, newStoreID: () -> String
     ) throws(AccountError) -> LMDBEnvironment {
+        if !options.createIfMissing, try StoreFile.version(of: options.path) == nil {
+            throw .storeNotFound(location: options.path)
+        }
         try StoreFile.requireDirectory(of: options.path)
         let key = canonicalPath(options.path)
         return try shared.withLock { (table) throws(AccountError) -> LMDBEnvironment in

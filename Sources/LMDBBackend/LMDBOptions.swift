@@ -20,6 +20,8 @@ public struct LMDBOptions: Sendable, Hashable {
     public var sync: Sync
     /// The initial map size in MiB; it doubles automatically whenever a write fills it.
     public var mapSizeMiB: Int
+    /// Whether opening may create an empty store when there is none (else `storeNotFound`).
+    public var createIfMissing = true
 
     /// Creates options.
     public init(

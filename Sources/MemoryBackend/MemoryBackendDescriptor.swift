@@ -20,10 +20,13 @@ public struct MemoryBackendDescriptor: BackendDescriptor {
     public var formatVersion: Int { MemoryUserRepository.formatVersion }
     public var capabilities: BackendCapabilities { [.survivesReopen, .sharedInstances] }
 
-    /// The store called `configuration.location`, made empty on first use.
+    /// The store called `configuration.location`, made empty on first use when
+    /// `createIfMissing` is set.
+    /// - Throws: `AccountError.storeNotFound` when there is none and it may not be created.
     public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
-        Self.stores.withLock { stores in
+        try Self.stores.withLock { (stores) throws(AccountError) -> MemoryUserRepository in
             if let existing = stores[configuration.location] { return existing }
+            guard configuration.createIfMissing else { throw .storeNotFound(location: configuration.location) }
             let store = MemoryUserRepository()
             stores[configuration.location] = store
             return store

@@ -112,6 +112,7 @@ public struct PostgresBackendDescriptor: BackendDescriptor {
             tlsCAFile: try configuration.value(of: tlsCAFile),
             poolSize: try configuration.value(of: poolSize),
             connectTimeoutMilliseconds: try configuration.value(of: connectTimeout))
+        options.createIfMissing = configuration.createIfMissing
         let url = try configuration.value(of: url)
         if !url.isEmpty { options = try PostgresURL.apply(url, to: options) }
         if let password = try configuration.value(of: password) {

@@ -12,12 +12,15 @@ enum PostgresMigrator {
     static let lockNamespace: Int32 = 0x4143_5354
 
     static func prepare(
-        _ connection: PostgresConnection, schema: PostgresSchema, location: String, newStoreID: String, nowMs: Int64
+        _ connection: PostgresConnection, schema: PostgresSchema, location: String, newStoreID: String, nowMs: Int64,
+        createIfMissing: Bool = true
     ) async throws {
         try await connection.inTransaction {
             try await connection.run("SELECT pg_advisory_xact_lock(\(lockNamespace), hashtext(\(schema.name)))")
             let tables = try await tableNames(connection, schema: schema.name)
             if tables.isEmpty {
+                // An empty or missing schema holds no store: made only when the caller may create one.
+                guard createIfMissing else { throw AccountError.storeNotFound(location: location) }
                 try await connection.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema.quoted)")
                 try await connection.run(PostgresQuery(unsafeSQL: schema.migrationsTable))
                 try await apply(connection, schema: schema, from: 0, nowMs: nowMs)

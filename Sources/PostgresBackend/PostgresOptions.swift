@@ -34,6 +34,8 @@ public struct PostgresOptions: Sendable, Hashable {
     public var poolSize: Int
     /// How long connecting, or waiting for a pooled connection, may take before `store_io`.
     public var connectTimeoutMilliseconds: Int
+    /// Whether opening may create an empty store when there is none (else `storeNotFound`).
+    public var createIfMissing = true
 
     /// Describes a server.
     public init(

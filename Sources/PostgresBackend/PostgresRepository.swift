@@ -36,7 +36,7 @@ public final class PostgresRepository: UserRepository, Sendable {
         try await connector.withConnection { connection in
             try await PostgresMigrator.prepare(
                 connection, schema: connector.schema, location: options.location, newStoreID: newStoreID(),
-                nowMs: SystemClock().now().millisecondsSince1970)
+                nowMs: SystemClock().now().millisecondsSince1970, createIfMissing: options.createIfMissing)
         }
         let client = PostgresClient(
             configuration: try connector.clientConfiguration(), backgroundLogger: PostgresConnector.logger)

@@ -29,12 +29,11 @@ public struct SQLiteBackendDescriptor: BackendDescriptor {
     public var capabilities: BackendCapabilities { .all }
 
     public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
-        try await SQLiteRepository.open(
-            SQLiteOptions(
-                path: configuration.location,
-                synchronous: try configuration.value(of: Self.synchronous),
-                busyTimeoutMilliseconds: try configuration.value(of: Self.busyTimeout)),
-            recognizer: configuration.recognizer)
+        var options = SQLiteOptions(
+            path: configuration.location, synchronous: try configuration.value(of: Self.synchronous),
+            busyTimeoutMilliseconds: try configuration.value(of: Self.busyTimeout))
+        options.createIfMissing = configuration.createIfMissing
+        return try await SQLiteRepository.open(options, recognizer: configuration.recognizer)
     }
 
     public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {

@@ -17,6 +17,8 @@ public struct SQLiteOptions: Sendable, Hashable {
     public var synchronous: Synchronous
     /// How long to wait for another connection's write lock before `store_busy`.
     public var busyTimeoutMilliseconds: Int
+    /// Whether opening may create an empty store when there is none (else `storeNotFound`).
+    public var createIfMissing = true
 
     /// Creates options.
     public init(

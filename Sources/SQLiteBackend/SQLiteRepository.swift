@@ -42,8 +42,10 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     ) async throws -> SQLiteRepository {
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
         let connection = try await io.run { () throws -> SQLiteConnection in
+            let exists = try StoreFile.version(of: options.path) != nil
+            if !exists && !options.createIfMissing { throw AccountError.storeNotFound(location: options.path) }
             try StoreFile.requireDirectory(of: options.path)
-            if try StoreFile.version(of: options.path) == nil {
+            if !exists {
                 try SQLiteStoreFile.create(options.path, synchronous: options.synchronous, storeID: newStoreID())
             }
             try SQLiteStoreFile.inspect(options.path, recognizer: recognizer)

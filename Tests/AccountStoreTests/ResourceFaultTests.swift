@@ -30,12 +30,23 @@ struct ResourceFaultTests {
         try cli.run(["users", "count", "--backend", backend.name, "--store", store]).stdout
     }
 
-    @Test("a missing folder is a clear store_io error and creates nothing", arguments: backends)
+    @Test(
+        "a missing folder: a write is a clear store_io error, a read is store_not_found; nothing is created",
+        arguments: backends)
     func missingFolder(_ backend: any BackendDescriptor) throws {
         let cli = try CLIRunner("missing-\(backend.name)")
-        let result = try cli.run(["start", "--backend", backend.name, "--store", cli.root + "/no/such/folder/store"])
-        #expect(result.status == 7)
-        #expect(result.stderr.contains("no such file or directory"))
+        let store = cli.root + "/no/such/folder/store"
+        let write = try cli.run(
+            [
+                "signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin", "--backend",
+                backend.name, "--store", store,
+            ],
+            stdin: ["Tangerine-Kayak-42", "Tangerine-Kayak-42"])
+        #expect(write.status == 7)
+        #expect(write.stderr.contains("no such file or directory"), "\(write.stderr)")
+        let read = try cli.run(["start", "--backend", backend.name, "--store", store, "--json"])
+        #expect(read.status == 7)
+        #expect(read.stdout.contains("\"store_not_found\"") && read.stdout.contains(store), "\(read.stdout)")
         #expect(!FileManager.default.fileExists(atPath: cli.root + "/no"))
     }
 

@@ -38,6 +38,7 @@ public struct JournalBackendDescriptor: BackendDescriptor {
         let path = configuration.location
         if access(path, F_OK) != 0 {
             guard errno == ENOENT else { throw JournalFile.failure("stat", path) }
+            guard configuration.createIfMissing else { throw AccountError.storeNotFound(location: path) }
             try JournalFile.create(
                 at: path,
                 header: JournalHeader(
