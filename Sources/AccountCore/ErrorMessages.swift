@@ -126,6 +126,12 @@ enum ErrorMessages {
             korean ? "비밀번호에 아이디(@ 앞부분)를 포함할 수 없습니다." : "The password must not contain the part of the email before '@'."
         case .containsNickname:
             korean ? "비밀번호에 닉네임을 포함할 수 없습니다." : "The password must not contain the nickname."
+        case .notUTF8:
+            korean
+                ? "비밀번호가 올바른 UTF-8이 아닙니다 (깨진 바이트가 있습니다). 단말기나 파일의 인코딩을 UTF-8로 맞추세요."
+                : "The password is not valid UTF-8 (it has broken bytes); set the terminal's or file's encoding to UTF-8."
+        case .containsNUL:
+            korean ? "비밀번호에 NUL 문자(\\0)를 쓸 수 없습니다." : "The password must not contain the NUL character (\\0)."
         }
     }
 

@@ -66,6 +66,9 @@ public struct PasswordPolicy: Sendable, Hashable {
 
     /// The length rules alone (for a form that checks each field as it is typed).
     public func validateAlone(_ password: String) throws(AccountError) -> String {
+        if password.unicodeScalars.contains("\u{0}") {
+            throw .invalidPassword(.containsNUL, minimum: minimumLength, maximum: maximumLength)
+        }
         let normalized = Self.normalize(password)
         let length = normalized.unicodeScalars.count
         if length < minimumLength { throw .invalidPassword(.tooShort, minimum: minimumLength, maximum: maximumLength) }

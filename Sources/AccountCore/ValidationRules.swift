@@ -24,6 +24,11 @@ public enum PasswordRule: String, Sendable, Hashable, CaseIterable {
     case tooLong
     case containsEmail
     case containsNickname
+    /// The bytes given are not valid UTF-8 (refused, never repaired: two different byte
+    /// strings must never become one password).
+    case notUTF8
+    /// It contains the NUL character, which C strings and terminals cannot carry.
+    case containsNUL
 }
 
 /// Which nickname rule an input broke.

@@ -13,15 +13,38 @@ struct PasswordReader {
     /// Reads one secret; `prompt` is shown only on a terminal.
     func read(_ prompt: String, what: String) throws -> String {
         if fromStandardInput {
-            guard var line = readLine(strippingNewline: true) else {
+            guard let line = Self.readStandardInputLine() else {
                 throw UsageProblem(
                     english: "Expected a line with the \(what) on standard input (--password-stdin).",
                     korean: "표준 입력에서 \(what) 줄을 읽지 못했습니다 (--password-stdin).")
             }
-            if line.hasSuffix("\r") { line.removeLast() }
-            return line
+            return try Self.decodeSecret(line)
         }
-        return try TerminalPrompt.readHidden(prompt, language: language)
+        return try Self.decodeSecret(try TerminalPrompt.readHiddenBytes(prompt, language: language))
+    }
+
+    /// The bytes of a secret as text, refusing what is not UTF-8: Swift's usual decoding would
+    /// replace broken bytes with U+FFFD, and different passwords would become one.
+    /// - Throws: `invalidPassword(.notUTF8)`.
+    static func decodeSecret(_ bytes: [UInt8]) throws(AccountError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidPassword(.notUTF8) }
+        return text
+    }
+
+    /// One line of standard input as bytes, without its `\n` (or `\r\n`); `nil` at the end
+    /// of input. Read a byte at a time so that nothing past the line is consumed.
+    static func readStandardInputLine() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return bytes.isEmpty ? nil : bytes }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return bytes
     }
 
     /// Asks a yes/no question on the terminal (echo on).

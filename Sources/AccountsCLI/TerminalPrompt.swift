@@ -11,7 +11,8 @@ enum TerminalPrompt {
     nonisolated(unsafe) private static var savedSettings = termios()
     nonisolated(unsafe) private static var savedDescriptor: Int32 = -1
 
-    static func readHidden(_ prompt: String, language: Language) throws -> String {
+    /// Reads a line with echo off, as bytes (the caller decides how strictly to decode).
+    static func readHiddenBytes(_ prompt: String, language: Language) throws -> [UInt8] {
         try withTerminal(language) { fd in
             var original = termios()
             guard tcgetattr(fd, &original) == 0 else { return try readLine(fd, prompt) }
@@ -34,8 +35,13 @@ enum TerminalPrompt {
         }
     }
 
+    /// Reads a secret with echo off; broken UTF-8 is refused (`invalidPassword(.notUTF8)`).
+    static func readHidden(_ prompt: String, language: Language) throws -> String {
+        try PasswordReader.decodeSecret(try readHiddenBytes(prompt, language: language))
+    }
+
     static func readVisible(_ prompt: String, language: Language) throws -> String {
-        try withTerminal(language) { fd in try readLine(fd, prompt) }
+        try withTerminal(language) { fd in String(decoding: try readLine(fd, prompt), as: UTF8.self) }
     }
 
     private static func withTerminal<T>(_ language: Language, _ body: (Int32) throws -> T) throws -> T {
@@ -50,7 +56,7 @@ enum TerminalPrompt {
     }
 
     /// Reads bytes up to a newline; end of input (Ctrl-D) cancels.
-    private static func readLine(_ fd: Int32, _ prompt: String) throws -> String {
+    private static func readLine(_ fd: Int32, _ prompt: String) throws -> [UInt8] {
         _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
@@ -62,6 +68,6 @@ enum TerminalPrompt {
             bytes.append(byte)
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

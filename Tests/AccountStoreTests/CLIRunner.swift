@@ -58,8 +58,8 @@ struct CLIRunner: ~Copyable {
 
     @discardableResult
     func run(
-        _ arguments: [String], stdin lines: [String] = [], environment extra: [String: String] = [:],
-        executable: String = CLIRunner.executable
+        _ arguments: [String], stdin lines: [String] = [], stdinBytes: [UInt8]? = nil,
+        environment extra: [String: String] = [:], executable: String = CLIRunner.executable
     ) throws -> Result {
         let process = Process()
         // A new session has no controlling terminal, so a prompt can never block the test run
@@ -80,7 +80,7 @@ struct CLIRunner: ~Copyable {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+        input.fileHandleForWriting.write(stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8))
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
