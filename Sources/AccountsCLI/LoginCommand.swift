@@ -21,8 +21,11 @@ struct LoginCommand: AsyncParsableCommand {
             try context.sessionFile.prepareFolder()
             let password = try context.passwordReader(fromStandardInput: passwordStdin)
                 .read(context.messages.passwordPrompt, what: "password")
-            let signedIn = try await context.withService {
-                try await $0.login(email: email, password: password, remember: remember)
+            let replaced = try context.sessionFile.read()
+            let signedIn = try await context.withService { service in
+                let signedIn = try await service.login(email: email, password: password, remember: remember)
+                try await service.revokeReplacedSession(replaced)
+                return signedIn
             }
             try context.sessionFile.save(signedIn.token)
             let welcome = context.messages.welcome(signedIn.profile.nickname)

@@ -30,8 +30,12 @@ struct SignUpCommand: AsyncParsableCommand {
             try context.sessionFile.prepareFolder()
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
-            let signedIn = try await context.withService(creating: true) {
-                try await $0.signUp(email: email, password: password, confirmation: confirmation, nickname: nickname)
+            let replaced = try context.sessionFile.read()
+            let signedIn = try await context.withService(creating: true) { service in
+                let signedIn = try await service.signUp(
+                    email: email, password: password, confirmation: confirmation, nickname: nickname)
+                try await service.revokeReplacedSession(replaced)
+                return signedIn
             }
             try context.sessionFile.save(signedIn.token)
             let welcome = context.messages.welcome(signedIn.profile.nickname)

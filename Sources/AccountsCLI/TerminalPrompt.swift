@@ -44,6 +44,14 @@ enum TerminalPrompt {
         try withTerminal(language) { fd in String(decoding: try readLine(fd, prompt), as: UTF8.self) }
     }
 
+    /// Whether there is a controlling terminal to ask on.
+    static var isAvailable: Bool {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        close(fd)
+        return true
+    }
+
     private static func withTerminal<T>(_ language: Language, _ body: (Int32) throws -> T) throws -> T {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {

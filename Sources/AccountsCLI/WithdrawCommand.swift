@@ -20,6 +20,13 @@ struct WithdrawCommand: AsyncParsableCommand {
             return try await context.withService { service in
                 let profile = try await service.whoami(token: token)
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
+                if !yes && !TerminalPrompt.isAvailable {
+                    // Asking is impossible, and the password alone is not a confirmation.
+                    let message = context.messages.withdrawNeedsConfirmation
+                    return CommandReply(
+                        lines: [message], fields: [("withdrawn", .bool(false))], exitStatus: ExitStatus.usage,
+                        jsonError: ("cancelled", message))
+                }
                 if !yes, try !reader.confirm(context.messages.withdrawConfirmation(profile.email)) {
                     return CommandReply(
                         lines: [context.messages.withdrawCancelled], fields: [("withdrawn", .bool(false))],

@@ -47,3 +47,47 @@ struct SecretInputTests {
         #expect(result.stdout.contains("\"invalid_password\"") && result.stdout.contains("NUL"), "\(result.stdout)")
     }
 }
+
+/// One session file holds one token: a new sign-in revokes, in the store, the session it replaces.
+@Suite("Replaced sessions")
+struct ReplacedSessionTests {
+    @Test("after a sign-up and two logins in one session file, the store holds one session")
+    func noOrphans() throws {
+        let cli = try CLIRunner("orphans")
+        let password = "Tangerine-Kayak-42"
+        let signup = try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
+            stdin: [password, password])
+        #expect(signup.status == 0, "\(signup.stderr)")
+        for _ in 0..<2 {
+            let login = try cli.run(
+                ["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: [password])
+            #expect(login.status == 0, "\(login.stderr)")
+        }
+        let show = try cli.run(["users", "show", "leesoon7@example.com", "--json"])
+        #expect(show.stdout.contains("\"sessions\":1"), "\(show.stdout)")
+        let logout = try cli.run(["logout"])
+        #expect(logout.status == 0)
+        let after = try cli.run(["users", "show", "leesoon7@example.com", "--json"])
+        #expect(after.stdout.contains("\"sessions\":0"), "\(after.stdout)")
+    }
+}
+
+/// Withdrawal without a terminal needs `--yes`; the message says so (not "pass the password").
+@Suite("Withdraw confirmation")
+struct WithdrawConfirmationTests {
+    @Test("withdraw --password-stdin without --yes and without a terminal asks for --yes and deletes nothing")
+    func needsYes() throws {
+        let cli = try CLIRunner("withdraw-yes")
+        let password = "Tangerine-Kayak-42"
+        _ = try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
+            stdin: [password, password])
+        let result = try cli.run(["withdraw", "--password-stdin", "--json"], stdin: [password])
+        #expect(result.status == 2, "\(result.stdout)")
+        #expect(result.stdout.contains("\"cancelled\"") && result.stdout.contains("--yes"), "\(result.stdout)")
+        #expect(!result.stdout.contains("pass the password"), "\(result.stdout)")
+        let count = try cli.run(["users", "count"])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    }
+}
