@@ -34,6 +34,23 @@ public enum ConformanceSuite {
         await subject.fixtures.cleanUp(directory)
     }
 
+    /// Opens (and closes) one scratch store, so that a store that cannot be reached at all (a
+    /// server that is down, a folder that cannot be written) is one typed error instead of the
+    /// same failure once per check.
+    /// - Throws: the `AccountError` the backend gave.
+    public static func probe(_ subject: ConformanceSubject) async throws {
+        let directory = try makeScratchDirectory(for: subject.backendName)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let store = try await subject.open(directory + "/" + subject.storeFileName)
+            try await store.close()
+        } catch {
+            await subject.fixtures.cleanUp(directory)
+            throw error
+        }
+        await subject.fixtures.cleanUp(directory)
+    }
+
     /// The outcome of one check in `runAll`.
     public struct Outcome: Sendable {
         /// The check's name.

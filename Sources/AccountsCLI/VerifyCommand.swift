@@ -16,8 +16,9 @@ struct VerifyCommand: AsyncParsableCommand {
             let backend = try context.backends.descriptor(named: context.settings.backendName)
             // The configured section's settings (how to reach a server, sync modes), scratch stores.
             let values = context.settings.sections[backend.name]?.values ?? backend.defaultValues
-            let outcomes = await ConformanceSuite.runAll(
-                on: ConformanceSubject(backend, values: values, registry: context.backends))
+            let subject = ConformanceSubject(backend, values: values, registry: context.backends)
+            try await ConformanceSuite.probe(subject)
+            let outcomes = await ConformanceSuite.runAll(on: subject)
             let failed = outcomes.filter { $0.failure != nil }
             let skipped = outcomes.filter { $0.skippedFor != nil }
             var lines = outcomes.map { outcome in

@@ -283,4 +283,19 @@ struct CLITests {
         let store = (try? Data(contentsOf: URL(fileURLWithPath: cli.storePath))) ?? Data()
         #expect(store.range(of: Data("leesoon7".utf8)) == nil, "nothing was created")
     }
+
+    @Test("verify against a server that cannot be reached is one store_io error naming it, exit 7")
+    func verifyUnreachable() throws {
+        let cli = try CLIRunner("verify-unreachable")
+        let result = try cli.run(
+            ["verify", "--backend", "postgres"],
+            environment: [
+                "ACCOUNTS_POSTGRES_HOST": "127.0.0.1", "ACCOUNTS_POSTGRES_PORT": "1",
+                "ACCOUNTS_POSTGRES_CONNECT_TIMEOUT_MS": "2000",
+            ])
+        #expect(result.status == 7, "\(result.stdout) \(result.stderr)")
+        #expect(!result.stdout.contains("FAIL"), "no per-check failures: \(result.stdout)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && result.stderr.contains("127.0.0.1:1"), "\(result.stderr)")
+    }
 }
