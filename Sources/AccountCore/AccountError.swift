@@ -20,7 +20,8 @@ public enum AccountError: Error, Sendable, Hashable {
     case storeBusy(detail: String)
     case storeIO(detail: String)
     case configInvalid(key: String, reason: String)
-    case unknownBackend(name: String, known: [String])
+    /// `setBy` says where the name came from (`--backend`, a variable, a file), when known.
+    case unknownBackend(name: String, known: [String], setBy: String? = nil)
     case invalidExport(detail: String)
     case storeNotEmpty(detail: String)
     /// No store at the location, and the operation does not create one (it only reads, or

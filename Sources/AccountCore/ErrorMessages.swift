@@ -60,10 +60,12 @@ enum ErrorMessages {
             return korean
                 ? "\(location)에 저장소가 없습니다 (아무것도 만들지 않았습니다). 경로를 확인하거나, 가입(signup)이나 가져오기(import)로 새 저장소를 만드세요."
                 : "There is no store at \(location), and none was created; check the path, or create one with signup or import."
-        case .unknownBackend(let name, let known):
+        case .unknownBackend(let name, let known, let setBy):
             let list = known.joined(separator: ", ")
+            let origin = setBy.map { korean ? " (backend, \($0))" : " (backend, \($0))" } ?? ""
             return korean
-                ? "알 수 없는 백엔드 '\(name)'. 사용 가능: \(list)" : "Unknown backend '\(name)'. Known backends: \(list)"
+                ? "알 수 없는 백엔드 '\(name)'\(origin). 사용 가능: \(list)"
+                : "Unknown backend '\(name)'\(origin). Known backends: \(list)"
         }
     }
 

@@ -34,9 +34,18 @@ struct PathOrigins {
         return value
     }
 
-    /// `path` made absolute against `base`.
+    /// `path` made absolute against `base`, with `.` and `..` components and repeated
+    /// slashes folded away lexically (as messages show it and as it is opened).
     static func absolute(_ path: String, relativeTo base: String) -> String {
-        if path.hasPrefix("/") { return path }
-        return (base.hasSuffix("/") ? base : base + "/") + path
+        let joined = path.hasPrefix("/") ? path : (base.hasSuffix("/") ? base : base + "/") + path
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 }

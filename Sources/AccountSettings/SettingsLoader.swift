@@ -29,13 +29,34 @@ public enum SettingsLoader {
         registry: BackendRegistry
     ) async throws(AccountError) -> AccountSettings {
         let schema = SettingsSchema(registry: registry)
+        var sources = SettingSources(overrides: overrides, environment: environment, configFile: nil, fileText: nil)
+        do {
+            return try await load(overrides, environment, workingDirectory, registry, schema, &sources)
+        } catch {
+            throw sources.explain(error, schema: schema)
+        }
+    }
+
+    private static func load(
+        _ overrides: SettingsOverrides, _ environment: [String: String], _ workingDirectory: String,
+        _ registry: BackendRegistry, _ schema: SettingsSchema, _ sources: inout SettingSources
+    ) async throws(AccountError) -> AccountSettings {
         try rejectUnknownEnvironment(environment, schema: schema)
         let locations = XDGLocations(environment: environment)
         let configFile = try findConfigFile(overrides, environment, workingDirectory, locations)
         var fileProvider: (any ConfigProvider)?
-        if let configFile {
-            let text = try readText(configFile)
+        if let configFile, case let text = try readText(configFile), try !ConfigFileKeys.isEmptyDocument(text) {
+            sources.configFile = configFile
+            sources.fileText = text
+            let nonText = ConfigFileKeys.nonTextKeys(inYAML: text)
             for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) {
+                if let known = schema.key(named: key), nonText.contains(key),
+                    [.path, .text].contains(known.kind)
+                {
+                    throw .configInvalid(
+                        key: key,
+                        reason: "expected \(known.expectation), not a number or true/false (quote it to mean text)")
+                }
                 guard let known = schema.key(named: key) else {
                     throw unknownKey(key, schema: schema, file: configFile)
                 }

@@ -1,0 +1,72 @@
+import AccountCore
+import Yams
+
+/// Where each setting's value came from, so that an error can say so: a command-line flag, an
+/// `ACCOUNTS_…` variable (named), or the config file (named), with the value that was given.
+struct SettingSources {
+    let overrides: SettingsOverrides
+    let environment: [String: String]
+    var configFile: String?
+    var fileText: String?
+
+    /// The error with where its value was set and what it was, when the error names a setting.
+    func explain(_ error: AccountError, schema: SettingsSchema) -> AccountError {
+        switch error {
+        case .unknownBackend(let name, let known, nil):
+            return .unknownBackend(name: name, known: known, setBy: origin(of: "backend", schema: schema))
+        case .configInvalid(let key, let reason):
+            guard let origin = origin(of: key, schema: schema) else { return error }
+            var detail = reason
+            if let value = rawValue(of: key, schema: schema), !reason.contains(value) {
+                detail += "; got '\(value)'"
+            }
+            return .configInvalid(key: key, reason: detail + " (\(origin))")
+        default:
+            return error
+        }
+    }
+
+    /// "set by --backend", "set by ACCOUNTS_SQLITE_PATH", "set in /etc/accounts.yaml"; `nil` for
+    /// a built-in default (or a key that is not a setting).
+    func origin(of name: String, schema: SettingsSchema) -> String? {
+        guard let key = schema.key(named: name) else { return nil }
+        if let flag = flag(for: key) { return "set by \(flag)" }
+        if environment[key.environmentName] != nil { return "set by \(key.environmentName)" }
+        if let configFile, fileValue(of: key) != nil { return "set in \(configFile)" }
+        return nil
+    }
+
+    private func rawValue(of name: String, schema: SettingsSchema) -> String? {
+        guard let key = schema.key(named: name) else { return nil }
+        if flag(for: key) != nil {
+            return key.name == "backend"
+                ? overrides.backend : key.name == "session.file" ? overrides.sessionFile : overrides.store
+        }
+        if key.kind == .secret { return nil }
+        return environment[key.environmentName] ?? fileValue(of: key)
+    }
+
+    /// The command-line flag that set `key`, if one did.
+    private func flag(for key: SettingKey) -> String? {
+        if key.name == "backend", overrides.backend != nil { return "--backend" }
+        if key.name == "session.file", overrides.sessionFile != nil { return "--session-file" }
+        let section = key.components.first ?? ""
+        let storeKeys = ["path", "schema"]
+        if overrides.store != nil, key.components.count == 2, storeKeys.contains(key.components[1]),
+            section == (overrides.backend ?? section)
+        {
+            return "--store"
+        }
+        return nil
+    }
+
+    /// The text of `key`'s value in the config file, as written.
+    private func fileValue(of key: SettingKey) -> String? {
+        guard let fileText, var node = try? Yams.compose(yaml: fileText) else { return nil }
+        for component in key.components {
+            guard case .mapping(let mapping) = node, let next = mapping[Node(component)] else { return nil }
+            node = next
+        }
+        return node.string
+    }
+}
