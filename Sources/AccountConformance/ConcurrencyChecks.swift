@@ -4,6 +4,29 @@ import AccountCore
 /// Races: the uniqueness promise under concurrent creators, and no lost writes.
 enum ConcurrencyChecks {
     static let all: [ConformanceCheck] = [
+        ConformanceCheck(
+            "8 instances opening one new store at once all succeed and see one store", requires: .sharedInstances
+        ) {
+            context in
+            // Each opens the same missing store at once: creation must never show a half-made
+            // store to another opener (which would call it foreign or damaged).
+            let infos = try await withThrowingTaskGroup(of: StoreInfo.self) { group in
+                for n in 1...8 {
+                    group.addTask {
+                        let store = try await context.open()
+                        try await store.createUser(Fixtures.user(n), initialSession: nil)
+                        let info = try await store.storeInfo()
+                        try await store.close()
+                        return info
+                    }
+                }
+                return try await group.reduce(into: [StoreInfo]()) { $0.append($1) }
+            }
+            try context.expect(Set(infos).count == 1, "the openers saw \(Set(infos).count) different stores")
+            let store = try await context.open()
+            try context.expect(try await store.userCount() == 8, "not every opener's user landed")
+            try await store.close()
+        },
         ConformanceCheck("50 concurrent creates of one email give exactly one success") { context in
             let store = try await context.open()
             let email = Fixtures.email(42)

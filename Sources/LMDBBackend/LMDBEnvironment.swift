@@ -128,17 +128,51 @@ final class LMDBEnvironment: @unchecked Sendable {
         let lockPath = path + "-lock"
         let existed = try StoreFile.version(of: path) != nil
         let lockExisted = try StoreFile.version(of: lockPath) != nil
-        if existed { try Self.refuseForeignFile(path, recognizer: recognizer) }
+        if existed {
+            try Self.refuseForeignFile(path, recognizer: recognizer)
+        } else {
+            // Another process may be creating it right now; it only ever appears complete.
+            try Self.createStore(at: path, options: options, newStoreID: newStoreID)
+        }
         do {
             try openEnvironment(options)
             try openLayout(newStoreID: newStoreID)
         } catch {
             closeEnvironment()
             // Leave the folder as it was: a refused file gets no lock file of ours beside it.
-            if !lockExisted { unlink(lockPath) }
-            if !existed { unlink(path) }
+            // (A store this process just made is kept: another process may already use it.)
+            if existed && !lockExisted { unlink(lockPath) }
             throw error
         }
+    }
+
+    /// Makes a new store without ever showing a half-made one at `path`: the environment and our
+    /// layout are written under a private name, flushed, then hard-linked into place. A link
+    /// fails if another process won the race, and then its (complete) store is used.
+    private static func createStore(
+        at path: String, options: LMDBOptions, newStoreID: () -> String
+    ) throws(AccountError) {
+        let temporary = path + ".init-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer {
+            unlink(temporary)
+            unlink(temporary + "-lock")
+        }
+        let maker = LMDBEnvironment(path: temporary)
+        do throws(AccountError) {
+            try maker.openEnvironment(options)
+            try maker.openLayout(newStoreID: newStoreID)
+            // Whatever the sync mode, the file is durable before anyone can see it.
+            if let environment = maker.environment {
+                let status = mdb_env_sync(environment, 1)
+                guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "flush", path: temporary) }
+            }
+        } catch {
+            maker.closeEnvironment()
+            throw error
+        }
+        maker.closeEnvironment()
+        guard link(temporary, path) == 0 || errno == EEXIST else { throw POSIXFailure.error("create", path: path) }
+        try StoreFile.syncDirectory(of: path)
     }
 
     private static func refuseForeignFile(_ path: String, recognizer: StoreRecognizer) throws(AccountError) {

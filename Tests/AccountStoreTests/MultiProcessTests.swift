@@ -20,7 +20,9 @@ struct MultiProcessTests {
         let cli = try CLIRunner("multi-\(backend.name)")
         let store = cli.root + "/" + backend.defaultStoreName
         // Create the store first so every worker races on sign-ups, not on creation.
-        #expect(try cli.run(["start", "--backend", backend.name, "--store", store]).status == 0)
+        try await BackendRegistry.standard.open(
+            backend, BackendConfiguration(location: store, values: backend.defaultValues)
+        ).close()
         let password = "Tangerine-Kayak-42"
         var processes: [(Process, Pipe)] = []
         for worker in 0..<Self.workers {

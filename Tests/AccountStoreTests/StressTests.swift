@@ -40,7 +40,8 @@ struct StressTests {
     private func run(
         _ backend: any BackendDescriptor, cli: borrowing CLIRunner, store: String, configuration: BackendConfiguration
     ) async throws {
-        #expect(try cli.run(["start", "--backend", backend.name, "--store", store]).status == 0)
+        // Created up front so the workers race on sign-ups (creation races have their own test).
+        try await BackendRegistry.standard.open(backend, configuration).close()
         var processes: [(Process, Pipe)] = []
         for worker in 0..<Self.workers {
             let process = Process()
