@@ -24,7 +24,7 @@ enum ErrorMessages {
         case .tooManyAttempts(let seconds):
             return korean
                 ? "로그인 실패가 너무 많습니다. \(seconds)초 후에 다시 시도하세요."
-                : "Too many failed attempts; try again in \(seconds) seconds."
+                : "Too many failed attempts; try again in \(EnglishPlural.count(seconds, "second"))."
         case .notSignedIn:
             return korean ? "로그인되어 있지 않습니다." : "You are not signed in."
         case .sessionExpired:

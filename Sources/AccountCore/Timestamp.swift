@@ -28,3 +28,28 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     public var description: String { "\(millisecondsSince1970)ms" }
 }
+
+extension Timestamp {
+    /// The instant in ISO 8601, UTC, to the millisecond: `2026-11-22T20:58:31.123Z`.
+    public var iso8601: String {
+        let milliseconds = millisecondsSince1970
+        let seconds = milliseconds >= 0 ? milliseconds / 1_000 : (milliseconds - 999) / 1_000
+        let millis = milliseconds - seconds * 1_000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Days to a civil date (Howard Hinnant's algorithm, proleptic Gregorian calendar).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let milli = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60))"
+            + ":\(two(secondOfDay % 60)).\(milli)Z"
+    }
+}

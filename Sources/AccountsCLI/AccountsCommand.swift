@@ -12,10 +12,14 @@ public struct AccountsCommand: AsyncParsableCommand {
             abstract:
                 "Keep user accounts in a store of one of the backends: \(CLIBackends.registry.names.joined(separator: ", ")).",
             discussion: """
+                Run `accounts` alone on a terminal to open the app: the start screen, then \
+                sign-up, login, welcome, password change and withdrawal.
+
                 Exit codes: 0 success, 1 verify found failures, 2 usage error, 3 invalid input, \
                 4 email taken, 5 invalid credentials or too many attempts, 6 not signed in, \
-                7 store error, 8 configuration error, 130 cancelled at a prompt.
+                7 store error, 8 configuration error, 9 no such account, 130 cancelled at a prompt.
                 """,
+            version: AccountsVersion.current,
             subcommands: [
                 StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
                 WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,

@@ -46,6 +46,9 @@ struct CommandContext {
         } catch let error as AccountError {
             printer.print(error)
             throw ExitCode(ExitStatus.forError(error))
+        } catch let missing as AccountNotFound {
+            printer.printFailure(code: "account_not_found", message: missing.message(language))
+            throw ExitCode(ExitStatus.accountNotFound)
         } catch let problem as UsageProblem {
             printer.printFailure(code: "usage", message: problem.message(language))
             throw ExitCode(ExitStatus.usage)

@@ -17,6 +17,8 @@ enum ExitStatus {
     static let notSignedIn: Int32 = 6
     /// The store failed (corrupt, foreign, too new, busy, I/O).
     static let storeError: Int32 = 7
+    /// `users show` found no account with that email.
+    static let accountNotFound: Int32 = 9
     /// The configuration is invalid.
     static let configError: Int32 = 8
     /// Interrupted at a prompt.

@@ -37,7 +37,8 @@ struct ExportCommand: AsyncParsableCommand {
                     now: SystemClock().now(),
                     write: { Swift.print($0) })
             }
-            let line = "Exported \(summary.users) users and \(summary.sessions) sessions."
+            let line =
+                "Exported \(EnglishPlural.count(summary.users, "user")) and \(EnglishPlural.count(summary.sessions, "session"))."
             let fields: [(String, JSONValue)] = [
                 ("users", .int(Int64(summary.users))), ("sessions", .int(Int64(summary.sessions))),
                 ("sha256", .string(summary.digest)),
@@ -62,7 +63,14 @@ final class LineFile {
     private var buffer: [UInt8] = []
     private let descriptor: Int32
 
-    init(path: String) throws(AccountError) {
+    init(path: String) throws {
+        var folder = Glibc.stat()
+        let directory = StoreFile.directory(of: path)
+        guard stat(directory, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR else {
+            throw UsageProblem(
+                english: "The folder \(directory) for \(path) does not exist; nothing was exported.",
+                korean: "\(path)를 둘 폴더 \(directory)가 없습니다. 아무것도 내보내지 않았습니다.")
+        }
         self.path = path
         temporary = path + ".partial"
         descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -9,17 +9,22 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import", abstract: "Import an export file into an empty store (or merge with --merge).",
         discussion: "The whole file is checked first: a truncated or edited file writes nothing.")
 
-    @Option(help: "The export file.") var input: String
+    @Option(help: "The export file; - reads it from standard input.") var input: String
     @Flag(help: "Add to a non-empty store; an email already there is reported and never overwritten.") var merge = false
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let file = try StoreImporter.validate(input)
+            // Standard input is read once into a private file: the import checks the whole file
+            // before the store is opened, then reads it again to load it.
+            let staged = input == "-" ? try StagedStandardInput() : nil
+            let file = try StoreImporter.validate(staged?.path ?? input)
             let report = try await context.withStore(creating: true) {
                 try await StoreImporter.importFile(file, into: $0, merge: merge)
             }
-            var lines = ["Imported \(report.imported) users and \(report.sessions) sessions."]
+            var lines = [
+                "Imported \(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session"))."
+            ]
             lines += report.conflicts.map { "conflict: \($0) is already in the store (left as it was)" }
             return CommandReply(
                 lines: lines,

@@ -42,7 +42,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 }
             }
             let line =
-                "Migrated \(summary.users) users and \(summary.sessions) sessions from \(context.settings.backendName) to \(toBackend); verified (sha256 \(summary.digest))."
+                "Migrated \(EnglishPlural.count(summary.users, "user")) and \(EnglishPlural.count(summary.sessions, "session")) from \(context.settings.backendName) to \(toBackend); verified (sha256 \(summary.digest))."
             return CommandReply(
                 lines: [line],
                 fields: [

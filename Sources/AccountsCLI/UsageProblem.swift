@@ -10,3 +10,12 @@ struct UsageProblem: Error {
 
 /// The user pressed Ctrl-C or Ctrl-D at a prompt: leave without changing anything.
 struct PromptCancelled: Error {}
+
+/// `users show` of an email no account has: its own code (`account_not_found`) and exit status.
+struct AccountNotFound: Error {
+    let email: String
+
+    func message(_ language: Language) -> String {
+        language == .korean ? "\(email) 계정이 없습니다." : "No account has the email \(email)."
+    }
+}

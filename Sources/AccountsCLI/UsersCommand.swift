@@ -22,12 +22,16 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List accounts in email order, a page at a time.")
-        @Option(help: "At most this many accounts.") var limit = 100
+        // `.unconditional`, so that `--limit -1` is read as a value (and refused as out of range)
+        // rather than as an unknown option.
+        @Option(parsing: .unconditional, help: "At most this many accounts (1 to 100000).") var limit = 100
         @Option(help: "Start after this email (the last one of the previous page).") var after: String?
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 100000") }
+            guard (1...100_000).contains(limit) else {
+                throw ValidationError("--limit \(limit) is out of range: it must be from 1 to 100000")
+            }
         }
 
         func run() async throws {
@@ -55,14 +59,12 @@ struct UsersCommand: AsyncParsableCommand {
                     guard let user = try await store.user(email: key) else { return nil }
                     return (user, try await store.sessions(userID: user.id))
                 }
-                guard let (user, sessions) = found else {
-                    throw UsageProblem(english: "No account has the email \(key).", korean: "\(key) 계정이 없습니다.")
-                }
+                guard let (user, sessions) = found else { throw AccountNotFound(email: key) }
                 let lines = [
                     "Email:            \(user.email)", "Nickname:         \(user.nickname)",
                     "Id:               \(user.id)",
-                    "Created:          \(user.createdAt.millisecondsSince1970) ms",
-                    "Password changed: \(user.passwordChangedAt.millisecondsSince1970) ms",
+                    "Created:          \(user.createdAt.iso8601)",
+                    "Password changed: \(user.passwordChangedAt.iso8601)",
                     "Failed logins:    \(user.failedLoginCount)", "Sessions:         \(sessions.count)",
                 ]
                 return CommandReply(

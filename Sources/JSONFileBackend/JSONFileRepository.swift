@@ -38,6 +38,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     {
         let repository = JSONFileRepository(options: options, recognizer: recognizer)
         try await repository.io.run {
+            try StoreFile.requireRegularFile(options.path)
             let exists = try StoreFile.version(of: options.path) != nil
             if !exists && !options.createIfMissing { throw AccountError.storeNotFound(location: options.path) }
             try StoreFile.requireDirectory(of: options.path)

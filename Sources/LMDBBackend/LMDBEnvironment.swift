@@ -31,6 +31,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     static func acquire(
         _ options: LMDBOptions, recognizer: StoreRecognizer = .none, newStoreID: () -> String
     ) throws(AccountError) -> LMDBEnvironment {
+        try StoreFile.requireRegularFile(options.path)
         if !options.createIfMissing, try StoreFile.version(of: options.path) == nil {
             throw .storeNotFound(location: options.path)
         }

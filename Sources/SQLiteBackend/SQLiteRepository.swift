@@ -42,6 +42,7 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     ) async throws -> SQLiteRepository {
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
         let connection = try await io.run { () throws -> SQLiteConnection in
+            try StoreFile.requireRegularFile(options.path)
             let exists = try StoreFile.version(of: options.path) != nil
             if !exists && !options.createIfMissing { throw AccountError.storeNotFound(location: options.path) }
             try StoreFile.requireDirectory(of: options.path)

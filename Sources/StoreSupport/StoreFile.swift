@@ -113,6 +113,24 @@ public enum StoreFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Fails with a clear error when `path` exists but is not a regular file (a device such as
+    /// `/dev/null`, a folder, a socket): no backend keeps its store in one.
+    public static func requireRegularFile(_ path: String) throws(AccountError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let kind: String? =
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: nil
+            case S_IFDIR: "a folder"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFIFO: "a pipe"
+            case S_IFSOCK: "a socket"
+            default: "not a file"
+            }
+        if let kind { throw .storeIO(detail: "\(path) is not a regular file (\(kind))") }
+    }
+
     /// Fails with a clear error when the folder that should hold `path` does not exist.
     public static func requireDirectory(of path: String) throws(AccountError) {
         let folder = directory(of: path)

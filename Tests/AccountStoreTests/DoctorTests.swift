@@ -15,7 +15,11 @@ struct DoctorTests {
         try cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
             stdin: [password, password])
-        try cli.run(["login", "--email", "leesoon7@example.com", "--password-stdin"] + common, stdin: [password])
+        // Another session file, so that both sessions stay (a login replacing a saved session
+        // revokes it).
+        try cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin", "--session-file", cli.root + "/second"]
+                + common, stdin: [password])
         // Age one session past its absolute expiry by editing the file, as time would.
         var text = try String(contentsOfFile: store, encoding: .utf8)
         let range = try #require(text.range(of: #""expires_at_ms" : \d+"#, options: .regularExpression))

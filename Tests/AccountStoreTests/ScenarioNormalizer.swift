@@ -10,6 +10,7 @@ import Foundation
 /// | 32-hex user ids and store ids | `<id>` | drawn at random |
 /// | 64-hex digests | `<sha256>` | cover ids and times |
 /// | `…_ms` timestamps in JSON and `… ms` in text | `<ms>` | the clock |
+/// | ISO 8601 times (`2026-11-22T21:02:22.760Z`) | `<time>` | the clock |
 /// | seconds left in a throttle | `<n>` | the clock |
 /// | "the SQLite backend" (and LMDB, JSON-file, PostgreSQL) | `the <backend> backend` | the backend's own name in its messages |
 /// | "from sqlite to" (and lmdb, json, postgres) | `from <backend> to` | `migrate` names its source backend |
@@ -23,8 +24,9 @@ enum ScenarioNormalizer {
             (#"\b[0-9a-f]{32}\b"#, "<id>"),
             (#"("[a-z_]*_ms":)-?\d+"#, "$1<ms>"),
             (#"\b\d{10,} ms\b"#, "<ms> ms"),
+            (#"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\b"#, "<time>"),
             (#"("retry_after_seconds":)\d+"#, "$1<n>"),
-            (#"try again in \d+ seconds"#, "try again in <n> seconds"),
+            (#"try again in \d+ seconds?"#, "try again in <n> seconds"),
             (#"\d+초 후에"#, "<n>초 후에"),
             (#"the (SQLite|LMDB|JSON-file|PostgreSQL) backend"#, "the <backend> backend"),
             (#"from (sqlite|lmdb|json|postgres) to"#, "from <backend> to"),
