@@ -55,6 +55,7 @@ struct Bench {
         if options.json {
             print("{\"results\":[" + results.map { $0.jsonObject() }.joined(separator: ",") + "]}")
         } else {
+            print(PhaseResult.header)
             for result in results { print(result.resultLine()) }
         }
     }
@@ -63,7 +64,7 @@ struct Bench {
         switch options.command {
         case "hash":
             let result = try await hashPhase()
-            print(options.json ? result.jsonObject() : result.resultLine())
+            print(options.json ? result.jsonObject() : PhaseResult.header + "\n" + result.resultLine())
         case "workload" where options.phases == ["hash"]:
             printResults([try await hashPhase()])
         case "workload":

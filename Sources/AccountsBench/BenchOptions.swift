@@ -33,6 +33,11 @@ struct BenchOptions {
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
+        if rest.contains(where: { ["--help", "-h", "help"].contains($0) }) {
+            // Asked for: usage on standard output, success.
+            print(Self.usage)
+            exit(0)
+        }
         command = rest.popFirst() ?? ""
         func value(_ name: String) -> String {
             guard let next = rest.popFirst() else { Self.fail("\(name) needs a value") }

@@ -28,6 +28,11 @@ struct PhaseResult {
     }
 
     /// `RESULT phase engine mode N ops seconds mean_us p50_us p99_us peak_rss_kib`, tab-separated.
+    /// The header of the `RESULT` lines (a comment for tools: `bench/aggregate.awk` skips it).
+    static let header = [
+        "# RESULT", "phase", "backend", "mode", "N", "ops", "seconds", "mean_us", "p50_us", "p99_us", "peak_rss_kib",
+    ].joined(separator: "\t")
+
     func resultLine() -> String {
         [
             "RESULT", phase, backend, mode, String(n), String(ops), format(seconds, 4), format(meanMicroseconds, 2),

@@ -126,4 +126,22 @@ extension BenchHarnessTests {
         #expect(result.stdout.isEmpty, "\(name)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "\(name): folder left")
     }
+
+    @Test("--help prints the usage and exits 0; result lines come under a header")
+    func helpAndHeader() throws {
+        let runner = try CLIRunner("bench-help")
+        for arguments in [["--help"], ["workload", "--help"], ["-h"]] {
+            let result = try runner.run(arguments, executable: BenchHarnessTests.executable)
+            #expect(result.status == 0, "\(arguments)")
+            #expect(result.stdout.hasPrefix("usage: accounts-bench"), "\(arguments): \(result.stdout)")
+        }
+        let temporary = runner.root + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        let text = try runner.run(
+            ["workload", "--backend", "sqlite", "-n", "20", "--phases", "A"], environment: ["TMPDIR": temporary],
+            executable: BenchHarnessTests.executable)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("# RESULT\tphase\tbackend") == true, "\(text.stdout)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("RESULT\t") }, "\(text.stdout)")
+    }
 }
