@@ -19,6 +19,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     private var environment: OpaquePointer?
     private var readTransaction: OpaquePointer?
     private(set) var layout = LMDBLayout()
+    /// Why this process may only read the environment (its files are not writable for it), or
+    /// `nil`. Set once while opening, before the environment is shared.
+    private var readOnlyReason: String?
     private var references = 0
 
     private static let shared = Mutex<[String: LMDBEnvironment]>([:])
@@ -87,6 +90,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     private func writeLocked<T>(_ body: (LMDBTransaction) throws(AccountError) -> T) throws(AccountError) -> T {
+        if let readOnlyReason {
+            throw .storeIO(detail: "\(path): \(readOnlyReason): the store is read-only here; nothing was changed")
+        }
         while true {
             let transaction = try begin(flags: 0)
             let state = LMDBTransaction.State()
@@ -135,6 +141,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             // Another process may be creating it right now; it only ever appears complete.
             try Self.createStore(at: path, options: options, newStoreID: newStoreID)
         }
+        readOnlyReason = Self.readOnlyReason(path)
         do {
             try openEnvironment(options)
             try openLayout(newStoreID: newStoreID)
@@ -186,6 +193,18 @@ final class LMDBEnvironment: @unchecked Sendable {
         throw .storeCorrupted(detail: "\(path) is not an LMDB environment (damaged or another kind of file)")
     }
 
+    /// Why this process cannot write the environment at `path`, or `nil` when it can.
+    private static func readOnlyReason(_ path: String) -> String? {
+        access(path, W_OK) == 0 ? nil : "the file is not writable for this user"
+    }
+
+    /// Whether readers can register in the lock file (it is writable, or can be made).
+    private static func lockFileUsable(_ path: String) -> Bool {
+        let lockPath = path + "-lock"
+        if access(lockPath, F_OK) == 0 { return access(lockPath, W_OK) == 0 }
+        return access(StoreFile.directory(of: path), W_OK) == 0
+    }
+
     private func openEnvironment(_ options: LMDBOptions) throws(AccountError) {
         var created: OpaquePointer?
         var status = mdb_env_create(&created)
@@ -196,6 +215,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         mdb_env_set_maxdbs(created, MDB_dbi(LMDBLayout.names.count + 2))
         mdb_env_set_mapsize(created, max(1, options.mapSizeMiB) * 1024 * 1024)
         var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS)
+        if readOnlyReason != nil {
+            flags |= UInt32(MDB_RDONLY)
+            // Without a writable lock file, read without locking: the store is read-only for us,
+            // and its owner is expected not to change it meanwhile.
+            if !Self.lockFileUsable(path) { flags |= UInt32(MDB_NOLOCK) }
+        }
         switch options.sync {
         case .full: break
         case .nometasync: flags |= UInt32(MDB_NOMETASYNC)
@@ -220,6 +245,9 @@ final class LMDBEnvironment: @unchecked Sendable {
         let status = mdb_dbi_open(transaction, "meta", 0, &meta)
         mdb_txn_abort(transaction)
         if status == MDB_NOTFOUND {
+            if let readOnlyReason {
+                throw .storeCorrupted(detail: "\(path): the environment was never set up, and \(readOnlyReason)")
+            }
             try initializeOrRefuse(newStoreID: newStoreID)
             return
         }

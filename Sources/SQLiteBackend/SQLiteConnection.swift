@@ -23,12 +23,39 @@ final class SQLiteConnection: @unchecked Sendable {
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens an existing database (`create: false`) or creates one.
-    init(path: String, create: Bool) throws(AccountError) {
+    convenience init(path: String, create: Bool) throws(AccountError) {
+        try self.init(path: path, access: create ? .create : .readWrite)
+    }
+
+    /// How a connection opens its file.
+    enum Access {
+        case create, readWrite
+        /// SQLite's read-only open: it still needs the `-shm` file of WAL mode.
+        case readOnly
+        /// `immutable=1`: for a store nobody may change while it is read (no locks, no `-shm`).
+        case immutable
+    }
+
+    init(path: String, access: Access) throws(AccountError) {
         self.path = path
         var db: OpaquePointer?
-        let flags =
-            SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let status = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var name = path
+        switch access {
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            // A URI: `%`, `?`, `#` and every non-ASCII byte percent-encoded.
+            let escaped = path.utf8.map { byte in
+                byte >= 0x80 || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+                    ? "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                    : String(UnicodeScalar(byte))
+            }.joined()
+            name = "file:" + escaped + "?immutable=1"
+        }
+        let status = sqlite3_open_v2(name, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)

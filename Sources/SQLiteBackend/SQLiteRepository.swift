@@ -4,6 +4,10 @@ import CSQLite
 import StoreSupport
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A `UserRepository` in one SQLite database (WAL mode): the embedded default. Several
 /// processes share a store safely; each write is one `BEGIN IMMEDIATE` transaction, and
 /// uniqueness, withdrawal and session revocation are enforced by the schema (a UNIQUE email
@@ -21,10 +25,14 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     private let readerLock = Mutex(())
     /// The database file.
     public let path: String
+    /// Why this process may only read the store (its file or folder is not writable), or `nil`.
+    private let readOnlyReason: String?
 
     private init(
-        connection: SQLiteConnection, reader: SQLiteConnection, io: SerialIOQueue, busyTimeoutMilliseconds: Int
+        connection: SQLiteConnection, reader: SQLiteConnection, io: SerialIOQueue, busyTimeoutMilliseconds: Int,
+        readOnlyReason: String? = nil
     ) {
+        self.readOnlyReason = readOnlyReason
         self.connection = connection
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.reader = reader
@@ -41,7 +49,8 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
     ) async throws -> SQLiteRepository {
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
-        let connection = try await io.run { () throws -> SQLiteConnection in
+        let opened = try await io.run {
+            () throws -> (connection: SQLiteConnection, readOnly: String?, access: SQLiteConnection.Access) in
             try StoreFile.requireRegularFile(options.path)
             let exists = try StoreFile.version(of: options.path) != nil
             if !exists && !options.createIfMissing { throw AccountError.storeNotFound(location: options.path) }
@@ -50,6 +59,9 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
                 try SQLiteStoreFile.create(options.path, synchronous: options.synchronous, storeID: newStoreID())
             }
             try SQLiteStoreFile.inspect(options.path, recognizer: recognizer)
+            if let reason = Self.readOnlyReason(options.path) {
+                return try Self.openReadOnly(options, reason: reason)
+            }
             let connection = try SQLiteConnection(path: options.path, create: false)
             connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
             try connection.execute("PRAGMA foreign_keys = ON")
@@ -57,14 +69,52 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
             let mode = try connection.firstRow("PRAGMA journal_mode") { row throws(AccountError) in try row.text(0) }
             if mode?.lowercased() != "wal" { try connection.execute("PRAGMA journal_mode = WAL") }
             try SQLiteMigrator.migrate(connection, newStoreID: newStoreID, now: SystemClock().now())
-            return connection
+            return (connection, nil, .readWrite)
         }
-        let reader = try SQLiteConnection(path: options.path, create: false)
+        let reader = try SQLiteConnection(path: options.path, access: opened.access)
         reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         let repository = SQLiteRepository(
-            connection: connection, reader: reader, io: io, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+            connection: opened.connection, reader: reader, io: io,
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, readOnlyReason: opened.readOnly)
         _ = try await repository.storeInfo()
         return repository
+    }
+
+    /// Why this process cannot write the store at `path`: the file, or the folder where WAL mode
+    /// keeps its `-wal` and `-shm` files, is not writable for it. `nil` when it can.
+    private static func readOnlyReason(_ path: String) -> String? {
+        if access(path, W_OK) != 0 { return "the file is not writable for this user" }
+        let folder = StoreFile.directory(of: path)
+        let shm = path + "-shm"
+        if access(folder, W_OK) != 0 && access(shm, W_OK) != 0 {
+            return "its folder is not writable for this user"
+        }
+        return nil
+    }
+
+    /// Opens a store this process may only read: SQLite's read-only open when WAL's `-shm` file
+    /// can be used, else an immutable open (no locks: right for a store nobody may change).
+    /// Nothing is written, so a store of an older format cannot be migrated here.
+    private static func openReadOnly(
+        _ options: SQLiteOptions, reason: String
+    ) throws(AccountError) -> (connection: SQLiteConnection, readOnly: String?, access: SQLiteConnection.Access) {
+        var access = SQLiteConnection.Access.readOnly
+        var connection = try SQLiteConnection(path: options.path, access: access)
+        do throws(AccountError) {
+            _ = try SQLiteMigrator.version(of: connection)
+        } catch {
+            access = .immutable
+            connection = try SQLiteConnection(path: options.path, access: access)
+        }
+        connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        let version = try SQLiteMigrator.version(of: connection)
+        guard version == SQLiteSchema.currentVersion else {
+            throw .storeIO(
+                detail:
+                    "\(options.path) is of format version \(version) and \(reason), so it cannot be brought to version \(SQLiteSchema.currentVersion); open it once with write access"
+            )
+        }
+        return (connection, "\(options.path): \(reason)", access)
     }
 
     /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
@@ -270,6 +320,9 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws(AccountError) -> T)
         async throws -> T
     {
+        if let readOnlyReason {
+            throw AccountError.storeIO(detail: "\(readOnlyReason): the store is read-only here; nothing was changed")
+        }
         let attempt = try writerLock.withLockIfAvailable { (_) throws(AccountError) -> T? in
             connection.setBusyTimeout(milliseconds: 0)
             defer { connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
