@@ -138,8 +138,17 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
 
     private static func integrityProblems(_ connection: SQLiteConnection) throws(AccountError) -> [String] {
         var problems = try connection.rows("PRAGMA integrity_check") { row throws(AccountError) in try row.text(0) }
-        let orphans = try connection.rows("PRAGMA foreign_key_check") { row throws(AccountError) in try row.text(0) }
-        if !orphans.isEmpty { problems.append("\(orphans.count) rows break a foreign key") }
+        // Each row names the table holding the dangling reference: say what that means.
+        let broken = try connection.rows("PRAGMA foreign_key_check") { row throws(AccountError) in try row.text(0) }
+        let orphanSessions = broken.filter { $0 == "sessions" }.count
+        if orphanSessions > 0 {
+            let verb = orphanSessions == 1 ? "belongs" : "belong"
+            problems.append(EnglishPlural.count(orphanSessions, "session") + " \(verb) to no user (the user is gone)")
+        }
+        let other = broken.count - orphanSessions
+        if other > 0 {
+            problems.append(EnglishPlural.count(other, "row") + (other == 1 ? " breaks" : " break") + " a foreign key")
+        }
         return problems == ["ok"] ? ["ok"] : problems.filter { $0 != "ok" }
     }
 

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -52,5 +53,26 @@ struct DoctorTests {
         #expect(report.stdout.contains("DAMAGED") && report.stdout.contains("belong to no user"))
         #expect(try cli.run(["doctor", "--fix"] + common).status == 1, "--fix repairs nothing but expired sessions")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
+    @Test("on SQLite, a session whose user is gone is named as such, not as a broken foreign key")
+    func sqliteOrphan() throws {
+        let cli = try CLIRunner("doctor-orphan-sqlite")
+        let store = cli.root + "/s.sqlite"
+        let common = ["--backend", "sqlite", "--store", store]
+        try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
+            stdin: [password, password])
+        var db: OpaquePointer?
+        #expect(sqlite3_open(store, &db) == SQLITE_OK)
+        // foreign_keys is off by default on a new connection: plant what a bug or a hand edit would.
+        #expect(
+            sqlite3_exec(db, "UPDATE sessions SET user_id = '\(String(repeating: "0", count: 32))'", nil, nil, nil)
+                == SQLITE_OK)
+        sqlite3_close(db)
+        let report = try cli.run(["doctor"] + common)
+        #expect(report.status == 1)
+        #expect(report.stdout.contains("1 session belongs to no user (the user is gone)"), "\(report.stdout)")
+        #expect(!report.stdout.contains("foreign key"), "\(report.stdout)")
     }
 }
