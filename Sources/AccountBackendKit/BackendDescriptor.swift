@@ -14,6 +14,9 @@ public protocol BackendDescriptor: Sendable, CustomStringConvertible {
     /// One line saying what it is and when to choose it (`accounts backends` prints it).
     var summary: String { get }
 
+    /// The summary in `language`; by default the English ``summary``.
+    func summary(in language: Language) -> String
+
     /// Where its stores live: a file at a path, or a named place on a server.
     var storeLocation: StoreLocation { get }
 
@@ -66,6 +69,8 @@ public protocol BackendDescriptor: Sendable, CustomStringConvertible {
 
 extension BackendDescriptor {
     public var description: String { name }
+
+    public func summary(in language: Language) -> String { summary }
 
     public func recognize(fileHeader: [UInt8]) -> String? { nil }
 

@@ -16,7 +16,9 @@ struct BackendsCommand: AsyncParsableCommand {
             var items: [JSONValue] = []
             for backend in registry.descriptors {
                 let selected = backend.name == context.settings.backendName
-                lines.append("\(selected ? "*" : " ") \(backend.name.padding(8)) \(backend.summary)")
+                lines.append(
+                    context.messages.backendLine(
+                        selected: selected, name: backend.name, summary: backend.summary(in: context.language)))
                 let store: (String, JSONValue) =
                     switch backend.storeLocation {
                     case .file(let name): ("default_store_file", .string(name))

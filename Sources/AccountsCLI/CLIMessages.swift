@@ -53,4 +53,46 @@ struct CLIMessages {
         ko ? "저장된 세션이 더 이상 유효하지 않아 삭제했습니다." : "The saved session was no longer valid and was removed."
     }
     var errorPrefix: String { ko ? "오류" : "error" }
+
+    // MARK: - doctor, verify
+
+    func doctorStore(_ location: String, _ info: StoreInfo) -> String {
+        let what = "\(location) (\(info.formatName) v\(info.formatVersion), id \(info.storeID))"
+        return ko ? "저장소:    \(what)" : "store:     \(what)"
+    }
+
+    func doctorIntegrity(damaged: Bool) -> String {
+        ko ? "무결성:    \(damaged ? "손상됨" : "정상")" : "integrity: \(damaged ? "DAMAGED" : "ok")"
+    }
+
+    func doctorProblem(_ problem: String) -> String { ko ? "  문제: \(problem)" : "  problem: \(problem)" }
+
+    func doctorUsers(_ count: Int) -> String { ko ? "사용자:    \(count)명" : "users:     \(count)" }
+
+    /// `purged` is `nil` without `--fix`.
+    func doctorExpired(_ count: Int, purged: Int?) -> String {
+        if ko {
+            let note = purged.map { " (\($0)개 삭제)" } ?? (count == 0 ? "" : " (--fix로 삭제할 수 있습니다)")
+            return "만료된 세션: \(count)개" + note
+        }
+        let note = purged.map { " (\($0) purged)" } ?? (count == 0 ? "" : " (run with --fix to purge them)")
+        return "expired sessions: \(count)" + note
+    }
+
+    func verifySkipped(_ check: String, missing: String) -> String {
+        ko ? "SKIP  \(check): 백엔드가 선언하지 않은 기능: \(missing)" : "SKIP  \(check): the backend does not declare \(missing)"
+    }
+
+    func verifySummary(_ backend: String, passed: Int, ran: Int, skipped: Int) -> String {
+        if ko {
+            return "verify \(backend): 검사 \(ran)개 중 \(passed)개 통과"
+                + (skipped > 0 ? ", \(skipped)개 건너뜀 (선언되지 않은 기능)" : "")
+        }
+        return "verify \(backend): \(passed) of \(ran) checks passed"
+            + (skipped > 0 ? ", \(skipped) skipped (capabilities not declared)" : "")
+    }
+
+    func backendLine(selected: Bool, name: String, summary: String) -> String {
+        "\(selected ? "*" : " ") \(name.padding(8)) \(summary)"
+    }
 }

@@ -40,15 +40,14 @@ struct DoctorCommand: AsyncParsableCommand {
                 }
                 let damaged = integrity != ["ok"]
                 let info = try await store.storeInfo()
+                let text = context.messages
                 var lines = [
-                    "store:     \(context.settings.backend.location) (\(info.formatName) v\(info.formatVersion), id \(info.storeID))",
-                    "integrity: \(damaged ? "DAMAGED" : "ok")",
+                    text.doctorStore(context.settings.backend.location, info),
+                    text.doctorIntegrity(damaged: damaged),
                 ]
-                lines += integrity.filter { $0 != "ok" }.map { "  problem: \($0)" }
-                lines.append("users:     \(users)")
-                lines.append(
-                    "expired sessions: \(expired.count)"
-                        + (fix ? " (\(purged) purged)" : expired.isEmpty ? "" : " (run with --fix to purge them)"))
+                lines += integrity.filter { $0 != "ok" }.map(text.doctorProblem)
+                lines.append(text.doctorUsers(users))
+                lines.append(text.doctorExpired(expired.count, purged: fix ? purged : nil))
                 return CommandReply(
                     lines: lines,
                     fields: [

@@ -23,13 +23,13 @@ struct VerifyCommand: AsyncParsableCommand {
             let skipped = outcomes.filter { $0.skippedFor != nil }
             var lines = outcomes.map { outcome in
                 if let missing = outcome.skippedFor {
-                    return "SKIP  \(outcome.check): the backend does not declare \(missing)"
+                    return context.messages.verifySkipped(outcome.check, missing: missing.description)
                 }
                 return outcome.failure.map { "FAIL  \(outcome.check): \($0)" } ?? "PASS  \(outcome.check)"
             }
             let ran = outcomes.count - skipped.count
-            var summary = "verify \(backend.name): \(ran - failed.count) of \(ran) checks passed"
-            if !skipped.isEmpty { summary += ", \(skipped.count) skipped (capabilities not declared)" }
+            let summary = context.messages.verifySummary(
+                backend.name, passed: ran - failed.count, ran: ran, skipped: skipped.count)
             lines.append(summary)
             let checks = outcomes.map { outcome in
                 JSONValue.object(

@@ -15,6 +15,11 @@ public struct JSONFileBackendDescriptor: BackendDescriptor {
     public var summary: String {
         "one pretty-printed JSON file, rewritten atomically on every change; small stores, easy to read and diff"
     }
+    public func summary(in language: Language) -> String {
+        language == .korean
+            ? "보기 좋게 정리된 JSON 파일 하나. 바뀔 때마다 원자적으로 다시 씁니다. 작은 저장소, 읽고 비교하기 쉬움"
+            : summary
+    }
     public var storeLocation: StoreLocation { .file(defaultName: "accounts.json") }
     public var options: [BackendOption] { [Self.lockTimeout.option] }
     public var formatVersion: Int { JSONFileRepository.formatVersion }

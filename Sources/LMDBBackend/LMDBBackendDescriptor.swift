@@ -29,6 +29,11 @@ public struct LMDBBackendDescriptor: BackendDescriptor {
     public var summary: String {
         "an LMDB environment (system liblmdb): memory-mapped, fastest reads, one writer at a time"
     }
+    public func summary(in language: Language) -> String {
+        language == .korean
+            ? "LMDB 환경 (시스템 liblmdb). 메모리 매핑으로 읽기가 가장 빠르고, 쓰기는 한 번에 하나씩입니다"
+            : summary
+    }
     public var storeLocation: StoreLocation { .file(defaultName: "accounts.lmdb") }
     public var options: [BackendOption] { [Self.sync.option, Self.mapSize.option] }
     public var formatVersion: Int { LMDBRepository.formatVersion }

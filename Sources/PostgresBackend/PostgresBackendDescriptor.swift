@@ -49,6 +49,11 @@ public struct PostgresBackendDescriptor: BackendDescriptor {
     public var summary: String {
         "a PostgreSQL schema on a server (postgres-nio, pooled): for several hosts sharing one store"
     }
+    public func summary(in language: Language) -> String {
+        language == .korean
+            ? "PostgreSQL 서버의 스키마 하나 (postgres-nio, 연결 풀). 여러 호스트가 저장소 하나를 함께 쓸 때"
+            : summary
+    }
     public var storeLocation: StoreLocation { .named(key: "schema", defaultName: Self.defaultSchema) }
     public var options: [BackendOption] {
         [

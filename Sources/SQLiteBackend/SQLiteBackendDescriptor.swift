@@ -23,6 +23,11 @@ public struct SQLiteBackendDescriptor: BackendDescriptor {
     public var summary: String {
         "one SQLite database in WAL mode (system libsqlite3); the embedded default, safe for many processes"
     }
+    public func summary(in language: Language) -> String {
+        language == .korean
+            ? "SQLite 데이터베이스 하나 (WAL 모드, 시스템 libsqlite3). 내장 기본값이며 여러 프로세스가 함께 써도 안전합니다"
+            : summary
+    }
     public var storeLocation: StoreLocation { .file(defaultName: "accounts.sqlite") }
     public var options: [BackendOption] { [Self.synchronous.option, Self.busyTimeout.option] }
     public var formatVersion: Int { SQLiteRepository.formatVersion }

@@ -79,4 +79,15 @@ struct OperatorOutputTests {
         #expect(help.stdout.contains("Run `accounts` alone on a terminal to open the app"))
         #expect(help.stdout.contains("postgres") && help.stdout.contains("lmdb"), "the overview names every backend")
     }
+
+    @Test("with --lang ko, doctor, backends and verify speak Korean")
+    func koreanOperatorOutput() throws {
+        let cli = try Self.withOneUser("korean-operators")
+        let doctor = try cli.run(["doctor", "--lang", "ko"])
+        #expect(doctor.stdout.contains("무결성:    정상") && doctor.stdout.contains("사용자:    1명"), "\(doctor.stdout)")
+        let backends = try cli.run(["backends", "--lang", "ko"])
+        #expect(backends.stdout.contains("SQLite 데이터베이스 하나"), "\(backends.stdout)")
+        let verify = try cli.run(["verify", "--lang", "ko"])
+        #expect(verify.stdout.contains("verify sqlite: 검사") && verify.stdout.contains("통과"), "\(verify.stdout)")
+    }
 }
