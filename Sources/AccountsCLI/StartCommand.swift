@@ -15,9 +15,9 @@ struct StartCommand: AsyncParsableCommand {
             let screen: StartScreen
             do {
                 screen = try await context.withService { try await $0.start(token: token) }
-            } catch AccountError.storeNotFound where token == nil && context.settings.storePathIsDefault {
-                // A fresh machine: no store at the default place yet, so a guest. A read never
-                // creates one, and a store named by --store or a config must exist.
+            } catch AccountError.storeNotFound where token == nil {
+                // No session and no store yet (a fresh machine, a server schema not made yet):
+                // a guest, and nothing is created. With a saved session the store must exist.
                 screen = .guest(sessionExpired: false)
             }
             switch screen {

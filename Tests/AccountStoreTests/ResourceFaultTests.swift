@@ -44,7 +44,7 @@ struct ResourceFaultTests {
             stdin: ["Tangerine-Kayak-42", "Tangerine-Kayak-42"])
         #expect(write.status == 7)
         #expect(write.stderr.contains("no such file or directory"), "\(write.stderr)")
-        let read = try cli.run(["start", "--backend", backend.name, "--store", store, "--json"])
+        let read = try cli.run(["users", "count", "--backend", backend.name, "--store", store, "--json"])
         #expect(read.status == 7)
         #expect(read.stdout.contains("\"store_not_found\"") && read.stdout.contains(store), "\(read.stdout)")
         #expect(!FileManager.default.fileExists(atPath: cli.root + "/no"))
