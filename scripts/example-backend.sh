@@ -39,12 +39,12 @@ echo "== its options are checked like the standard backends' (typed errors namin
 expect_status 8 "journal.sync" env ACCOUNTS_JOURNAL_SYNC=sometimes "$bin/accounts" users count --backend journal
 mkdir -p "$home/etc"
 printf 'backend: journal\njournal:\n  path: j.journal\n  flush: always\n' >"$home/etc/unknown.yaml"
-expect_status 8 "journal.flush" "$bin/accounts" --config "$home/etc/unknown.yaml" users count
+expect_status 8 "journal.flush" "$bin/accounts" users count --config "$home/etc/unknown.yaml"
 printf 'backend: journal\njournal:\n  path: configured.journal\n  sync: full\n' >"$home/etc/journal.yaml"
-printf 'Tangerine-Kayak-42\nTangerine-Kayak-42\n' | accounts --config "$home/etc/journal.yaml" \
-    signup --email configured7@example.com --nickname 설정 --password-stdin --session-file "$home/s"
+printf 'Tangerine-Kayak-42\nTangerine-Kayak-42\n' | accounts signup --config "$home/etc/journal.yaml" \
+    --email configured7@example.com --nickname 설정 --password-stdin --session-file "$home/s"
 [ -s "$home/etc/configured.journal" ] || fail "the configured journal path was not used"
-expect_status 0 "1" "$bin/accounts" --config "$home/etc/journal.yaml" users count
+expect_status 0 "1" "$bin/accounts" users count --config "$home/etc/journal.yaml"
 
 echo "== migrate from SQLite into the journal and back; log in on each"
 printf 'Tangerine-Kayak-42\nTangerine-Kayak-42\n' |

@@ -13,7 +13,8 @@ public struct AccountsCommand: AsyncParsableCommand {
                 "Keep user accounts in a store of one of the backends: \(CLIBackends.registry.names.joined(separator: ", ")).",
             discussion: """
                 Run `accounts` alone on a terminal to open the app: the start screen, then \
-                sign-up, login, welcome, password change and withdrawal.
+                sign-up, login, welcome, password change and withdrawal (`accounts app` takes \
+                --store, --backend and the other options for it).
 
                 Exit codes: 0 success, 1 verify found failures, 2 usage error, 3 invalid input, \
                 4 email taken, 5 invalid credentials or too many attempts, 6 not signed in, \
@@ -21,21 +22,41 @@ public struct AccountsCommand: AsyncParsableCommand {
                 """,
             version: AccountsVersion.current,
             subcommands: [
-                StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self, WhoAmICommand.self,
+                AppCommand.self, StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self,
+                WhoAmICommand.self,
                 WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
                 MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self,
             ]
         )
     }
 
-    @OptionGroup var options: GlobalOptions
+    // No options here: swift-argument-parser gives a parent's option to the parent even when a
+    // subcommand declares one of the same name, so each subcommand declares the options it uses
+    // (and `accounts app` takes them for the app).
 
     public init() {}
 
     /// `accounts` alone: the app's flow on a terminal, help otherwise.
     public func run() async throws {
+        try await AppCommand.openApp(try GlobalOptions.parse([]), helpMessage: Self.helpMessage())
+    }
+}
+
+/// `accounts app`: the app's flow on a terminal, with the options `accounts` alone cannot take.
+struct AppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app", abstract: "Open the app on a terminal (what `accounts` alone does), with options.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await Self.openApp(options, helpMessage: AccountsCommand.helpMessage())
+    }
+
+    /// The app when standard input and output are a terminal; the help otherwise.
+    static func openApp(_ options: GlobalOptions, helpMessage: String) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            print(Self.helpMessage())
+            print(helpMessage)
             return
         }
         try await CommandContext.run(options) { context in

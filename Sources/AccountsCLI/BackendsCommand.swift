@@ -7,7 +7,7 @@ struct BackendsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backends", abstract: "List the storage backends this build has.")
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: StorelessOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in

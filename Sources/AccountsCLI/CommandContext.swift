@@ -14,7 +14,7 @@ import StoreSupport
 /// lazily opened store and service. `CommandContext.run` prints the reply or the error and sets
 /// the exit status, the same way for every subcommand.
 struct CommandContext {
-    let options: GlobalOptions
+    let options: any CommandOptions
     let language: Language
     let settings: AccountSettings
     let messages: CLIMessages
@@ -27,15 +27,17 @@ struct CommandContext {
     }
 
     /// Runs `body` with a context; prints its reply (or its error) as text or one JSON object.
-    static func run(_ options: GlobalOptions, _ body: (CommandContext) async throws -> CommandReply) async throws {
+    static func run(
+        _ options: some CommandOptions, _ body: (CommandContext) async throws -> CommandReply
+    ) async throws {
         let environment = ProcessInfo.processInfo.environment
-        let language = options.lang?.language ?? Language.fromLocale(environment: environment)
-        let printer = ReplyPrinter(json: options.json, language: language)
+        let language = options.base.lang?.language ?? Language.fromLocale(environment: environment)
+        let printer = ReplyPrinter(json: options.base.json, language: language)
         do {
             let settings = try await SettingsLoader.load(
                 overrides: SettingsOverrides(
-                    configFile: options.config, backend: options.backend, store: options.store,
-                    sessionFile: options.sessionFile),
+                    configFile: options.base.config, backend: options.base.backend, store: options.storeOverride,
+                    sessionFile: options.sessionFileOverride),
                 environment: environment, workingDirectory: FileManager.default.currentDirectoryPath,
                 registry: CLIBackends.registry)
             let context = CommandContext(

@@ -14,7 +14,7 @@ struct DoctorCommand: AsyncParsableCommand {
             """)
 
     @Flag(help: "Delete expired sessions. Nothing else is ever changed.") var fix = false
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: StoreOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in

@@ -19,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Write to this file (atomically: a failed export leaves no file).") var output: String?
     @Flag(name: .customLong("with-sessions"), help: "Include sessions (their token digests), so users stay signed in.")
     var withSessions = false
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: StoreOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in
@@ -47,7 +47,7 @@ struct ExportCommand: AsyncParsableCommand {
                 // Standard output carries the data; the summary goes beside it.
                 var standardError = StandardError()
                 Swift.print(
-                    options.json ? JSONValue.object([("ok", .bool(true))] + fields).serialized() : line,
+                    options.base.json ? JSONValue.object([("ok", .bool(true))] + fields).serialized() : line,
                     to: &standardError)
                 return CommandReply(lines: [], fields: [], suppressJSON: true)
             }

@@ -1,8 +1,19 @@
 import AccountCore
 import ArgumentParser
 
+/// What `CommandContext.run` needs from a command's options. Each command takes only the options
+/// it uses: `StorelessOptions` (no store: `backends`, `verify`), `StoreOptions` (a store, no
+/// session: the operator commands), or `GlobalOptions` (both: the account commands and the app).
+protocol CommandOptions {
+    var base: StorelessOptions { get }
+    /// `--store`, when the command takes it and it was given.
+    var storeOverride: String? { get }
+    /// `--session-file`, when the command takes it and it was given.
+    var sessionFileOverride: String? { get }
+}
+
 /// Options every subcommand accepts.
-struct GlobalOptions: ParsableArguments {
+struct StorelessOptions: ParsableArguments, CommandOptions {
     @Option(
         name: .long,
         help: "Read settings from this YAML file (else $ACCOUNTS_CONFIG, then $XDG_CONFIG_HOME/accounts/config.yaml).")
@@ -11,12 +22,6 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "Use this backend (see `accounts backends`).")
     var backend: String?
 
-    @Option(name: .long, help: "The store's path for the chosen backend.")
-    var store: String?
-
-    @Option(name: .customLong("session-file"), help: "Where the signed-in session token is kept (mode 0600).")
-    var sessionFile: String?
-
     @Flag(
         name: .long,
         help: "Print exactly one JSON object: {\"ok\":true,…} or {\"ok\":false,\"error\":{\"code\":…,\"message\":…}}.")
@@ -24,6 +29,35 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(name: .long, help: "Message language: ko or en (default from LC_ALL / LC_MESSAGES / LANG).")
     var lang: LanguageOption?
+
+    var base: StorelessOptions { self }
+    var storeOverride: String? { nil }
+    var sessionFileOverride: String? { nil }
+}
+
+/// The options of commands that open the configured store but use no session.
+struct StoreOptions: ParsableArguments, CommandOptions {
+    @OptionGroup var base: StorelessOptions
+
+    @Option(name: .long, help: "The store: a path, or for a server backend the store's name there.")
+    var store: String?
+
+    var storeOverride: String? { store }
+    var sessionFileOverride: String? { nil }
+}
+
+/// The options of commands that work with the signed-in session.
+struct GlobalOptions: ParsableArguments, CommandOptions {
+    @OptionGroup var base: StorelessOptions
+
+    @Option(name: .long, help: "The store: a path, or for a server backend the store's name there.")
+    var store: String?
+
+    @Option(name: .customLong("session-file"), help: "Where the signed-in session token is kept (mode 0600).")
+    var sessionFile: String?
+
+    var storeOverride: String? { store }
+    var sessionFileOverride: String? { sessionFile }
 }
 
 /// `--lang` values.

@@ -11,7 +11,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(help: "The export file; - reads it from standard input.") var input: String
     @Flag(help: "Add to a non-empty store; an email already there is reported and never overwritten.") var merge = false
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: StoreOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in

@@ -16,7 +16,7 @@ struct MigrateCommand: AsyncParsableCommand {
         help:
             "The target store: a path, or for a backend whose stores live on a server the store's name there (the connection comes from that backend's section)."
     ) var toStore: String
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: StoreOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in

@@ -10,7 +10,7 @@ struct UsersCommand: AsyncParsableCommand {
 
     struct Count: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print how many accounts the store holds.")
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: StoreOptions
 
         func run() async throws {
             try await CommandContext.run(options) { context in
@@ -26,7 +26,7 @@ struct UsersCommand: AsyncParsableCommand {
         // rather than as an unknown option.
         @Option(parsing: .unconditional, help: "At most this many accounts (1 to 100000).") var limit = 100
         @Option(help: "Start after this email (the last one of the previous page).") var after: String?
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: StoreOptions
 
         func validate() throws {
             guard (1...100_000).contains(limit) else {
@@ -50,7 +50,7 @@ struct UsersCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show one account: profile, sessions, failed logins.")
         @Argument(help: "The account's email (any spelling of the domain).") var email: String
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: StoreOptions
 
         func run() async throws {
             try await CommandContext.run(options) { context in

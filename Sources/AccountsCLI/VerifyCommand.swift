@@ -9,7 +9,7 @@ struct VerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Run the conformance suite against a scratch store of the backend (never the configured store).")
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: StorelessOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in

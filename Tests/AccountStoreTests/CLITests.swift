@@ -159,7 +159,10 @@ struct CLITests {
             (["withdraw", "--yes", "--password-stdin"], [newPassword]), (["backends"], []), (["verify"], []),
         ]
         for (command, stdin) in commands {
-            let result = try cli.run(command + global, stdin: stdin)
+            // backends and verify open no store and no session: they take only the rest.
+            let storeless = ["backends", "verify"].contains(command[0])
+            let options = storeless ? ["--config", config, "--backend", "json", "--json", "--lang", "en"] : global
+            let result = try cli.run(command + options, stdin: stdin)
             #expect(result.status == 0, "\(command): \(result.stdout) \(result.stderr)")
             #expect(try result.json()["ok"] as? Bool == true)
         }

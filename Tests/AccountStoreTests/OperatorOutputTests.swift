@@ -90,4 +90,27 @@ struct OperatorOutputTests {
         let verify = try cli.run(["verify", "--lang", "ko"])
         #expect(verify.stdout.contains("verify sqlite: 검사") && verify.stdout.contains("통과"), "\(verify.stdout)")
     }
+
+    @Test("subcommands accept only the options they use; accounts app takes the app's")
+    func onlyUsedOptions() throws {
+        let cli = try CLIRunner("used-options")
+        for arguments in [
+            ["backends", "--store", "x"], ["verify", "--store", "x"], ["users", "count", "--session-file", "x"],
+            ["doctor", "--session-file", "x"],
+        ] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 2, "\(arguments) was accepted")
+        }
+        let help = try cli.run(["backends", "--help"])
+        #expect(!help.stdout.contains("--store") && !help.stdout.contains("--session-file"), "\(help.stdout)")
+        #expect(try cli.run(["whoami", "--help"]).stdout.contains("--session-file"))
+        #expect(try cli.run(["app", "--help"]).stdout.contains("--store"))
+        // Options reach the subcommand that declares them (a parent used to take --store).
+        let store = cli.root + "/given.sqlite"
+        let signup = try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin", "--store", store],
+            stdin: [Self.password, Self.password])
+        #expect(signup.status == 0 && FileManager.default.fileExists(atPath: store))
+        #expect(try cli.run(["users", "count", "--store", store]).stdout == "1\n")
+    }
 }

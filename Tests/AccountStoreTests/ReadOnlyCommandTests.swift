@@ -7,10 +7,14 @@ import Testing
 /// nothing appears there; only commands that write new accounts create one.
 @Suite("Read-only commands")
 struct ReadOnlyCommandTests {
+    /// Commands that read the store (they take no session file).
     static let readers: [[String]] = [
-        ["users", "count"], ["users", "list"], ["users", "show", "leesoon7@example.com"], ["doctor"],
-        ["export"], ["logout"], ["passwd", "--password-stdin"],
-        ["withdraw", "--yes", "--password-stdin"],
+        ["users", "count"], ["users", "list"], ["users", "show", "leesoon7@example.com"], ["doctor"], ["export"],
+    ]
+    /// Commands that work on an existing account through the saved session.
+    static let sessionCommands: [[String]] = [
+        ["logout"], ["passwd", "--password-stdin"], ["withdraw", "--yes", "--password-stdin"], ["whoami"], ["start"],
+        ["login", "--email", "leesoon7@example.com", "--password-stdin"],
     ]
 
     @Test("a reading command on a mistyped store path creates nothing", arguments: BackendRegistry.embedded.descriptors)
@@ -20,13 +24,10 @@ struct ReadOnlyCommandTests {
         // A saved session, so that the session commands reach the store.
         try "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n".write(
             toFile: cli.root + "/session", atomically: true, encoding: .utf8)
-        for command in Self.readers + [
-            ["whoami"], ["start"], ["login", "--email", "leesoon7@example.com", "--password-stdin"],
-        ] {
+        for command in Self.readers + Self.sessionCommands {
+            let session = Self.sessionCommands.contains(command) ? ["--session-file", cli.root + "/session"] : []
             let result = try cli.run(
-                command + [
-                    "--backend", backend.name, "--store", typo, "--session-file", cli.root + "/session", "--json",
-                ],
+                command + ["--backend", backend.name, "--store", typo, "--json"] + session,
                 stdin: ["Tangerine-Kayak-42", "Tangerine-Kayak-42", "Tangerine-Kayak-43"])
             #expect(result.status == 7, "\(command): \(result.stdout) \(result.stderr)")
             #expect(result.stdout.contains("\"store_not_found\""), "\(command): \(result.stdout)")
