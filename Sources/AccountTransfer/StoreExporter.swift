@@ -20,7 +20,7 @@ public enum StoreExporter {
     /// - Throws: `storeBusy` when the store changed while it was being read (retry the export).
     public static func export(
         _ store: any UserRepository, sourceBackend: String, withSessions: Bool, now: Timestamp,
-        write: (String) throws -> Void
+        progress: (_ usersDone: Int) -> Void = { _ in }, write: (String) throws -> Void
     ) async throws -> TransferSummary {
         let expected = try await store.userCount()
         let info = try await store.storeInfo()
@@ -34,7 +34,7 @@ public enum StoreExporter {
             ExportFormat.header(
                 sourceBackend: sourceBackend, storeID: info.storeID, users: expected, withSessions: withSessions,
                 at: now))
-        let summary = try await walk(store, withSessions: withSessions) { line in try emit(line) }
+        let summary = try await walk(store, withSessions: withSessions, progress: progress) { line in try emit(line) }
         guard summary.users == expected else {
             throw AccountError.storeBusy(
                 detail:
@@ -53,7 +53,8 @@ public enum StoreExporter {
 
     /// Visits every record line in canonical order and digests them.
     static func walk(
-        _ store: any UserRepository, withSessions: Bool, _ visit: (String) throws -> Void
+        _ store: any UserRepository, withSessions: Bool, progress: (_ usersDone: Int) -> Void = { _ in },
+        _ visit: (String) throws -> Void
     ) async throws -> TransferSummary {
         var digest = SHA256Stream()
         var users = 0
@@ -74,6 +75,7 @@ public enum StoreExporter {
                     sessions += 1
                 }
             }
+            progress(users)
             guard page.count == pageSize, let last = page.last else { break }
             after = last.email
         }

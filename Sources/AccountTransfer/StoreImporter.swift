@@ -34,9 +34,10 @@ public enum StoreImporter {
     /// - Parameter merge: allow a non-empty store; an email (or id) already there is reported
     ///   as a conflict and never overwritten.
     /// - Throws: `storeNotEmpty` without `merge` when the store holds users.
-    public static func importFile(_ file: ValidatedExport, into store: any UserRepository, merge: Bool) async throws
-        -> ImportReport
-    {
+    public static func importFile(
+        _ file: ValidatedExport, into store: any UserRepository, merge: Bool,
+        progress: (_ usersDone: Int) -> Void = { _ in }
+    ) async throws -> ImportReport {
         let path = file.path
         if !merge {
             let existing = try await store.userCount()
@@ -58,6 +59,7 @@ public enum StoreImporter {
             }
             users.removeAll(keepingCapacity: true)
             sessions.removeAll(keepingCapacity: true)
+            progress(report.imported + report.conflicts.count)
         }
         var skippingID: UserID?
         while let record = try reader.next() {

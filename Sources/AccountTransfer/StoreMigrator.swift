@@ -5,14 +5,15 @@ import AccountCore
 public enum StoreMigrator {
     /// Migrates `source` into `target`.
     /// - Throws: `storeNotEmpty` when the target holds users; `storeIO` when verification fails.
-    public static func migrate(from source: any UserRepository, to target: any UserRepository) async throws
-        -> TransferSummary
-    {
+    public static func migrate(
+        from source: any UserRepository, to target: any UserRepository, progress: (_ usersDone: Int) -> Void = { _ in }
+    ) async throws -> TransferSummary {
         let existing = try await target.userCount()
         guard existing == 0 else {
             throw AccountError.storeNotEmpty(detail: "it holds \(existing) users; migrate only into a new store")
         }
         var after: String?
+        var done = 0
         while true {
             let page = try await source.users(after: after, limit: StoreExporter.pageSize)
             let skipped = try await target.createUsers(page)
@@ -25,6 +26,8 @@ public enum StoreMigrator {
                     _ = try await target.createSession(session)
                 }
             }
+            done += page.count
+            progress(done)
             guard page.count == StoreExporter.pageSize, let last = page.last else { break }
             after = last.email
         }

@@ -24,6 +24,9 @@ struct DoctorCommand: AsyncParsableCommand {
                 var users = 0
                 var expired: [String] = []
                 var after: String?
+                let progress = ProgressLine(
+                    "checked users", total: try await store.userCount(), json: options.base.json)
+                defer { progress.finish() }
                 while true {
                     let page = try await store.users(after: after, limit: 500)
                     for user in page {
@@ -31,6 +34,7 @@ struct DoctorCommand: AsyncParsableCommand {
                         expired += try await store.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
                             \.tokenHash)
                     }
+                    progress.update(users)
                     guard page.count == 500, let last = page.last else { break }
                     after = last.email
                 }

@@ -24,17 +24,20 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.run(options) { context in
             let summary = try await context.withStore { store in
+                let progress = ProgressLine(
+                    "exported users", total: try await store.userCount(), json: options.base.json)
+                defer { progress.finish() }
                 if let output {
                     let sink = try LineFile(path: output)
                     let summary = try await StoreExporter.export(
                         store, sourceBackend: context.settings.backendName, withSessions: withSessions,
-                        now: SystemClock().now(), write: sink.write)
+                        now: SystemClock().now(), progress: progress.update, write: sink.write)
                     try sink.commit()
                     return summary
                 }
                 return try await StoreExporter.export(
                     store, sourceBackend: context.settings.backendName, withSessions: withSessions,
-                    now: SystemClock().now(),
+                    now: SystemClock().now(), progress: progress.update,
                     write: { Swift.print($0) })
             }
             let line =

@@ -19,8 +19,10 @@ struct ImportCommand: AsyncParsableCommand {
             // before the store is opened, then reads it again to load it.
             let staged = input == "-" ? try StagedStandardInput() : nil
             let file = try StoreImporter.validate(staged?.path ?? input)
+            let progress = ProgressLine("imported users", total: file.header.users, json: options.base.json)
             let report = try await context.withStore(creating: true) {
-                try await StoreImporter.importFile(file, into: $0, merge: merge)
+                defer { progress.finish() }
+                return try await StoreImporter.importFile(file, into: $0, merge: merge, progress: progress.update)
             }
             var lines = [
                 "Imported \(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session"))."

@@ -33,7 +33,11 @@ struct MigrateCommand: AsyncParsableCommand {
             let summary = try await context.withStore { source in
                 let target = try await context.backends.open(descriptor, target)
                 do {
-                    let summary = try await StoreMigrator.migrate(from: source, to: target)
+                    let progress = ProgressLine(
+                        "migrated users", total: try await source.userCount(), json: options.base.json)
+                    defer { progress.finish() }
+                    let summary = try await StoreMigrator.migrate(
+                        from: source, to: target, progress: progress.update)
                     try await target.close()
                     return summary
                 } catch {
