@@ -54,5 +54,18 @@ enum SessionChecks {
                 try await store.session(tokenHash: orphan.tokenHash) == nil, "the refused session is findable")
             try await store.close()
         },
+        ConformanceCheck("removing orphaned sessions from a sound store removes nothing") { context in
+            let store = try await context.open()
+            for n in 1...3 {
+                try await store.createUser(Fixtures.user(n), initialSession: Fixtures.session(n, user: Fixtures.id(n)))
+            }
+            _ = try await store.deleteUser(id: Fixtures.id(2))
+            try context.expect(try await store.deleteOrphanedSessions() == 0, "a sound store had orphaned sessions")
+            for n in [1, 3] {
+                try context.expect(
+                    try await store.sessions(userID: Fixtures.id(n)).count == 1, "a live user's session was removed")
+            }
+            try await store.close()
+        },
     ]
 }

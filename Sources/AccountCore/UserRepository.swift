@@ -97,6 +97,12 @@ public protocol UserRepository: Sendable {
     /// Deletes one session. - Returns: whether it existed.
     func deleteSession(tokenHash: String) async throws -> Bool
 
+    /// Deletes every session whose user no longer exists. The contract never leaves one (a
+    /// withdrawal deletes the user's sessions with it), so only damage or a hand edit can:
+    /// `accounts doctor --remove-orphaned-sessions` calls this when the operator asks.
+    /// - Returns: how many were deleted.
+    func deleteOrphanedSessions() async throws -> Int
+
     /// Checks the engine's own consistency (indexes against records, references, file
     /// structure): `["ok"]` for a sound store, else one line per problem found. Changes nothing.
     /// - Throws: `AccountError` when the store cannot be read at all (`storeIO`, `storeBusy`).

@@ -79,6 +79,10 @@ struct CLIMessages {
         return "expired sessions: \(count)" + note
     }
 
+    func doctorRemovedOrphans(_ count: Int) -> String {
+        ko ? "사용자가 없는 세션 \(count)개를 지웠습니다." : "removed \(EnglishPlural.count(count, "session")) whose user was gone"
+    }
+
     func verifySkipped(_ check: String, missing: String) -> String {
         ko ? "SKIP  \(check): 백엔드가 선언하지 않은 기능: \(missing)" : "SKIP  \(check): the backend does not declare \(missing)"
     }

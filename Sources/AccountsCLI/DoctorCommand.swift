@@ -6,7 +6,8 @@ import StoreSupport
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the configured store; with --fix, purge expired sessions (and only those).",
+        abstract:
+            "Check the configured store; --fix purges expired sessions, --remove-orphaned-sessions those whose user is gone.",
         discussion: """
             Runs the backend's integrity check (its engine's own consistency checks and its \
             indexes against its records), and looks for expired sessions. Exits 1 when the store \
@@ -14,11 +15,16 @@ struct DoctorCommand: AsyncParsableCommand {
             """)
 
     @Flag(help: "Delete expired sessions. Nothing else is ever changed.") var fix = false
+    @Flag(
+        name: .customLong("remove-orphaned-sessions"),
+        help: "Delete sessions whose user is gone (only damage leaves them); reported before and after.")
+    var removeOrphans = false
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
         try await CommandContext.run(options) { context in
             return try await context.withStore { store in
+                let removedOrphans = removeOrphans ? try await store.deleteOrphanedSessions() : 0
                 let integrity = try await store.integrityCheck()
                 let now = SystemClock().now()
                 var users = 0
@@ -52,6 +58,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 lines += integrity.filter { $0 != "ok" }.map(text.doctorProblem)
                 lines.append(text.doctorUsers(users))
                 lines.append(text.doctorExpired(expired.count, purged: fix ? purged : nil))
+                if removeOrphans { lines.append(text.doctorRemovedOrphans(removedOrphans)) }
                 return CommandReply(
                     lines: lines,
                     fields: [
@@ -59,6 +66,7 @@ struct DoctorCommand: AsyncParsableCommand {
                         ("problems", .array(integrity.filter { $0 != "ok" }.map(JSONValue.string))),
                         ("users", .int(Int64(users))), ("expired_sessions", .int(Int64(expired.count))),
                         ("purged_sessions", .int(Int64(purged))),
+                        ("removed_orphaned_sessions", .int(Int64(removedOrphans))),
                     ],
                     exitStatus: damaged ? ExitStatus.checksFailed : ExitStatus.success,
                     jsonError: damaged ? ("store_damaged", integrity.joined(separator: "; ")) : nil)

@@ -208,6 +208,14 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func deleteOrphanedSessions() async throws -> Int {
+        try await write { document in
+            let orphans = document.sortedSessions.filter { document.user(id: $0.userID) == nil }
+            for session in orphans { _ = document.removeSession(tokenHash: session.tokenHash) }
+            return (orphans.count, !orphans.isEmpty)
+        }
+    }
+
     public func close() async throws {
         try await io.run { self.cached = nil }
     }

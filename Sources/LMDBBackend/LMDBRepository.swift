@@ -288,6 +288,22 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func deleteOrphanedSessions() async throws -> Int {
+        try await write { (txn, layout, path) throws(AccountError) -> Int in
+            var orphans: [(tokenHash: String, userID: String)] = []
+            try txn.scan(layout.sessions, from: nil) { (key, value) throws(AccountError) in
+                let tokenHash = String(decoding: key, as: UTF8.self)
+                let session = try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, value, path: path)
+                if try txn.get(layout.users, Array(session.userID.rawValue.utf8)) == nil {
+                    orphans.append((tokenHash, session.userID.rawValue))
+                }
+                return true
+            }
+            for orphan in orphans { try Self.deleteSession(orphan.tokenHash, userID: orphan.userID, txn, layout) }
+            return orphans.count
+        }
+    }
+
     public func close() async throws {
         try await io.run { [self] in
             guard !closed else { return }

@@ -164,6 +164,14 @@ public final class MemoryUserRepository: UserRepository {
         }
     }
 
+    public func deleteOrphanedSessions() async throws -> Int {
+        state.withLock { state in
+            let orphans = state.sessionsByHash.filter { state.usersByID[$0.value.userID] == nil }.map(\.key)
+            for hash in orphans { state.sessionsByHash[hash] = nil }
+            return orphans.count
+        }
+    }
+
     /// Nothing to release: the data stays for whoever opens the same location again.
     public func close() async throws {}
 

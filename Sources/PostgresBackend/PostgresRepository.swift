@@ -275,6 +275,17 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
+    public func deleteOrphanedSessions() async throws -> Int {
+        try await transaction { [schema] connection in
+            try await connection.rows(
+                """
+                DELETE FROM \(unescaped: schema.sessions) s
+                WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: schema.users) u WHERE u.id = s.user_id) RETURNING 1
+                """
+            ).count
+        }
+    }
+
     public func close() async throws {
         runner.cancel()
         await runner.value

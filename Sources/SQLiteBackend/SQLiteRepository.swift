@@ -313,6 +313,12 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func deleteOrphanedSessions() async throws -> Int {
+        try await write { connection throws(AccountError) -> Int in
+            try connection.run("DELETE FROM sessions WHERE user_id NOT IN (SELECT id FROM users)", [])
+        }
+    }
+
     public func close() async throws {
         try await io.run { [self] in writerLock.withLock { _ in connection.close() } }
         readerLock.withLock { _ in reader.close() }

@@ -53,6 +53,10 @@ struct DoctorTests {
         #expect(report.stdout.contains("DAMAGED") && report.stdout.contains("belong to no user"))
         #expect(try cli.run(["doctor", "--fix"] + common).status == 1, "--fix repairs nothing but expired sessions")
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let removed = try cli.run(["doctor", "--remove-orphaned-sessions"] + common)
+        #expect(removed.status == 0, "\(removed.stdout)")
+        #expect(removed.stdout.contains("removed 1 session whose user was gone"), "\(removed.stdout)")
+        #expect(try cli.run(["doctor"] + common).status == 0, "sound after the removal")
     }
 
     @Test("on SQLite, a session whose user is gone is named as such, not as a broken foreign key")
@@ -74,5 +78,7 @@ struct DoctorTests {
         #expect(report.status == 1)
         #expect(report.stdout.contains("1 session belongs to no user (the user is gone)"), "\(report.stdout)")
         #expect(!report.stdout.contains("foreign key"), "\(report.stdout)")
+        let removed = try cli.run(["doctor", "--remove-orphaned-sessions", "--json"] + common)
+        #expect(removed.status == 0 && removed.stdout.contains("\"removed_orphaned_sessions\":1"), "\(removed.stdout)")
     }
 }

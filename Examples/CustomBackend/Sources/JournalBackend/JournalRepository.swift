@@ -234,5 +234,14 @@ public final class JournalRepository: UserRepository {
         }
     }
 
+    /// A journal cannot hold one (replaying a session without its user is damage), so this finds
+    /// none in a readable journal; it is here because the contract asks every backend.
+    public func deleteOrphanedSessions() async throws -> Int {
+        try write { state in
+            let orphans = state.sessionsByHash.values.filter { state.user(id: $0.userID) == nil }.map(\.tokenHash)
+            return (orphans.isEmpty ? nil : JournalEntry(deleteSessions: orphans), orphans.count)
+        }
+    }
+
     public func close() async throws {}
 }
