@@ -27,6 +27,30 @@ enum ConcurrencyChecks {
             try context.expect(try await store.userCount() == 8, "not every opener's user landed")
             try await store.close()
         },
+        ConformanceCheck("8 processes creating one new store at once all succeed and share it", requires: .multiProcess)
+        { context in
+            guard let processes = context.subject.processes else {
+                throw ConformanceFailure(
+                    "no way to start other processes was given (ConformanceSubject's processes), so this multi-process check cannot run"
+                )
+            }
+            let location = context.subject.configuration(at: context.storePath).location
+            let results = try await withThrowingTaskGroup(of: (Int, Int32, String).self) { group in
+                for n in 1...8 {
+                    group.addTask {
+                        let (status, output) = try await processes.signUp(location, n)
+                        return (n, status, output)
+                    }
+                }
+                return try await group.reduce(into: [(Int, Int32, String)]()) { $0.append($1) }
+            }
+            for (n, status, output) in results.sorted(by: { $0.0 < $1.0 }) {
+                try context.expect(status == 0, "process \(n) exited \(status): \(output)")
+            }
+            let store = try await context.open(createIfMissing: false)
+            try context.expect(try await store.userCount() == 8, "not every process's user landed")
+            try await store.close()
+        },
         ConformanceCheck("50 concurrent creates of one email give exactly one success") { context in
             let store = try await context.open()
             let email = Fixtures.email(42)

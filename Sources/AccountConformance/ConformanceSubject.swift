@@ -13,16 +13,22 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     public let registry: BackendRegistry
     /// Foreign and damaged stores, and snapshots of a check's scratch space.
     public let fixtures: StoreFixtures
+    /// How to reach a store from other processes; the multi-process checks fail without it
+    /// (for a backend that declares `multiProcess`).
+    public let processes: ConformanceProcesses?
 
     /// Describes a backend for the suite.
     /// - Parameters:
     ///   - backend: the backend under test (it need not be in `registry`).
     ///   - values: its settings; by default every option's default.
     ///   - registry: the program's backends, whose stores `backend` must refuse.
+    ///   - processes: how to open a store from other processes (needed by a `multiProcess` backend).
     public init(
-        _ backend: any BackendDescriptor, values: [String: BackendOptionValue]? = nil, registry: BackendRegistry
+        _ backend: any BackendDescriptor, values: [String: BackendOptionValue]? = nil, registry: BackendRegistry,
+        processes: ConformanceProcesses? = nil
     ) {
         let values = values ?? backend.defaultValues
+        self.processes = processes
         self.backend = backend
         self.values = values
         self.registry = registry

@@ -35,3 +35,18 @@ final class StagedStandardInput {
 
     deinit { unlink(path) }
 }
+
+/// A private temporary folder, removed with everything in it when this goes away.
+final class StagedFolder {
+    let path: String
+
+    init() throws {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/accounts-scratch-XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else {
+            throw POSIXFailure.error("create", path: FileManager.default.temporaryDirectory.path)
+        }
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}

@@ -1,6 +1,7 @@
 import AccountConformance
 import AccountCore
 import ArgumentParser
+import Foundation
 import StoreSupport
 
 /// Run the conformance suite against a scratch store of the chosen backend.
@@ -16,7 +17,14 @@ struct VerifyCommand: AsyncParsableCommand {
             let backend = try context.backends.descriptor(named: context.settings.backendName)
             // The configured section's settings (how to reach a server, sync modes), scratch stores.
             let values = context.settings.sections[backend.name]?.values ?? backend.defaultValues
-            let subject = ConformanceSubject(backend, values: values, registry: context.backends)
+            // The multi-process checks start this very program (`accounts signup`) on scratch stores.
+            let scratch = try StagedFolder()
+            let subject = ConformanceSubject(
+                backend, values: values, registry: context.backends,
+                processes: .accounts(
+                    executable: "/proc/self/exe", backend: backend.name,
+                    arguments: context.settings.configFile.map { ["--config", $0] } ?? [],
+                    environment: ProcessInfo.processInfo.environment, scratch: scratch.path))
             try await ConformanceSuite.probe(subject)
             let outcomes = await ConformanceSuite.runAll(on: subject)
             let failed = outcomes.filter { $0.failure != nil }

@@ -30,7 +30,15 @@ struct ConformanceTests {
 
     @Test("backend passes check", arguments: runnable)
     func backendPassesCheck(_ backend: any BackendDescriptor, _ check: ConformanceCheck) async throws {
-        try await ConformanceSuite.run(check, on: ConformanceSubject(backend, registry: .standard))
+        let scratch = try ScratchFolder("conformance-processes")
+        try await ConformanceSuite.run(
+            check,
+            on: ConformanceSubject(
+                backend, registry: .standard,
+                processes: .accounts(
+                    executable: CLIRunner.executable, backend: backend.name,
+                    environment: ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+                    scratch: scratch.path)))
     }
 
     @Test(
@@ -46,8 +54,14 @@ struct ConformanceTests {
         "postgres passes check", .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason),
         arguments: ConformanceSuite.checks)
     func postgresPassesCheck(_ check: ConformanceCheck) async throws {
+        let scratch = try ScratchFolder("conformance-processes-postgres")
         let subject = ConformanceSubject(
-            PostgresBackendDescriptor(), values: PostgresTestServer.values, registry: .standard)
+            PostgresBackendDescriptor(), values: PostgresTestServer.values, registry: .standard,
+            processes: .accounts(
+                executable: CLIRunner.executable, backend: "postgres",
+                environment: PostgresTestServer.cliEnvironment(schema: "unused").merging([
+                    "HOME": scratch.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                ]) { $1 }, scratch: scratch.path))
         try #require(subject.missingCapabilities(for: check).isEmpty, "postgres declares every capability")
         try await ConformanceSuite.run(check, on: subject)
     }
@@ -74,8 +88,9 @@ struct ConformanceTests {
         let outcomes = await ConformanceSuite.runAll(
             on: ConformanceSubject(MemoryBackendDescriptor(), registry: .standard))
         let skipped = outcomes.filter { $0.skippedFor != nil }
-        #expect(skipped.count == ConformanceSuite.checks.filter { $0.requires.contains(.selfDescribingStores) }.count)
-        #expect(skipped.allSatisfy { $0.skippedFor == .selfDescribingStores })
+        let memory = MemoryBackendDescriptor().capabilities
+        #expect(skipped.count == ConformanceSuite.checks.filter { !$0.requires.isSubset(of: memory) }.count)
+        #expect(skipped.allSatisfy { !($0.skippedFor ?? []).isEmpty && ($0.skippedFor ?? []).isDisjoint(with: memory) })
         #expect(outcomes.allSatisfy { $0.failure == nil }, "\(outcomes.compactMap(\.failure))")
         #expect(outcomes.count - skipped.count >= 15, "the memory backend runs the rest")
     }
@@ -86,11 +101,12 @@ struct ConformanceTests {
             on: ConformanceSubject(OverclaimingMemoryBackend(), registry: .standard))
         #expect(outcomes.allSatisfy { $0.skippedFor == nil })
         let failed = outcomes.filter { $0.failure != nil }.map(\.check)
-        #expect(!failed.isEmpty, "declaring self-describing stores without planting them must fail")
+        #expect(!failed.isEmpty, "declaring capabilities it lacks must fail")
     }
 }
 
-/// The memory backend claiming self-describing stores it does not have.
+/// The memory backend claiming every capability, though it keeps neither self-describing stores
+/// nor a store several processes can share.
 private struct OverclaimingMemoryBackend: BackendDescriptor {
     let base = MemoryBackendDescriptor()
     var name: String { "overclaiming" }
@@ -98,7 +114,7 @@ private struct OverclaimingMemoryBackend: BackendDescriptor {
     var storeLocation: StoreLocation { base.storeLocation }
     var options: [BackendOption] { [] }
     var formatVersion: Int { base.formatVersion }
-    var capabilities: BackendCapabilities { base.capabilities.union(.selfDescribingStores) }
+    var capabilities: BackendCapabilities { .all }
     func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
         try await base.open(configuration)
     }

@@ -12,9 +12,29 @@ import Testing
 struct JournalConformanceTests {
     static let registry = BackendRegistry.standard.adding(JournalBackendDescriptor())
 
+    /// This package's `accounts` (the CLI with the journal), built beside the test bundle: the
+    /// multi-process checks start it in other processes.
+    static let accounts: String = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "accounts"
+            )
+            .path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("accounts").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+    }()
+
     @Test("journal passes check", arguments: ConformanceSuite.checks)
     func passes(_ check: ConformanceCheck) async throws {
-        let subject = ConformanceSubject(JournalBackendDescriptor(), registry: Self.registry)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let subject = ConformanceSubject(
+            JournalBackendDescriptor(), registry: Self.registry,
+            processes: .accounts(
+                executable: Self.accounts, backend: "journal",
+                environment: ["HOME": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], scratch: scratch))
         try #require(subject.missingCapabilities(for: check).isEmpty, "the journal declares every capability")
         try await ConformanceSuite.run(check, on: subject)
     }

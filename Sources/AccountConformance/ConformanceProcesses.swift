@@ -1,0 +1,50 @@
+import Foundation
+
+/// How the suite reaches a store from other processes, for its multi-process checks: a way to
+/// start one process that opens the store at a location (creating it when it is missing) and
+/// signs up one user there. The suite cannot start a backend by itself in another process, so
+/// the program running it says how — `accounts verify` runs itself, tests run their `accounts`.
+public struct ConformanceProcesses: Sendable {
+    /// Starts the process for user number `n` and waits for it; returns its exit status and what
+    /// it printed.
+    public let signUp: @Sendable (_ location: String, _ n: Int) async throws -> (status: Int32, output: String)
+
+    /// Describes how to start the processes.
+    public init(
+        signUp: @escaping @Sendable (_ location: String, _ n: Int) async throws -> (status: Int32, output: String)
+    ) {
+        self.signUp = signUp
+    }
+
+    /// Runs `accounts signup` (the executable at `executable`) with `--backend backend --store
+    /// LOCATION`; the backend's other settings come from `environment` and `arguments` (a
+    /// `--config`). Argon2id runs at libsodium's minimum, as the check is not about hashing.
+    public static func accounts(
+        executable: String, backend: String, arguments: [String] = [], environment: [String: String],
+        scratch: String
+    ) -> ConformanceProcesses {
+        ConformanceProcesses { location, n in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments =
+                [
+                    "signup", "--backend", backend, "--store", location, "--email", "racer\(n)abc@example.com",
+                    "--nickname", "racer \(n)", "--password-stdin", "--session-file", scratch + "/session-\(n)",
+                ] + arguments
+            process.environment = environment.merging([
+                "ACCOUNTS_HASHING_OPS_LIMIT": "1", "ACCOUNTS_HASHING_MEM_LIMIT_KIB": "8",
+            ]) { $1 }
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            input.fileHandleForWriting.write(Data("Tangerine-Kayak-42\nTangerine-Kayak-42\n".utf8))
+            try input.fileHandleForWriting.close()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+        }
+    }
+}
