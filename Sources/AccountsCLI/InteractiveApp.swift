@@ -153,11 +153,12 @@ struct InteractiveApp {
         -> String
     {
         while true {
-            let value = hidden ? try askHidden(prompt) : try ask(prompt)
             do {
+                // Reading can refuse too (a secret that is not UTF-8): asked again, like a broken rule.
+                let value = hidden ? try askHidden(prompt) : try ask(prompt)
                 try check(value)
                 return value
-            } catch {
+            } catch let error as AccountError {
                 show(error.message(context.language))
             }
         }

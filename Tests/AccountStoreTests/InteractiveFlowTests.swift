@@ -119,6 +119,23 @@ struct InteractiveFlowTests {
         #expect(try cli.run(["users", "count"]).stdout == "0\n")
     }
 
+    @Test("a password that is not UTF-8 is refused at its prompt and asked again")
+    func brokenUTF8AtPrompt() throws {
+        let cli = try CLIRunner("tty-utf8")
+        let app = try terminal(cli)
+        try app.expect("Choose: ")
+        app.type("1\n")
+        try app.expect("ID (email): ")
+        app.type("leesoon7@example.com\n")
+        try app.expect("Password: ")
+        app.type(bytes: Array("Tangerine".utf8) + [0xFF, 0xFE] + Array("Kayak-42\n".utf8))
+        try app.expect("not valid UTF-8")
+        try app.expect("Password: ")
+        app.type("\u{4}")
+        _ = try app.waitForExit()
+        #expect(try cli.run(["users", "count"]).stdout == "0\n", "nothing was signed up")
+    }
+
     @Test("Ctrl-D in the middle of the form leaves cleanly with nothing written")
     func controlD() throws {
         let cli = try CLIRunner("tty-eof")

@@ -57,6 +57,11 @@ final class PseudoTerminal {
         close(master)
     }
 
+    /// Types raw bytes (for input that is not valid UTF-8).
+    func type(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
     /// Types `text` (use "\n" for Enter, "\u{4}" for Ctrl-D).
     func type(_ text: String) {
         let bytes = Array(text.utf8)
