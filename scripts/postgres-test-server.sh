@@ -44,7 +44,7 @@ start)
     # A free loopback port: ask the kernel for one, then hand it to the server.
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     "${as_owner[@]}" "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$folder' -c max_connections=200 -c fsync=on" \
+        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$folder' -c max_connections=400 -c fsync=on" \
         start >/dev/null || { cat "$folder/server.log" >&2; exit 1; }
     PGPASSWORD=$password "$bindir/psql" -h 127.0.0.1 -p "$port" -U accounts -d postgres -qAt \
         -c "CREATE DATABASE accounts_test" >/dev/null

@@ -52,6 +52,10 @@ struct ConformanceTests {
 
     @Test(
         "postgres passes check", .enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.skipReason),
+        // One check at a time: each opens pools (and one starts eight processes) on one server
+        // that the stress and scenario suites load at the same time; run together on two cores,
+        // a pooled connection waited past its deadline.
+        .serialized,
         arguments: ConformanceSuite.checks)
     func postgresPassesCheck(_ check: ConformanceCheck) async throws {
         let scratch = try ScratchFolder("conformance-processes-postgres")
@@ -59,8 +63,11 @@ struct ConformanceTests {
             PostgresBackendDescriptor(), values: PostgresTestServer.values, registry: .standard,
             processes: .accounts(
                 executable: CLIRunner.executable, backend: "postgres",
+                // One pooled connection per process: eight of them run beside every other check's
+                // pools, and the server's connection limit is shared by all.
                 environment: PostgresTestServer.cliEnvironment(schema: "unused").merging([
                     "HOME": scratch.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                    "ACCOUNTS_POSTGRES_POOL_SIZE": "1",
                 ]) { $1 }, scratch: scratch.path))
         try #require(subject.missingCapabilities(for: check).isEmpty, "postgres declares every capability")
         try await ConformanceSuite.run(check, on: subject)
