@@ -8,14 +8,19 @@ import Testing
 struct DoctorTests {
     let password = "Tangerine-Kayak-42"
 
+    /// Signs up one account in the store `common` names.
+    func signUp(_ cli: borrowing CLIRunner, _ common: [String]) throws {
+        try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
+            stdin: [password, password])
+    }
+
     @Test("expired sessions are reported, and purged only with --fix")
     func expired() throws {
         let cli = try CLIRunner("doctor-expired")
         let store = cli.root + "/s.json"
         let common = ["--backend", "json", "--store", store]
-        try cli.run(
-            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
-            stdin: [password, password])
+        try signUp(cli, common)
         // Another session file, so that both sessions stay (a login replacing a saved session
         // revokes it).
         try cli.run(
@@ -40,9 +45,7 @@ struct DoctorTests {
         let cli = try CLIRunner("doctor-orphan")
         let store = cli.root + "/s.json"
         let common = ["--backend", "json", "--store", store]
-        try cli.run(
-            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
-            stdin: [password, password])
+        try signUp(cli, common)
         var text = try String(contentsOfFile: store, encoding: .utf8)
         let range = try #require(text.range(of: #""user_id" : "[0-9a-f]{32}""#, options: .regularExpression))
         text.replaceSubrange(range, with: "\"user_id\" : \"\(String(repeating: "0", count: 32))\"")
@@ -64,9 +67,7 @@ struct DoctorTests {
         let cli = try CLIRunner("doctor-orphan-sqlite")
         let store = cli.root + "/s.sqlite"
         let common = ["--backend", "sqlite", "--store", store]
-        try cli.run(
-            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"] + common,
-            stdin: [password, password])
+        try signUp(cli, common)
         var db: OpaquePointer?
         #expect(sqlite3_open(store, &db) == SQLITE_OK)
         // foreign_keys is off by default on a new connection: plant what a bug or a hand edit would.

@@ -10,6 +10,15 @@ struct InteractiveFlowTests {
         try PseudoTerminal(executable: CLIRunner.executable, environment: cli.environment.merging(extra) { $1 })
     }
 
+    /// From the start screen to the sign-up form's password prompt, with a valid, free ID.
+    func openSignUpForm(_ app: PseudoTerminal) throws {
+        try app.expect("Choose: ")
+        app.type("1\n")
+        try app.expect("ID (email): ")
+        app.type("leesoon7@example.com\n")
+        try app.expect("Password: ")
+    }
+
     @Test("a guest signs up through the form, each field checked as entered, then reaches the welcome screen")
     func signUpForm() throws {
         let cli = try CLIRunner("tty-signup")
@@ -123,11 +132,7 @@ struct InteractiveFlowTests {
     func brokenUTF8AtPrompt() throws {
         let cli = try CLIRunner("tty-utf8")
         let app = try terminal(cli)
-        try app.expect("Choose: ")
-        app.type("1\n")
-        try app.expect("ID (email): ")
-        app.type("leesoon7@example.com\n")
-        try app.expect("Password: ")
+        try openSignUpForm(app)
         app.type(bytes: Array("Tangerine".utf8) + [0xFF, 0xFE] + Array("Kayak-42\n".utf8))
         try app.expect("not valid UTF-8")
         try app.expect("Password: ")
@@ -140,11 +145,7 @@ struct InteractiveFlowTests {
     func controlD() throws {
         let cli = try CLIRunner("tty-eof")
         let app = try terminal(cli)
-        try app.expect("Choose: ")
-        app.type("1\n")
-        try app.expect("ID (email): ")
-        app.type("leesoon7@example.com\n")
-        try app.expect("Password: ")
+        try openSignUpForm(app)
         app.type(password + "\n")
         try app.expect("Confirm password: ")
         app.type("\u{4}")
@@ -157,11 +158,7 @@ struct InteractiveFlowTests {
     func controlC() throws {
         let cli = try CLIRunner("tty-int")
         let app = try terminal(cli)
-        try app.expect("Choose: ")
-        app.type("1\n")
-        try app.expect("ID (email): ")
-        app.type("leesoon7@example.com\n")
-        try app.expect("Password: ")
+        try openSignUpForm(app)
         app.type("\u{3}")
         #expect(try app.waitForExit() == 130)
         #expect(try cli.run(["users", "count"]).stdout == "0\n")
