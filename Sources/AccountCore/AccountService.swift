@@ -66,8 +66,10 @@ public struct AccountService: Sendable {
 
     /// Validates every field, hashes the password and creates the user together with its first
     /// session in one repository call, so a failed sign-up leaves nothing behind.
+    /// `remember` makes the first session last as long as a remembered login.
     public func signUp(
-        email rawEmail: String, password: String, confirmation: String, nickname rawNickname: String
+        email rawEmail: String, password: String, confirmation: String, nickname rawNickname: String,
+        remember: Bool = false
     ) async throws -> SignedInSession {
         let email = try EmailAddress(rawEmail)
         let nickname = try Nickname(rawNickname)
@@ -81,9 +83,16 @@ public struct AccountService: Sendable {
         let user = UserRecord(
             id: .random(using: random), email: email.normalized, nickname: nickname.value,
             passwordHash: hash, createdAt: now)
-        let (token, session) = makeSession(for: user.id, remember: false, at: now)
+        let (token, session) = makeSession(for: user.id, remember: remember, at: now)
         try await repository.createUser(user, initialSession: session)
         return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
+    }
+
+    /// Whether `rawEmail` (a valid ID) is already registered, for a form that checks the
+    /// duplicate as soon as the ID is entered. Sign-up checks again atomically on submit.
+    /// - Throws: `invalidEmail` for an ID that breaks a rule, a store error otherwise.
+    public func isRegistered(email rawEmail: String) async throws -> Bool {
+        try await repository.user(email: EmailAddress(rawEmail).normalized) != nil
     }
 
     /// Checks the credentials and opens a session ("remember me" makes it last longer).
@@ -118,7 +127,8 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// Checks the current password, then replaces it and revokes every other session of the user
+    /// Checks the new password's rules (it must differ from the current one) and the current
+    /// password, then replaces it and revokes every other session of the user
     /// in one repository call. The session used for the change stays valid.
     public func changePassword(
         token: String?, currentPassword: String, newPassword: String, confirmation: String
@@ -126,7 +136,7 @@ public struct AccountService: Sendable {
         let (user, session) = try await signedInUser(token: token)
         let normalized = try passwordPolicy.validate(
             password: newPassword, confirmation: confirmation, email: user.email,
-            nickname: user.nickname, estimator: strength)
+            nickname: user.nickname, current: currentPassword, estimator: strength)
         _ = try await checkPassword(currentPassword, of: user)
         let hash = try hasher.hash(normalized)
         guard

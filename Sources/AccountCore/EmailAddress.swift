@@ -19,57 +19,73 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     public static let localPartLength = 6...20
 
     /// Validates `input` and returns the normalized address, or throws `AccountError.invalidEmail`
-    /// naming the first rule broken.
+    /// naming the first rule broken (`brokenRules(in:)` lists them all).
     public init(_ input: String) throws(AccountError) {
+        if let first = Self.brokenRules(in: input).first { throw .invalidEmail(first) }
         let trimmed = input.trimmingWhitespace()
-        guard !trimmed.isEmpty else { throw .invalidEmail(.empty) }
-        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count >= 2 else { throw .invalidEmail(.missingAt) }
-        guard parts.count == 2 else { throw .invalidEmail(.multipleAt) }
-        localPart = try Self.validateLocalPart(parts[0])
-        domain = try Self.validateDomain(parts[1])
+        let at = trimmed.firstIndex(of: "@")!
+        localPart = String(trimmed[..<at])
+        domain = trimmed[trimmed.index(after: at)...].lowercased()
     }
 
-    private static func validateLocalPart(_ local: Substring) throws(AccountError) -> String {
+    /// Every rule `input` breaks, in the order a reader would fix them (empty when it is valid),
+    /// so a form can list them all at once instead of one per try.
+    ///
+    /// Without exactly one `@` the domain cannot be told apart, so only the part before the
+    /// first `@` (or the whole input) is checked against the local-part rules.
+    public static func brokenRules(in input: String) -> [EmailRule] {
+        let trimmed = input.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return [.empty] }
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1: return [.missingAt] + localPartRules(parts[0])
+        case 2: return localPartRules(parts[0]) + domainRules(parts[1])
+        default: return [.multipleAt] + localPartRules(parts[0])
+        }
+    }
+
+    private static func localPartRules(_ local: Substring) -> [EmailRule] {
+        var broken = RuleList<EmailRule>()
         for scalar in local.unicodeScalars {
             switch scalar {
             case "a"..."z", "0"..."9": continue
-            case "A"..."Z": throw .invalidEmail(.localUppercase)
-            default: throw .invalidEmail(.localInvalidCharacter)
+            case "A"..."Z": broken.append(.localUppercase)
+            default: broken.append(.localInvalidCharacter)
             }
         }
         if let first = local.unicodeScalars.first, ("0"..."9").contains(first) {
-            throw .invalidEmail(.localStartsWithDigit)
+            broken.append(.localStartsWithDigit)
         }
         let count = local.unicodeScalars.count
-        if count < localPartLength.lowerBound { throw .invalidEmail(.localTooShort) }
-        if count > localPartLength.upperBound { throw .invalidEmail(.localTooLong) }
-        return String(local)
+        if count < localPartLength.lowerBound { broken.append(.localTooShort) }
+        if count > localPartLength.upperBound { broken.append(.localTooLong) }
+        return broken.rules
     }
 
-    private static func validateDomain(_ raw: Substring) throws(AccountError) -> String {
-        guard raw.unicodeScalars.allSatisfy(\.isASCII) else { throw .invalidEmail(.domainNotASCII) }
+    private static func domainRules(_ raw: Substring) -> [EmailRule] {
+        guard raw.unicodeScalars.allSatisfy(\.isASCII) else { return [.domainNotASCII] }
         let domain = raw.lowercased()
-        guard !domain.isEmpty else { throw .invalidEmail(.domainEmptyLabel) }
-        guard domain.utf8.count <= 253 else { throw .invalidEmail(.domainTooLong) }
+        guard !domain.isEmpty else { return [.domainEmptyLabel] }
+        var broken = RuleList<EmailRule>()
+        if domain.utf8.count > 253 { broken.append(.domainTooLong) }
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
-            guard !label.isEmpty else { throw .invalidEmail(.domainEmptyLabel) }
+            if label.isEmpty { broken.append(.domainEmptyLabel) }
             for scalar in label.unicodeScalars {
                 switch scalar {
                 case "a"..."z", "0"..."9", "-": continue
-                default: throw .invalidEmail(.domainInvalidCharacter)
+                default: broken.append(.domainInvalidCharacter)
                 }
             }
-            if label.hasPrefix("-") || label.hasSuffix("-") { throw .invalidEmail(.domainLabelHyphen) }
-            if label.utf8.count > 63 { throw .invalidEmail(.domainLabelTooLong) }
+            if label.hasPrefix("-") || label.hasSuffix("-") { broken.append(.domainLabelHyphen) }
+            if label.utf8.count > 63 { broken.append(.domainLabelTooLong) }
         }
-        guard labels.count >= 2 else { throw .invalidEmail(.domainSingleLabel) }
+        if labels.count < 2 { broken.append(.domainSingleLabel) }
         let top = labels[labels.count - 1]
-        guard top.count >= 2, top.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) else {
-            throw .invalidEmail(.domainBadTopLevel)
+        if !top.isEmpty, top.count < 2 || !top.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) {
+            broken.append(.domainBadTopLevel)
         }
-        return domain
+        return broken.rules
     }
 }
 

@@ -128,6 +128,8 @@ enum ErrorMessages {
             korean ? "비밀번호에 아이디(@ 앞부분)를 포함할 수 없습니다." : "The password must not contain the part of the email before '@'."
         case .containsNickname:
             korean ? "비밀번호에 닉네임을 포함할 수 없습니다." : "The password must not contain the nickname."
+        case .sameAsCurrent:
+            korean ? "새 비밀번호는 현재 비밀번호와 달라야 합니다." : "The new password must differ from the current one."
         case .notUTF8:
             korean
                 ? "비밀번호가 올바른 UTF-8이 아닙니다 (깨진 바이트가 있습니다). 단말기나 파일의 인코딩을 UTF-8로 맞추세요."

@@ -18,14 +18,26 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
     /// The allowed length in grapheme clusters.
     public static let length = 2...20
 
-    /// Validates `input`, or throws `AccountError.invalidNickname` naming the rule broken.
+    /// Validates `input`, or throws `AccountError.invalidNickname` naming the first rule broken
+    /// (`brokenRules(in:)` lists them all).
     public init(_ input: String) throws(AccountError) {
-        let normalized = input.trimmingWhitespace().precomposedStringWithCanonicalMapping
-        guard normalized.allSatisfy(Self.isAllowed) else { throw .invalidNickname(.controlCharacter) }
+        if let first = Self.brokenRules(in: input).first { throw .invalidNickname(first) }
+        value = Self.normalize(input)
+    }
+
+    /// Every rule `input` breaks (empty when it is valid).
+    public static func brokenRules(in input: String) -> [NicknameRule] {
+        let normalized = normalize(input)
+        var broken = RuleList<NicknameRule>()
+        if !normalized.allSatisfy(Self.isAllowed) { broken.append(.controlCharacter) }
         let count = normalized.count
-        if count < Self.length.lowerBound { throw .invalidNickname(.tooShort) }
-        if count > Self.length.upperBound { throw .invalidNickname(.tooLong) }
-        value = normalized
+        if count < length.lowerBound { broken.append(.tooShort) }
+        if count > length.upperBound { broken.append(.tooLong) }
+        return broken.rules
+    }
+
+    private static func normalize(_ input: String) -> String {
+        input.trimmingWhitespace().precomposedStringWithCanonicalMapping
     }
 
     private static func isAllowed(_ character: Character) -> Bool {

@@ -40,39 +40,52 @@ public struct PasswordPolicy: Sendable, Hashable {
 
     /// Checks a new password (and its confirmation) for the account with this normalized email
     /// and nickname; returns the normalized password to hash, or throws the first rule broken.
+    /// `current`, when given, is the password being replaced: the new one must differ from it.
     public func validate(
         password: String,
         confirmation: String?,
         email: String,
         nickname: String,
+        current: String? = nil,
         estimator: some PasswordStrengthEstimator
     ) throws(AccountError) -> String {
-        let normalized = try validateAlone(password)
-        let folded = normalized.lowercased()
-        let localPart = email.split(separator: "@", maxSplits: 1).first.map(String.init) ?? email
-        let domain = email.split(separator: "@", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-        if !localPart.isEmpty, folded.contains(localPart.lowercased()) {
-            throw .invalidPassword(.containsEmail, minimum: minimumLength, maximum: maximumLength)
-        }
-        if !nickname.isEmpty, folded.contains(nickname.lowercased()) {
-            throw .invalidPassword(.containsNickname, minimum: minimumLength, maximum: maximumLength)
-        }
-        let userWords = [email, localPart, domain, nickname].filter { !$0.isEmpty }
-        let log2Guesses = estimator.guessesLog2(normalized, userWords: userWords)
-        if log2Guesses < minimumGuessesLog10 * log2(10.0) { throw .weakPassword }
+        let broken = problems(
+            password: password, email: email, nickname: nickname, current: current, estimator: estimator)
+        if let first = broken.first { throw first }
+        let normalized = Self.normalize(password)
         if let confirmation, Self.normalize(confirmation) != normalized { throw .passwordMismatch }
         return normalized
     }
 
-    /// The length rules alone (for a form that checks each field as it is typed).
-    public func validateAlone(_ password: String) throws(AccountError) -> String {
+    /// Every rule `password` breaks, as the errors `validate` would throw one at a time (empty
+    /// when it is acceptable), so a form can list them all at once. Pass an empty `email` or
+    /// `nickname` when that field is not known yet.
+    public func problems(
+        password: String,
+        email: String,
+        nickname: String,
+        current: String? = nil,
+        estimator: some PasswordStrengthEstimator
+    ) -> [AccountError] {
         if password.unicodeScalars.contains("\u{0}") {
-            throw .invalidPassword(.containsNUL, minimum: minimumLength, maximum: maximumLength)
+            return [.invalidPassword(.containsNUL, minimum: minimumLength, maximum: maximumLength)]
         }
+        var broken: [PasswordRule] = []
         let normalized = Self.normalize(password)
         let length = normalized.unicodeScalars.count
-        if length < minimumLength { throw .invalidPassword(.tooShort, minimum: minimumLength, maximum: maximumLength) }
-        if length > maximumLength { throw .invalidPassword(.tooLong, minimum: minimumLength, maximum: maximumLength) }
-        return normalized
+        if length < minimumLength { broken.append(.tooShort) }
+        if length > maximumLength { broken.append(.tooLong) }
+        let folded = normalized.lowercased()
+        let localPart = email.split(separator: "@", maxSplits: 1).first.map(String.init) ?? email
+        let domain = email.split(separator: "@", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        if !localPart.isEmpty, folded.contains(localPart.lowercased()) { broken.append(.containsEmail) }
+        if !nickname.isEmpty, folded.contains(nickname.lowercased()) { broken.append(.containsNickname) }
+        if let current, Self.normalize(current) == normalized { broken.append(.sameAsCurrent) }
+        var errors = broken.map { AccountError.invalidPassword($0, minimum: minimumLength, maximum: maximumLength) }
+        let userWords = [email, localPart, domain, nickname].filter { !$0.isEmpty }
+        if estimator.guessesLog2(normalized, userWords: userWords) < minimumGuessesLog10 * log2(10.0) {
+            errors.append(.weakPassword)
+        }
+        return errors
     }
 }

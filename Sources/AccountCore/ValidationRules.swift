@@ -24,6 +24,8 @@ public enum PasswordRule: String, Sendable, Hashable, CaseIterable {
     case tooLong
     case containsEmail
     case containsNickname
+    /// A new password that is the one it replaces (after normalization).
+    case sameAsCurrent
     /// The bytes given are not valid UTF-8 (refused, never repaired: two different byte
     /// strings must never become one password).
     case notUTF8
@@ -36,4 +38,13 @@ public enum NicknameRule: String, Sendable, Hashable, CaseIterable {
     case tooShort
     case tooLong
     case controlCharacter
+}
+
+/// Rules in the order they were first broken, each once (a form lists them all at once).
+struct RuleList<Rule: Hashable> {
+    private(set) var rules: [Rule] = []
+
+    mutating func append(_ rule: Rule) {
+        if !rules.contains(rule) { rules.append(rule) }
+    }
 }

@@ -64,7 +64,9 @@ struct AppCommand: AsyncParsableCommand {
                 do {
                     try await InteractiveApp(context: context, service: service).run()
                 } catch is PromptCancelled {
+                    // Ctrl-D ends the app like Ctrl-C: status 130, so a script can tell it from a quit.
                     print(InteractiveMessages(language: context.language).cancelled)
+                    throw ExitCode(ExitStatus.interrupted)
                 }
             }
             return CommandReply(lines: [], fields: [], suppressJSON: true)

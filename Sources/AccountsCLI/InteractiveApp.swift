@@ -1,14 +1,16 @@
 import AccountCore
 
 /// The app's flow on a terminal: the start screen routes a member to the welcome screen
-/// (log out, change password, withdraw) and a guest to sign-up or login. Every form field is
-/// checked as it is entered and asked again with the rule it broke; nothing is written until
-/// a form is submitted, so Ctrl-D or Ctrl-C leaves nothing half-done.
+/// (log out, change password, withdraw) and a guest to sign-up or login. The forms are
+/// `TerminalForm`s: rules shown before each field, every field checked as it is entered, an
+/// empty answer to go back; nothing is written until a form is submitted, so Ctrl-D or Ctrl-C
+/// leaves nothing half-done.
 struct InteractiveApp {
     let context: CommandContext
     let service: AccountService
     private var messages: CLIMessages { context.messages }
     private var text: InteractiveMessages { InteractiveMessages(language: context.language) }
+    private var io: TerminalIO { TerminalIO(language: context.language) }
 
     init(context: CommandContext, service: AccountService) {
         self.context = context
@@ -21,11 +23,12 @@ struct InteractiveApp {
             let token = try context.sessionFile.read()
             switch try await service.start(token: token) {
             case .member(let profile):
-                show(messages.welcome(profile.nickname))
+                io.show(messages.welcome(profile.nickname))
+                io.show(text.signedInAs(profile.email))
                 guard try await memberMenu(profile: profile, token: token) else { return }
             case .guest(let expired):
                 if token != nil { try context.sessionFile.remove() }
-                if expired { show(messages.guest(expired: true)[0]) }
+                if expired { io.show(messages.guest(expired: true)[0]) }
                 guard try await guestMenu() else { return }
             }
         }
@@ -35,158 +38,201 @@ struct InteractiveApp {
 
     /// Returns `false` to quit.
     private func guestMenu() async throws -> Bool {
-        text.guestMenu.forEach(show)
-        switch try ask(text.choose).lowercased() {
-        case "1": try await signUpForm()
-        case "2": try await loginForm()
+        text.guestMenu.forEach(io.show)
+        switch try io.ask(text.choose).lowercased() {
+        case "1": try await signUp()
+        case "2": try await logIn()
         case "q": return quit()
-        default: show(text.unknownChoice)
+        default: io.show(text.unknownChoice)
         }
         return true
     }
 
     private func memberMenu(profile: AccountProfile, token: String?) async throws -> Bool {
-        text.memberMenu.forEach(show)
-        switch try ask(text.choose).lowercased() {
+        text.memberMenu.forEach(io.show)
+        switch try io.ask(text.choose).lowercased() {
         case "1":
             try await service.logout(token: token)
             try context.sessionFile.remove()
-            show(messages.loggedOut)
-        case "2":
-            try await report {
-                let current = try askHidden(messages.currentPasswordPrompt)
-                let new = try askHidden(messages.newPasswordPrompt)
-                let confirmation = try askHidden(messages.confirmNewPasswordPrompt)
-                try await service.changePassword(
-                    token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
-                show(messages.passwordChanged)
-            }
-        case "3":
-            let answer = try ask(messages.withdrawConfirmation(profile.email))
-            guard PasswordReader.isYes(answer) else {
-                show(messages.withdrawCancelled)
-                return true
-            }
-            try await report {
-                try await service.withdraw(token: token, password: try askHidden(messages.passwordPrompt))
-                try context.sessionFile.remove()
-                show(messages.withdrawn(profile.email))
-            }
+            io.show(messages.loggedOut)
+        case "2": try await changePassword(profile: profile, token: token)
+        case "3": try await withdraw(profile: profile, token: token)
         case "q": return quit()
-        default: show(text.unknownChoice)
+        default: io.show(text.unknownChoice)
         }
         return true
     }
 
-    /// ID, password, confirmation, nickname: each checked as entered; submitted when all are
-    /// valid; a taken email asks for the ID alone again.
-    private func signUpForm() async throws {
-        show(text.signUpTitle)
-        var email = try askEmail()
-        var password = ""
-        var confirmation = ""
-        func askPassword() throws {
-            password = try askUntilValid(hidden: true, messages.passwordPrompt) { value throws(AccountError) in
-                _ = try service.passwordPolicy.validateAlone(value)
-                // The rules that need the email can be checked now; the nickname ones on submit.
-                _ = try service.passwordPolicy.validate(
-                    password: value, confirmation: nil, email: email.normalized, nickname: "", estimator: strength)
-            }
-            try askConfirmation()
-        }
-        func askConfirmation() throws {
-            confirmation = try askUntilValid(hidden: true, messages.confirmationPrompt) { value throws(AccountError) in
-                if PasswordPolicy.normalize(value) != PasswordPolicy.normalize(password) { throw .passwordMismatch }
-            }
-        }
-        try askPassword()
-        var nickname = try askUntilValid(hidden: false, text.nicknamePrompt) { value throws(AccountError) in
-            _ = try Nickname(value)
-        }
+    private enum SignUpField { case id, nickname, password, confirmation }
+
+    /// ID, nickname, password, confirmation — the nickname before the password, so a password
+    /// that contains it can be fixed either way (an empty password goes back to the nickname).
+    /// The ID's duplicate is checked as soon as it is entered, and again by the store on submit.
+    private func signUp() async throws {
+        let policy = service.passwordPolicy
+        var form = TerminalForm<SignUpField>([
+            .init(field: .id, prompt: text.idPrompt, rules: text.idRules) { answer, _ in
+                let broken = EmailAddress.brokenRules(in: answer).map(AccountError.invalidEmail)
+                guard broken.isEmpty else { return broken }
+                return try await service.isRegistered(email: answer) ? [.emailTaken] : []
+            },
+            .init(field: .nickname, prompt: text.nicknamePrompt, rules: text.nicknameRules) { answer, _ in
+                Nickname.brokenRules(in: answer).map(AccountError.invalidNickname)
+            },
+            .init(
+                field: .password, prompt: messages.passwordPrompt, rules: text.passwordRules(policy), hidden: true
+            ) { answer, values in
+                let email = (try? EmailAddress(values[.id] ?? "").normalized) ?? ""
+                let nickname = (try? Nickname(values[.nickname] ?? "").value) ?? ""
+                return policy.problems(password: answer, email: email, nickname: nickname, estimator: strength)
+            },
+            .init(
+                field: .confirmation, prompt: messages.confirmationPrompt, rules: text.confirmationRules, hidden: true
+            ) { answer, values in
+                PasswordPolicy.normalize(answer) == PasswordPolicy.normalize(values[.password] ?? "")
+                    ? [] : [.passwordMismatch]
+            },
+        ])
+        io.show(text.signUpTitle)
+        io.show(text.backHint)
+        guard try await form.fill(io) else { return }
+        let remember = PasswordReader.isYes(try io.ask(text.rememberPrompt))
         while true {
             do {
                 let signedIn = try await service.signUp(
-                    email: email.normalized, password: password, confirmation: confirmation, nickname: nickname)
+                    email: form[.id], password: form[.password], confirmation: form[.confirmation],
+                    nickname: form[.nickname], remember: remember)
                 try context.sessionFile.save(signedIn.token)
                 return
-            } catch let error as AccountError {
-                show(error.message(context.language))
+            } catch let error as AccountError where !error.isStoreFailure {
+                io.show(problems: [error])
                 switch error {
-                case .emailTaken, .invalidEmail: email = try askEmail()
-                case .invalidPassword, .weakPassword: try askPassword()
-                case .passwordMismatch: try askConfirmation()
-                case .invalidNickname:
-                    nickname = try askUntilValid(hidden: false, text.nicknamePrompt) { value throws(AccountError) in
-                        _ = try Nickname(value)
-                    }
+                case .emailTaken, .invalidEmail: form.clear(.id)
+                case .invalidNickname: form.clear(.nickname)
+                case .invalidPassword, .weakPassword: form.clear(.password, .confirmation)
+                case .passwordMismatch: form.clear(.confirmation)
+                default: return
+                }
+                guard try await form.fill(io) else { return }
+            }
+        }
+    }
+
+    private enum LoginField { case id, password }
+
+    /// A wrong password is asked again on the same screen; a throttled account goes back to
+    /// the start screen with the wait.
+    private func logIn() async throws {
+        var form = TerminalForm<LoginField>([
+            .init(field: .id, prompt: text.idPrompt) { answer, _ in
+                EmailAddress.brokenRules(in: answer).map(AccountError.invalidEmail)
+            },
+            .init(field: .password, prompt: messages.passwordPrompt, hidden: true),
+        ])
+        io.show(text.loginTitle)
+        io.show(text.backHint)
+        guard try await form.fill(io) else { return }
+        let remember = PasswordReader.isYes(try io.ask(text.rememberPrompt))
+        while true {
+            do {
+                let signedIn = try await service.login(email: form[.id], password: form[.password], remember: remember)
+                try context.sessionFile.save(signedIn.token)
+                return
+            } catch AccountError.invalidCredentials {
+                io.show(problems: [.invalidCredentials])
+                form.clear(.password)
+                guard try await form.fill(io) else { return }
+            } catch let error as AccountError where !error.isStoreFailure {
+                io.show(problems: [error])
+                return
+            }
+        }
+    }
+
+    private enum PasswordChangeField { case current, new, confirmation }
+
+    /// The new password is checked as entered against the account's rules (and must differ from
+    /// the current one); a wrong current password is asked again, keeping the new one.
+    private func changePassword(profile: AccountProfile, token: String?) async throws {
+        let policy = service.passwordPolicy
+        var form = TerminalForm<PasswordChangeField>([
+            .init(field: .current, prompt: messages.currentPasswordPrompt, hidden: true),
+            .init(field: .new, prompt: messages.newPasswordPrompt, rules: text.passwordRules(policy), hidden: true) {
+                answer, values in
+                policy.problems(
+                    password: answer, email: profile.email, nickname: profile.nickname, current: values[.current],
+                    estimator: strength)
+            },
+            .init(
+                field: .confirmation, prompt: messages.confirmNewPasswordPrompt, rules: text.confirmationRules,
+                hidden: true
+            ) { answer, values in
+                PasswordPolicy.normalize(answer) == PasswordPolicy.normalize(values[.new] ?? "")
+                    ? [] : [.passwordMismatch]
+            },
+        ])
+        io.show(text.changePasswordTitle)
+        io.show(text.backHint)
+        guard try await form.fill(io) else { return }
+        while true {
+            do {
+                try await service.changePassword(
+                    token: token, currentPassword: form[.current], newPassword: form[.new],
+                    confirmation: form[.confirmation])
+                io.show(messages.passwordChanged)
+                return
+            } catch AccountError.invalidCredentials {
+                io.show("  ✗ " + text.wrongPassword)
+                form.clear(.current)
+            } catch let error as AccountError where !error.isStoreFailure {
+                io.show(problems: [error])
+                switch error {
+                case .invalidPassword, .weakPassword: form.clear(.new, .confirmation)
+                case .passwordMismatch: form.clear(.confirmation)
                 default: return
                 }
             }
+            guard try await form.fill(io) else { return }
         }
     }
 
-    private func loginForm() async throws {
-        show(text.loginTitle)
-        try await report {
-            let email = try ask(text.idPrompt)
-            let password = try askHidden(messages.passwordPrompt)
-            let remember = PasswordReader.isYes(try ask(text.rememberPrompt))
-            let signedIn = try await service.login(email: email, password: password, remember: remember)
-            try context.sessionFile.save(signedIn.token)
+    private enum WithdrawalField { case password }
+
+    /// Only the word shown confirms; a wrong password is asked again; an empty one goes back.
+    private func withdraw(profile: AccountProfile, token: String?) async throws {
+        guard try io.ask(messages.withdrawConfirmation(profile.email)) == text.confirmationWord else {
+            io.show(messages.withdrawCancelled)
+            return
         }
-    }
-
-    // MARK: - Input and output
-
-    private var strength: some PasswordStrengthEstimator { ServiceStrength(service: service) }
-
-    private func askEmail() throws -> EmailAddress {
-        var result: EmailAddress?
-        _ = try askUntilValid(hidden: false, text.idPrompt) { value throws(AccountError) in
-            result = try EmailAddress(value)
-        }
-        return result!
-    }
-
-    /// Asks until `check` accepts the answer, showing the rule it broke each time.
-    private func askUntilValid(hidden: Bool, _ prompt: String, _ check: (String) throws(AccountError) -> Void) throws
-        -> String
-    {
+        var form = TerminalForm<WithdrawalField>([
+            .init(field: .password, prompt: messages.passwordPrompt, hidden: true)
+        ])
         while true {
+            guard try await form.fill(io) else {
+                io.show(messages.withdrawCancelled)
+                return
+            }
             do {
-                // Reading can refuse too (a secret that is not UTF-8): asked again, like a broken rule.
-                let value = hidden ? try askHidden(prompt) : try ask(prompt)
-                try check(value)
-                return value
-            } catch let error as AccountError {
-                show(error.message(context.language))
+                try await service.withdraw(token: token, password: form[.password])
+                try context.sessionFile.remove()
+                io.show(messages.withdrawn(profile.email))
+                return
+            } catch AccountError.invalidCredentials {
+                io.show("  ✗ " + text.wrongPassword)
+                form.clear(.password)
+            } catch let error as AccountError where !error.isStoreFailure {
+                io.show(problems: [error])
+                return
             }
         }
     }
 
-    /// Runs an action, showing a typed error instead of leaving the flow.
-    private func report(_ action: () async throws -> Void) async throws {
-        do {
-            try await action()
-        } catch let error as AccountError where !error.isStoreFailure {
-            show(error.message(context.language))
-        }
-    }
+    // MARK: - Helpers
 
-    private func ask(_ prompt: String) throws -> String {
-        try TerminalPrompt.readVisible(prompt, language: context.language).trimmingWhitespace()
-    }
-
-    private func askHidden(_ prompt: String) throws -> String {
-        try TerminalPrompt.readHidden(prompt, language: context.language)
-    }
-
-    private func show(_ line: String) {
-        print(line)
-    }
+    private var strength: some PasswordStrengthEstimator { ServiceStrength(service: service) }
 
     private func quit() -> Bool {
-        show(text.goodbye)
+        io.show(text.goodbye)
         return false
     }
 }

@@ -19,9 +19,33 @@ struct InteractiveMessages {
     var unknownChoice: String { ko ? "목록에 있는 번호를 입력하세요." : "Type one of the choices above." }
     var signUpTitle: String { ko ? "— 회원가입 —" : "— Sign up —" }
     var loginTitle: String { ko ? "— 로그인 —" : "— Log in —" }
+    var changePasswordTitle: String { ko ? "— 비밀번호 변경 —" : "— Change password —" }
+    var backHint: String { ko ? "(빈 칸으로 Enter를 누르면 이전 단계로 돌아갑니다.)" : "(Press Enter on an empty field to go back.)" }
+    var idRules: String {
+        ko
+            ? "아이디는 이메일입니다: @ 앞은 영문 소문자와 숫자 6–20자(숫자로 시작할 수 없음), @ 뒤는 example.com 같은 도메인."
+            : "The ID is an email: 6–20 lowercase letters and digits before '@', not starting with a digit; a domain like example.com after it."
+    }
+    var nicknameRules: String {
+        ko
+            ? "닉네임은 2–20자이며 제어 문자와 줄바꿈은 쓸 수 없습니다."
+            : "The nickname is 2–20 characters, without control characters or line breaks."
+    }
+    func passwordRules(_ policy: PasswordPolicy) -> String {
+        let range = "\(policy.minimumLength)–\(policy.maximumLength)"
+        return ko
+            ? "비밀번호는 \(range)자이며, 추측하기 어렵고, 아이디(@ 앞부분)와 닉네임을 포함할 수 없습니다."
+            : "The password is \(range) characters, hard to guess, and must not contain the ID (before '@') or the nickname."
+    }
+    var confirmationRules: String { ko ? "같은 비밀번호를 한 번 더 입력하세요." : "Type the same password again." }
+    func signedInAs(_ email: String) -> String { ko ? "아이디: \(email)" : "Signed in as \(email)." }
+    var wrongPassword: String { ko ? "비밀번호가 올바르지 않습니다." : "The password is incorrect." }
+    /// The word the withdrawal prompt asks for; nothing else confirms it.
+    var confirmationWord: String { "yes" }
     var idPrompt: String { ko ? "아이디(이메일): " : "ID (email): " }
     var nicknamePrompt: String { ko ? "닉네임: " : "Nickname: " }
     var rememberPrompt: String { ko ? "로그인 상태 유지? (y/N): " : "Remember me? (y/N): " }
     var goodbye: String { ko ? "안녕히 가세요." : "Goodbye." }
-    var cancelled: String { ko ? "취소했습니다. 아무것도 바뀌지 않았습니다." : "Cancelled; nothing was changed." }
+    /// Ctrl-D leaves the app; what was submitted before stays, so it must not say "nothing changed".
+    var cancelled: String { ko ? "취소했습니다. 마치지 않은 입력은 저장되지 않았습니다." : "Cancelled; nothing unfinished was saved." }
 }

@@ -47,13 +47,14 @@ struct PasswordReader {
         return bytes
     }
 
-    /// Asks a yes/no question on the terminal (echo on).
+    /// Asks for the word a destructive prompt shows ("Type yes to continue"); only that word,
+    /// as shown, confirms — not "y", not "YES", not a Korean "예".
     func confirm(_ prompt: String) throws -> Bool {
-        let answer = try TerminalPrompt.readVisible(prompt, language: language)
-        return Self.isYes(answer)
+        try TerminalPrompt.readVisible(prompt, language: language).trimmingWhitespace()
+            == InteractiveMessages(language: language).confirmationWord
     }
 
-    /// Whether an answer means yes, in English or Korean.
+    /// Whether an answer to a (y/N) question means yes, in English or Korean.
     static func isYes(_ answer: String) -> Bool {
         ["yes", "y", "예", "네"].contains(answer.lowercased().trimmingWhitespace())
     }

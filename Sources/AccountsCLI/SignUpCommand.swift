@@ -16,6 +16,9 @@ struct SignUpCommand: AsyncParsableCommand {
     @Option(help: "The display name: 2-20 characters.")
     var nickname: String
 
+    @Flag(help: "Remember me: keep this first session as long as a remembered login.")
+    var remember = false
+
     @Flag(name: .customLong("password-stdin"), help: "Read the password and its confirmation from standard input.")
     var passwordStdin = false
 
@@ -33,7 +36,8 @@ struct SignUpCommand: AsyncParsableCommand {
             let replaced = try context.sessionFile.read()
             let signedIn = try await context.withService(creating: true) { service in
                 let signedIn = try await service.signUp(
-                    email: email, password: password, confirmation: confirmation, nickname: nickname)
+                    email: email, password: password, confirmation: confirmation, nickname: nickname, remember: remember
+                )
                 try await service.revokeReplacedSession(replaced)
                 return signedIn
             }

@@ -7,9 +7,11 @@ import AccountCore
 /// Prompts on the controlling terminal (`/dev/tty`), so that prompts work even when standard
 /// output is redirected, and hidden input restores the terminal however the read ends.
 enum TerminalPrompt {
-    /// The terminal's settings while echo is off, for the interrupt handler to restore.
+    /// What the interrupt handler needs (it cannot capture): the terminal, and its settings to
+    /// restore while echo is off.
     nonisolated(unsafe) private static var savedSettings = termios()
     nonisolated(unsafe) private static var savedDescriptor: Int32 = -1
+    nonisolated(unsafe) private static var echoIsOff = false
 
     /// Reads a line with echo off, as bytes (the caller decides how strictly to decode).
     static func readHiddenBytes(_ prompt: String, language: Language) throws -> [UInt8] {
@@ -19,16 +21,12 @@ enum TerminalPrompt {
             var silent = original
             silent.c_lflag &= ~tcflag_t(ECHO)
             savedSettings = original
-            savedDescriptor = fd
-            let previous = signal(SIGINT) { _ in
-                // Put echo back before dying, or the user's shell stays blind.
-                tcsetattr(TerminalPrompt.savedDescriptor, TCSAFLUSH, &TerminalPrompt.savedSettings)
-                _exit(130)
-            }
+            echoIsOff = true
             tcsetattr(fd, TCSAFLUSH, &silent)
             defer {
                 tcsetattr(fd, TCSAFLUSH, &original)
-                signal(SIGINT, previous)
+                echoIsOff = false
+                // The Enter that ended the line was not echoed either.
                 _ = write(fd, "\n", 1)
             }
             return try readLine(fd, prompt)
@@ -41,7 +39,15 @@ enum TerminalPrompt {
     }
 
     static func readVisible(_ prompt: String, language: Language) throws -> String {
-        try withTerminal(language) { fd in String(decoding: try readLine(fd, prompt), as: UTF8.self) }
+        try withTerminal(language) { fd in
+            do {
+                return String(decoding: try readLine(fd, prompt), as: UTF8.self)
+            } catch let cancelled as PromptCancelled {
+                // Ctrl-D leaves the cursor after the prompt; what follows starts on its own line.
+                _ = write(fd, "\n", 1)
+                throw cancelled
+            }
+        }
     }
 
     /// Whether there is a controlling terminal to ask on.
@@ -63,8 +69,19 @@ enum TerminalPrompt {
         return try body(fd)
     }
 
-    /// Reads bytes up to a newline; end of input (Ctrl-D) cancels.
+    /// Reads bytes up to a newline; end of input (Ctrl-D) cancels. Ctrl-C ends the prompt's line
+    /// (and puts echo back) before the process exits with 130, so the shell's prompt is not
+    /// left after ours, nor blind.
     private static func readLine(_ fd: Int32, _ prompt: String) throws -> [UInt8] {
+        savedDescriptor = fd
+        let previous = signal(SIGINT) { _ in
+            if TerminalPrompt.echoIsOff {
+                tcsetattr(TerminalPrompt.savedDescriptor, TCSAFLUSH, &TerminalPrompt.savedSettings)
+            }
+            _ = write(TerminalPrompt.savedDescriptor, "\n", 1)
+            _exit(130)
+        }
+        defer { signal(SIGINT, previous) }
         _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0

@@ -171,6 +171,44 @@ struct AccountServiceTests {
         }
     }
 
+    @Test("a new password equal to the current one is refused and changes nothing", arguments: backends)
+    func sameAsCurrent(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let first = try await h.signUp()
+            let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+            let error = await accountError {
+                // NFKC makes the full-width digits the same password.
+                try await h.service.changePassword(
+                    token: first.token, currentPassword: password, newPassword: "Tangerine-Kayak-４２",
+                    confirmation: "Tangerine-Kayak-４２")
+            }
+            #expect(error?.code == "invalid_password")
+            #expect(error == .invalidPassword(.sameAsCurrent))
+            #expect(try await h.service.whoami(token: second.token).nickname == "이순신", "no session was revoked")
+        }
+    }
+
+    @Test(
+        "sign-up with remember me makes a remembered first session; the duplicate check sees any spelling",
+        arguments: backends)
+    func signUpRemembered(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            #expect(try await h.service.isRegistered(email: "leesoon7@example.com") == false)
+            let remembered = try await h.service.signUp(
+                email: "leesoon7@example.com", password: password, confirmation: password, nickname: "이순신",
+                remember: true)
+            #expect(try await h.service.isRegistered(email: "leesoon7@EXAMPLE.com"))
+            let plain = try await h.service.signUp(
+                email: "admiral7@example.com", password: password, confirmation: password, nickname: "이순신")
+            #expect(remembered.expiresAt > plain.expiresAt)
+            let user = try #require(try await h.repository.user(email: "leesoon7@example.com"))
+            #expect(try await h.repository.sessions(userID: user.id).map(\.remember) == [true])
+            #expect(
+                await accountError { _ = try await h.service.isRegistered(email: "Abc@x") }
+                    == .invalidEmail(.localUppercase))
+        }
+    }
+
     @Test("withdraw needs the password, deletes user and sessions, and frees the email", arguments: backends)
     func withdraw(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in

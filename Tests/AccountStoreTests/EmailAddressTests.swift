@@ -76,6 +76,26 @@ struct EmailAddressTests {
         #expect(try EmailAddress("abcdef@mail-1.example.co").domain == "mail-1.example.co")
     }
 
+    @Test("every broken rule is listed at once, the first being the one the initializer throws")
+    func allBrokenRules() {
+        #expect(
+            EmailAddress.brokenRules(in: "Abc@x") == [
+                .localUppercase, .localTooShort, .domainSingleLabel, .domainBadTopLevel,
+            ])
+        #expect(
+            EmailAddress.brokenRules(in: "9A_b") == [
+                .missingAt, .localUppercase, .localInvalidCharacter, .localStartsWithDigit, .localTooShort,
+            ])
+        #expect(
+            EmailAddress.brokenRules(in: "leesoon7@-ex_ample..c") == [
+                .domainInvalidCharacter, .domainLabelHyphen, .domainEmptyLabel, .domainBadTopLevel,
+            ])
+        #expect(EmailAddress.brokenRules(in: "leesoon7@example.com").isEmpty)
+        for input in ["Abc@x", "9A_b", "a@b@c", "leesoon7@-ex_ample..c", "", "leesoon7@예시.com"] {
+            #expect(rule(input) == EmailAddress.brokenRules(in: input).first, "\(input)")
+        }
+    }
+
     @Test("every rule has an English and a Korean message")
     func messages() {
         for rule in EmailRule.allCases {

@@ -13,6 +13,13 @@ struct NicknameTests {
         }
     }
 
+    @Test("every broken rule is listed at once")
+    func allBrokenRules() {
+        #expect(Nickname.brokenRules(in: "\u{7}") == [.controlCharacter, .tooShort])
+        #expect(Nickname.brokenRules(in: "이순신").isEmpty)
+        #expect(rule("\u{7}") == .controlCharacter)
+    }
+
     @Test("1 and 21 graphemes fail; 2 and 20 pass")
     func lengths() throws {
         #expect(rule("a") == .tooShort)

@@ -63,6 +63,21 @@ struct PasswordPolicyTests {
         #expect(check("leesoon7leesoon7") != nil)
     }
 
+    @Test("every broken rule is listed at once; the new password must differ from the current one")
+    func allProblems() {
+        let problems = policy.problems(
+            password: "admiral", email: "leesoon7@example.com", nickname: "admiral", estimator: estimator)
+        #expect(problems == [.invalidPassword(.tooShort), .invalidPassword(.containsNickname), .weakPassword])
+        #expect(check("admiral") == problems.first, "validate throws the first problem")
+        let same = policy.problems(
+            password: "Quokka-Lantern-77", email: "leesoon7@example.com", nickname: "admiral",
+            current: "Quokka-Lantern-77", estimator: estimator)
+        #expect(same == [.invalidPassword(.sameAsCurrent)])
+        #expect(
+            policy.problems(password: "a\u{0}bcdefgh", email: "", nickname: "", estimator: estimator)
+                == [.invalidPassword(.containsNUL)])
+    }
+
     @Test("a confirmation that does not match is rejected")
     func mismatch() {
         #expect(check("Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-43") == .passwordMismatch)
