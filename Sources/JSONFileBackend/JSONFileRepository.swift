@@ -10,7 +10,8 @@ import StoreSupport
 /// it over the store, fsync the folder. Readers need no lock, since a rename is atomic. A file
 /// that is corrupt, foreign or newer is reported and never rewritten.
 public final class JSONFileRepository: UserRepository, @unchecked Sendable {
-    // `@unchecked`: `cached` is only touched on `io`, a serial queue.
+    // `@unchecked`: `cached` is only touched by `current`, `write`, `close` and `createIfMissing`,
+    // which all run on `io`, a serial queue; `current` checks that it is on it.
     private let options: JSONFileOptions
     private let recognizer: StoreRecognizer
     private let lockPath: String
@@ -253,6 +254,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
 
     /// The document as it is on disk now, from the cache when the file has not changed.
     private func current() throws(AccountError) -> JSONStoreDocument {
+        io.checkOnQueue()
         guard let version = try StoreFile.version(of: options.path) else {
             throw .storeIO(detail: "the store file \(options.path) has disappeared")
         }

@@ -13,7 +13,10 @@ import Synchronization
 /// take `lock`, which makes growing the map safe and lets one read transaction be reused
 /// (reset and renewed) instead of begun anew each time.
 final class LMDBEnvironment: @unchecked Sendable {
-    // `@unchecked`: every mutable field below is only touched while holding `lock`.
+    // `@unchecked`: `environment`, `readTransaction` and `references` are only touched while
+    // holding `lock`. `layout` and `readOnlyReason` are set while opening, before `acquire`
+    // publishes the environment in `shared` (whose mutex orders those writes before any use),
+    // and only read afterwards.
     let path: String
     private let lock = Mutex(())
     private var environment: OpaquePointer?

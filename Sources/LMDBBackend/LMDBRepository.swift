@@ -2,16 +2,17 @@ import AccountBackendKit
 import AccountCore
 import CLMDB
 import StoreSupport
+import Synchronization
 
 /// A `UserRepository` in an LMDB environment (one data file plus `<path>-lock`): memory-mapped
 /// B+trees with fast reads. Every operation is one transaction over the named databases of
 /// `LMDBLayout`; uniqueness is the `emails` index checked and written in the same write
 /// transaction, and LMDB allows one writer at a time across all processes.
-public final class LMDBRepository: UserRepository, @unchecked Sendable {
-    // `@unchecked`: `environment` is itself thread-safe and `closed` is only touched on `io`.
+public final class LMDBRepository: UserRepository, Sendable {
     private let environment: LMDBEnvironment
     private let io: SerialIOQueue
-    private var closed = false
+    /// Set by the first `close`, so the environment is released once.
+    private let closed = Atomic(false)
     /// The data file.
     public let path: String
 
@@ -306,22 +307,24 @@ public final class LMDBRepository: UserRepository, @unchecked Sendable {
 
     public func close() async throws {
         try await io.run { [self] in
-            guard !closed else { return }
-            closed = true
+            guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
             environment.release()
         }
     }
 
     deinit {
-        if !closed { environment.release() }
+        if !closed.load(ordering: .acquiring) { environment.release() }
     }
 
     // MARK: - Helpers (inside a transaction)
 
     private typealias Body<T> = @Sendable (LMDBTransaction, LMDBLayout, String) throws(AccountError) -> T
 
-    /// Reads run on the caller's thread: an LMDB read transaction never waits for a writer,
-    /// and the reused transaction makes a lookup cost microseconds instead of a thread hop.
+    /// Reads run on the caller's thread, in the environment's reused read transaction, so a lookup
+    /// costs microseconds instead of a thread hop. Writers of other processes never hold a read
+    /// up, but a write of this process does: the environment's one lock (which makes growing the
+    /// map safe) is held through the write's commit and its fsync, so an in-process read can
+    /// wait that long on a cooperative thread — a durable commit, about a millisecond on an SSD.
     private func read<T: Sendable>(_ body: Body<T>) async throws -> T {
         try environment.read { (txn) throws(AccountError) -> T in try body(txn, environment.layout, path) }
     }

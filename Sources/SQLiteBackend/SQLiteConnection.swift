@@ -15,9 +15,10 @@ enum SQLiteValue {
     case null
 }
 
-/// One open `sqlite3*` and its prepared statements. Not thread-safe by itself (`@unchecked`): its
-/// owner calls it from one serial queue only, and no pointer leaves this type.
-final class SQLiteConnection: @unchecked Sendable {
+/// One open `sqlite3*` and its prepared statements. Not thread-safe, so not `Sendable`: it is
+/// made on the repository's I/O queue and handed over (`sending`) to a `Mutex` that owns it
+/// from then on, and no pointer leaves this type.
+final class SQLiteConnection {
     let path: String
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]

@@ -12,32 +12,30 @@ import Synchronization
 /// processes share a store safely; each write is one `BEGIN IMMEDIATE` transaction, and
 /// uniqueness, withdrawal and session revocation are enforced by the schema (a UNIQUE email
 /// index, `ON DELETE CASCADE`).
-public final class SQLiteRepository: UserRepository, @unchecked Sendable {
-    // `@unchecked`: `connection` (the writer) is only touched under `writerLock`, and `reader`
-    // only under `readerLock`.
-    private let connection: SQLiteConnection
-    private let writerLock = Mutex(())
+public final class SQLiteRepository: UserRepository, Sendable {
+    /// The connection that writes; each mutex owns its connection, so the compiler checks that
+    /// no one touches a connection without holding its lock.
+    private let writer: Mutex<SQLiteConnection>
     private let io: SerialIOQueue
     private let busyTimeoutMilliseconds: Int
     /// A second connection for reads, used on the caller's thread: a WAL reader never waits for
     /// the writer, so a lookup costs microseconds instead of a thread hop.
-    private let reader: SQLiteConnection
-    private let readerLock = Mutex(())
+    private let reader: Mutex<SQLiteConnection>
     /// The database file.
     public let path: String
     /// Why this process may only read the store (its file or folder is not writable), or `nil`.
     private let readOnlyReason: String?
 
     private init(
-        connection: SQLiteConnection, reader: SQLiteConnection, io: SerialIOQueue, busyTimeoutMilliseconds: Int,
-        readOnlyReason: String? = nil
+        connection: sending SQLiteConnection, reader: sending SQLiteConnection, io: SerialIOQueue,
+        busyTimeoutMilliseconds: Int, readOnlyReason: String? = nil
     ) {
         self.readOnlyReason = readOnlyReason
-        self.connection = connection
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        self.reader = reader
-        self.io = io
         path = connection.path
+        writer = Mutex(connection)
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.reader = Mutex(reader)
+        self.io = io
     }
 
     /// Opens the store at `options.path`, creating an empty one when no file exists there.
@@ -132,7 +130,9 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     /// `PRAGMA integrity_check` plus a foreign-key check: `["ok"]` for a sound store.
     public func integrityCheck() async throws -> [String] {
         try await io.run { [self] () throws -> [String] in
-            try writerLock.withLock { (_) throws(AccountError) -> [String] in try Self.integrityProblems(connection) }
+            try writer.withLock { (connection) throws(AccountError) -> [String] in
+                try Self.integrityProblems(connection)
+            }
         }
     }
 
@@ -320,8 +320,8 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
     }
 
     public func close() async throws {
-        try await io.run { [self] in writerLock.withLock { _ in connection.close() } }
-        readerLock.withLock { _ in reader.close() }
+        try await io.run { [self] in writer.withLock { $0.close() } }
+        reader.withLock { $0.close() }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer connection.
@@ -338,7 +338,7 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         if let readOnlyReason {
             throw AccountError.storeIO(detail: "\(readOnlyReason): the store is read-only here; nothing was changed")
         }
-        let attempt = try writerLock.withLockIfAvailable { (_) throws(AccountError) -> T? in
+        let attempt = try writer.withLockIfAvailable { (connection) throws(AccountError) -> T? in
             connection.setBusyTimeout(milliseconds: 0)
             defer { connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
             do throws(AccountError) {
@@ -349,15 +349,17 @@ public final class SQLiteRepository: UserRepository, @unchecked Sendable {
         }
         if let attempt, let result = attempt { return result }
         return try await io.run { [self] () throws -> T in
-            try writerLock.withLock { (_) throws(AccountError) -> T in
+            try writer.withLock { (connection) throws(AccountError) -> T in
                 try connection.immediateTransaction { () throws(AccountError) -> T in try body(connection) }
             }
         }
     }
 
     /// Runs a read on the reader connection, on the caller's thread.
-    private func read<T>(_ body: (SQLiteConnection) throws(AccountError) -> T) throws(AccountError) -> T {
-        try readerLock.withLock { (_) throws(AccountError) -> T in try body(reader) }
+    private func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws(AccountError) -> T) throws(AccountError)
+        -> T
+    {
+        try reader.withLock { (connection) throws(AccountError) -> T in try body(connection) }
     }
 
     // MARK: - Rows

@@ -2,9 +2,11 @@ import Dispatch
 
 /// Runs blocking file and database work on a private serial thread, off Swift's cooperative pool.
 ///
-/// Waiting for an `flock` or an `fsync` must not pin one of the few cooperative threads; a
-/// backend hops here for every call and resumes the caller when the work is done. Work on one
-/// queue runs one item at a time, which also serialises a repository's in-process callers.
+/// Waiting for an `flock`, a busy database or an `fsync` must not pin one of the few cooperative
+/// threads, so a backend hops here for the work that can wait: the JSON backend for every call,
+/// SQLite and LMDB for opening, closing and a write that finds the store in use (their
+/// uncontended writes and their reads run on the caller's thread). Work on one queue runs one
+/// item at a time, which also serialises the calls a repository sends here.
 public final class SerialIOQueue: Sendable {
     private let queue: DispatchQueue
 
@@ -13,11 +15,22 @@ public final class SerialIOQueue: Sendable {
         queue = DispatchQueue(label: label)
     }
 
-    /// Runs `work` on the queue and returns its result, rethrowing its error.
-    public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Stops the process when called off this queue: state confined to the queue is checked at
+    /// run time, as GRDB checks its connections' confinement.
+    public func checkOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+
+    /// Runs `work` on the queue and returns its result, rethrowing its error. The result is
+    /// `sending`, so a value made on the queue (an open connection) can be handed to its owner.
+    public func run<T>(_ work: @escaping @Sendable () throws -> sending T) async throws -> sending T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try work() })
+                do {
+                    continuation.resume(returning: try work())
+                } catch {
+                    continuation.resume(throwing: error)
+                }
             }
         }
     }
