@@ -16,7 +16,8 @@ let package = Package(
         // A reference backend in memory, for applications' unit tests.
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
         .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
-        .library(name: "AccountTransfer", targets: ["AccountTransfer"]),
+        // The operator's service: listing, check-up, export, import and migration.
+        .library(name: "AccountOperations", targets: ["AccountOperations"]),
         .library(name: "JSONFileBackend", targets: ["JSONFileBackend"]),
         .library(name: "SQLiteBackend", targets: ["SQLiteBackend"]),
         .library(name: "LMDBBackend", targets: ["LMDBBackend"]),
@@ -58,20 +59,24 @@ let package = Package(
         ),
         .target(name: "AccountBackendKit", dependencies: ["AccountCore"], swiftSettings: strict),
         .target(name: "MemoryBackend", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
-        .target(name: "StoreSupport", dependencies: ["AccountCore"], swiftSettings: strict),
+        // Durable files (atomic replace, fsync), POSIX errors as AccountError, JSON text and the
+        // records' JSON fields: shared by the file backends, the export format and the CLI.
+        .target(name: "FileSupport", dependencies: ["AccountCore"], swiftSettings: strict),
+        // The backends' own toolbox: file locks and the queue for blocking I/O.
+        .target(name: "StoreSupport", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
         .target(
             name: "JSONFileBackend",
-            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport"],
+            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "StoreSupport"],
             swiftSettings: strict
         ),
         .target(
             name: "SQLiteBackend",
-            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport", "CSQLite"],
+            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "StoreSupport", "CSQLite"],
             swiftSettings: strict
         ),
         .target(
             name: "LMDBBackend",
-            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport", "CLMDB"],
+            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "StoreSupport", "CLMDB"],
             swiftSettings: strict
         ),
         .target(
@@ -85,8 +90,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "AccountTransfer",
-            dependencies: ["AccountCore", "AccountCrypto", "StoreSupport"],
+            name: "AccountOperations",
+            dependencies: ["AccountCore", "AccountCrypto", "FileSupport"],
             swiftSettings: strict
         ),
         .target(
@@ -116,7 +121,7 @@ let package = Package(
             name: "AccountsCLI",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountConformance", "AccountBackendKit", "AccountSettings",
-                "AccountTransfer", "StoreSupport",
+                "AccountOperations", "FileSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -133,9 +138,9 @@ let package = Package(
         .testTarget(
             name: "AccountStoreTests",
             dependencies: [
-                "AccountCore", "AccountCrypto", "StoreSupport", "JSONFileBackend", "SQLiteBackend", "LMDBBackend",
+                "AccountCore", "AccountCrypto", "FileSupport", "StoreSupport", "JSONFileBackend", "SQLiteBackend", "LMDBBackend",
                 .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
-                "AccountBackendKit", "AccountConformance", "AccountTransfer", "MemoryBackend",
+                "AccountBackendKit", "AccountConformance", "AccountOperations", "MemoryBackend",
                 "StandardBackends", "AccountSettings", "AccountsCLI", "AccountsBench", "accounts", "accounts-bench",
                 "accounts-torture", "CSQLite",
             ],

@@ -27,7 +27,7 @@ let package = Package(
             name: "FuzzExportReader",
             dependencies: [
                 .product(name: "AccountCore", package: "AccountStore"),
-                .product(name: "AccountTransfer", package: "AccountStore"),
+                .product(name: "AccountOperations", package: "AccountStore"),
             ],
             swiftSettings: fuzzer),
     ]

@@ -1,5 +1,6 @@
 /// The account rules on top of any `UserRepository`: sign-up, login, sessions, password change,
-/// withdrawal and throttling. Front ends (the CLI, tests) call this and nothing below it.
+/// withdrawal and throttling. Front ends (the CLI's account commands and its app) call this and
+/// nothing below it; the operator's work goes through `AccountAdministration` beside it.
 public struct AccountService: Sendable {
     /// The store.
     public let repository: any UserRepository

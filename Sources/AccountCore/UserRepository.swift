@@ -21,9 +21,11 @@ public enum SessionRevocation: Sendable, Hashable {
     }
 }
 
-/// The storage contract every backend keeps. `AccountService` calls it for the account flows, and
-/// the operator commands (listing, export, import, migrate, doctor) call it directly; the
-/// conformance suite (`AccountConformance`) checks every promise below on every backend.
+/// The storage contract every backend keeps. Two services call it: `AccountService` for the
+/// account flows, and `AccountAdministration` (in `AccountOperations`) for the operator's work —
+/// listing, check-ups, export, import and migration; front ends call those services, never a
+/// repository. The conformance suite (`AccountConformance`) checks every promise below on every
+/// backend.
 ///
 /// Promises:
 /// 1. Uniqueness of `UserRecord.email` is enforced atomically: two racing `createUser` calls for

@@ -1,6 +1,6 @@
 import AccountBackendKit
 import ArgumentParser
-import StoreSupport
+import FileSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import AccountCore
 import ArgumentParser
-import StoreSupport
+import FileSupport
 
 /// List the backends compiled in.
 struct BackendsCommand: AsyncParsableCommand {

@@ -1,10 +1,11 @@
 import AccountBackendKit
 import AccountCore
 import AccountCrypto
+import AccountOperations
 import AccountSettings
 import ArgumentParser
+import FileSupport
 import Foundation
-import StoreSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -64,7 +65,9 @@ struct CommandContext {
     /// Opens the configured store and runs `body` with it, closing it afterwards. Only a command
     /// that writes new accounts (sign-up, import, the app) passes `creating: true`; every other
     /// command reports a missing store as `store_not_found` and creates nothing.
-    func withStore<T>(creating: Bool = false, _ body: (any UserRepository) async throws -> T) async throws -> T {
+    private func withStore<T>(creating: Bool = false, _ body: (any UserRepository) async throws -> T) async throws
+        -> T
+    {
         var configuration = settings.backend
         configuration.createIfMissing = creating
         if creating && settings.storePathIsDefault {
@@ -85,6 +88,16 @@ struct CommandContext {
     /// (`creating` as for `withStore`).
     func withService<T>(creating: Bool = false, _ body: (AccountService) async throws -> T) async throws -> T {
         try await withStore(creating: creating) { repository in try await body(makeService(repository)) }
+    }
+
+    /// Opens the configured store and runs `body` with the operator's service over it, closing
+    /// it afterwards (`creating` as for `withStore`).
+    func withAdministration<T>(
+        creating: Bool = false, _ body: (AccountAdministration) async throws -> T
+    ) async throws -> T {
+        try await withStore(creating: creating) { repository in
+            try await body(AccountAdministration(repository: repository))
+        }
     }
 
     private func makeService(_ repository: any UserRepository) -> AccountService {

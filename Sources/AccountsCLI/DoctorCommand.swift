@@ -1,6 +1,7 @@
 import AccountCore
+import AccountOperations
 import ArgumentParser
-import StoreSupport
+import FileSupport
 
 /// Check the configured store: engine integrity, index consistency, orphaned and expired sessions.
 struct DoctorCommand: AsyncParsableCommand {
@@ -23,54 +24,33 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            return try await context.withStore { store in
-                let removedOrphans = removeOrphans ? try await store.deleteOrphanedSessions() : 0
-                let integrity = try await store.integrityCheck()
-                let now = SystemClock().now()
-                var users = 0
-                var expired: [String] = []
-                var after: String?
+            let checkup = try await context.withAdministration { administration in
                 let progress = ProgressLine(
-                    "checked users", total: try await store.userCount(), json: options.base.json)
+                    "checked users", total: try await administration.userCount(), json: options.base.json)
                 defer { progress.finish() }
-                while true {
-                    let page = try await store.users(after: after, limit: 500)
-                    for user in page {
-                        users += 1
-                        expired += try await store.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
-                            \.tokenHash)
-                    }
-                    progress.update(users)
-                    guard page.count == 500, let last = page.last else { break }
-                    after = last.email
-                }
-                var purged = 0
-                if fix {
-                    for tokenHash in expired where try await store.deleteSession(tokenHash: tokenHash) { purged += 1 }
-                }
-                let damaged = integrity != ["ok"]
-                let info = try await store.storeInfo()
-                let text = context.messages
-                var lines = [
-                    text.doctorStore(context.settings.backend.location, info),
-                    text.doctorIntegrity(damaged: damaged),
-                ]
-                lines += integrity.filter { $0 != "ok" }.map(text.doctorProblem)
-                lines.append(text.doctorUsers(users))
-                lines.append(text.doctorExpired(expired.count, purged: fix ? purged : nil))
-                if removeOrphans { lines.append(text.doctorRemovedOrphans(removedOrphans)) }
-                return CommandReply(
-                    lines: lines,
-                    fields: [
-                        ("backend", .string(context.settings.backendName)), ("integrity_ok", .bool(!damaged)),
-                        ("problems", .array(integrity.filter { $0 != "ok" }.map(JSONValue.string))),
-                        ("users", .int(Int64(users))), ("expired_sessions", .int(Int64(expired.count))),
-                        ("purged_sessions", .int(Int64(purged))),
-                        ("removed_orphaned_sessions", .int(Int64(removedOrphans))),
-                    ],
-                    exitStatus: damaged ? ExitStatus.checksFailed : ExitStatus.success,
-                    jsonError: damaged ? ("store_damaged", integrity.joined(separator: "; ")) : nil)
+                return try await administration.checkUp(
+                    purgeExpired: fix, removeOrphanedSessions: removeOrphans, progress: progress.update)
             }
+            let text = context.messages
+            var lines = [
+                text.doctorStore(context.settings.backend.location, checkup.info),
+                text.doctorIntegrity(damaged: checkup.isDamaged),
+            ]
+            lines += checkup.problems.map(text.doctorProblem)
+            lines.append(text.doctorUsers(checkup.users))
+            lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
+            if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
+            return CommandReply(
+                lines: lines,
+                fields: [
+                    ("backend", .string(context.settings.backendName)), ("integrity_ok", .bool(!checkup.isDamaged)),
+                    ("problems", .array(checkup.problems.map(JSONValue.string))),
+                    ("users", .int(Int64(checkup.users))), ("expired_sessions", .int(Int64(checkup.expiredSessions))),
+                    ("purged_sessions", .int(Int64(checkup.purgedSessions))),
+                    ("removed_orphaned_sessions", .int(Int64(checkup.removedOrphanedSessions))),
+                ],
+                exitStatus: checkup.isDamaged ? ExitStatus.checksFailed : ExitStatus.success,
+                jsonError: checkup.isDamaged ? ("store_damaged", checkup.problems.joined(separator: "; ")) : nil)
         }
     }
 }

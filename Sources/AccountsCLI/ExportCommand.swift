@@ -1,7 +1,7 @@
 import AccountCore
-import AccountTransfer
+import AccountOperations
 import ArgumentParser
-import StoreSupport
+import FileSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -23,22 +23,21 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let summary = try await context.withStore { store in
+            let summary = try await context.withAdministration { administration in
                 let progress = ProgressLine(
-                    "exported users", total: try await store.userCount(), json: options.base.json)
+                    "exported users", total: try await administration.userCount(), json: options.base.json)
                 defer { progress.finish() }
                 if let output {
                     let sink = try LineFile(path: output)
-                    let summary = try await StoreExporter.export(
-                        store, sourceBackend: context.settings.backendName, withSessions: withSessions,
-                        now: SystemClock().now(), progress: progress.update, write: sink.write)
+                    let summary = try await administration.export(
+                        sourceBackend: context.settings.backendName, withSessions: withSessions,
+                        progress: progress.update, write: sink.write)
                     try sink.commit()
                     return summary
                 }
-                return try await StoreExporter.export(
-                    store, sourceBackend: context.settings.backendName, withSessions: withSessions,
-                    now: SystemClock().now(), progress: progress.update,
-                    write: { Swift.print($0) })
+                return try await administration.export(
+                    sourceBackend: context.settings.backendName, withSessions: withSessions,
+                    progress: progress.update, write: { Swift.print($0) })
             }
             let line =
                 "Exported \(EnglishPlural.count(summary.users, "user")) and \(EnglishPlural.count(summary.sessions, "session"))."

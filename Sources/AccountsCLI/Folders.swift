@@ -1,5 +1,5 @@
 import AccountCore
-import StoreSupport
+import FileSupport
 
 #if canImport(Glibc)
     import Glibc

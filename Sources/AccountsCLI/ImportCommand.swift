@@ -1,7 +1,7 @@
 import AccountCore
-import AccountTransfer
+import AccountOperations
 import ArgumentParser
-import StoreSupport
+import FileSupport
 
 /// Load an export file into the configured store.
 struct ImportCommand: AsyncParsableCommand {
@@ -20,9 +20,9 @@ struct ImportCommand: AsyncParsableCommand {
             let staged = input == "-" ? try StagedStandardInput() : nil
             let file = try StoreImporter.validate(staged?.path ?? input)
             let progress = ProgressLine("imported users", total: file.header.users, json: options.base.json)
-            let report = try await context.withStore(creating: true) {
+            let report = try await context.withAdministration(creating: true) {
                 defer { progress.finish() }
-                return try await StoreImporter.importFile(file, into: $0, merge: merge, progress: progress.update)
+                return try await $0.importFile(file, merge: merge, progress: progress.update)
             }
             var lines = [
                 "Imported \(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session"))."

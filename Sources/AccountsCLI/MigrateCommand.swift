@@ -1,8 +1,7 @@
 import AccountBackendKit
 import AccountCore
-import AccountTransfer
+import AccountOperations
 import ArgumentParser
-import StoreSupport
 
 /// Copy the configured store into a new store of another (or the same) backend, verified.
 struct MigrateCommand: AsyncParsableCommand {
@@ -30,14 +29,13 @@ struct MigrateCommand: AsyncParsableCommand {
                 throw UsageProblem(
                     english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
             }
-            let summary = try await context.withStore { source in
+            let summary = try await context.withAdministration { source in
                 let target = try await context.backends.open(descriptor, target)
                 do {
                     let progress = ProgressLine(
                         "migrated users", total: try await source.userCount(), json: options.base.json)
                     defer { progress.finish() }
-                    let summary = try await StoreMigrator.migrate(
-                        from: source, to: target, progress: progress.update)
+                    let summary = try await source.migrate(to: target, progress: progress.update)
                     try await target.close()
                     return summary
                 } catch {

@@ -1,6 +1,6 @@
 import AccountCore
+import FileSupport
 import Foundation
-import StoreSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import AccountCore
+import AccountOperations
 import ArgumentParser
-import StoreSupport
+import FileSupport
 
 /// Operator commands over the configured store. They never print password hashes or tokens.
 struct UsersCommand: AsyncParsableCommand {
@@ -14,7 +15,7 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.run(options) { context in
-                let count = try await context.withStore { try await $0.userCount() }
+                let count = try await context.withAdministration { try await $0.userCount() }
                 return CommandReply(lines: [String(count)], fields: [("count", .int(Int64(count)))])
             }
         }
@@ -36,11 +37,9 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.run(options) { context in
-                let users = try await context.withStore { try await $0.users(after: after, limit: limit) }
+                let users = try await context.withAdministration { try await $0.accounts(after: after, limit: limit) }
                 let lines = users.map { "\($0.email)\t\($0.nickname)\t\($0.id.rawValue)" }
-                var fields: [(String, JSONValue)] = [
-                    ("users", .array(users.map { CommandContext.json(AccountProfile($0)) }))
-                ]
+                var fields: [(String, JSONValue)] = [("users", .array(users.map(CommandContext.json)))]
                 if users.count == limit, let last = users.last { fields.append(("next_after", .string(last.email))) }
                 return CommandReply(lines: lines, fields: fields)
             }
@@ -55,25 +54,23 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.run(options) { context in
                 let key = try EmailAddress(email).normalized
-                let found = try await context.withStore { store -> (UserRecord, [SessionRecord])? in
-                    guard let user = try await store.user(email: key) else { return nil }
-                    return (user, try await store.sessions(userID: user.id))
+                guard let account = try await context.withAdministration({ try await $0.account(email: key) }) else {
+                    throw AccountNotFound(email: key)
                 }
-                guard let (user, sessions) = found else { throw AccountNotFound(email: key) }
                 let lines = [
-                    "Email:            \(user.email)", "Nickname:         \(user.nickname)",
-                    "Id:               \(user.id)",
-                    "Created:          \(user.createdAt.iso8601)",
-                    "Password changed: \(user.passwordChangedAt.iso8601)",
-                    "Failed logins:    \(user.failedLoginCount)", "Sessions:         \(sessions.count)",
+                    "Email:            \(account.profile.email)", "Nickname:         \(account.profile.nickname)",
+                    "Id:               \(account.profile.id)",
+                    "Created:          \(account.profile.createdAt.iso8601)",
+                    "Password changed: \(account.passwordChangedAt.iso8601)",
+                    "Failed logins:    \(account.failedLoginCount)", "Sessions:         \(account.sessionCount)",
                 ]
                 return CommandReply(
                     lines: lines,
                     fields: [
-                        ("user", CommandContext.json(AccountProfile(user))),
-                        ("password_changed_at_ms", .int(user.passwordChangedAt.millisecondsSince1970)),
-                        ("failed_login_count", .int(Int64(user.failedLoginCount))),
-                        ("sessions", .int(Int64(sessions.count))),
+                        ("user", CommandContext.json(account.profile)),
+                        ("password_changed_at_ms", .int(account.passwordChangedAt.millisecondsSince1970)),
+                        ("failed_login_count", .int(Int64(account.failedLoginCount))),
+                        ("sessions", .int(Int64(account.sessionCount))),
                     ])
             }
         }

@@ -1,8 +1,8 @@
 import AccountConformance
 import AccountCore
 import ArgumentParser
+import FileSupport
 import Foundation
-import StoreSupport
 
 /// Run the conformance suite against a scratch store of the chosen backend.
 struct VerifyCommand: AsyncParsableCommand {

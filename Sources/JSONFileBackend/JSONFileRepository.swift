@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountCore
+import FileSupport
 import StoreSupport
 
 /// A `UserRepository` in one pretty-printed JSON file: for small deployments, fixtures, and

@@ -1,4 +1,5 @@
 import AccountCore
+import FileSupport
 import StoreSupport
 
 /// The compact, versioned binary form of records in LMDB: a version byte, then fields in a

@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import CLMDB
+import FileSupport
 import StoreSupport
 import Synchronization
 

@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import CSQLite
+import FileSupport
 import StoreSupport
 import Synchronization
 

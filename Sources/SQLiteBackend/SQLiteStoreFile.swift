@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountCore
+import FileSupport
 import StoreSupport
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import AccountCore
+import FileSupport
 
 #if canImport(Glibc)
     import Glibc

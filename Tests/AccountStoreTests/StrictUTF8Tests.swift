@@ -1,4 +1,4 @@
-import StoreSupport
+import FileSupport
 import Testing
 
 @Suite("Strict UTF-8 decoding")

@@ -2,7 +2,7 @@ import AccountBackendKit
 import AccountConformance
 import AccountCore
 import AccountCrypto
-import AccountTransfer
+import AccountOperations
 import Foundation
 import StandardBackends
 import Testing

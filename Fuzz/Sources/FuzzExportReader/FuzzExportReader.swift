@@ -1,5 +1,5 @@
 import AccountCore
-import AccountTransfer
+import AccountOperations
 
 #if canImport(Glibc)
     import Glibc

@@ -12,10 +12,8 @@ public enum StoreMigrator {
         guard existing == 0 else {
             throw AccountError.storeNotEmpty(detail: "it holds \(existing) users; migrate only into a new store")
         }
-        var after: String?
         var done = 0
-        while true {
-            let page = try await source.users(after: after, limit: StoreExporter.pageSize)
+        for try await page in source.userPages(size: AccountAdministration.pageSize) {
             let skipped = try await target.createUsers(page)
             guard skipped.isEmpty else {
                 throw AccountError.storeNotEmpty(
@@ -28,8 +26,6 @@ public enum StoreMigrator {
             }
             done += page.count
             progress(done)
-            guard page.count == StoreExporter.pageSize, let last = page.last else { break }
-            after = last.email
         }
         let from = try await StoreExporter.digest(source)
         let to = try await StoreExporter.digest(target)

@@ -1,5 +1,5 @@
 import AccountCore
-import StoreSupport
+import FileSupport
 
 /// The export format: versioned JSON Lines.
 ///

@@ -1,6 +1,6 @@
 import AccountCore
 import AccountCrypto
-import StoreSupport
+import FileSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -13,9 +13,6 @@ public struct TransferSummary: Sendable, Hashable {
 
 /// Streams a store out as export lines, page by page, in email order.
 public enum StoreExporter {
-    /// Users fetched per page.
-    static let pageSize = 500
-
     /// Writes the whole export through `write` (one line per call, without the newline).
     /// - Throws: `storeBusy` when the store changed while it was being read (retry the export).
     public static func export(
@@ -59,9 +56,7 @@ public enum StoreExporter {
         var digest = SHA256Stream()
         var users = 0
         var sessions = 0
-        var after: String?
-        while true {
-            let page = try await store.users(after: after, limit: pageSize)
+        for try await page in store.userPages(size: AccountAdministration.pageSize) {
             for user in page {
                 let line = ExportFormat.line(user)
                 try visit(line)
@@ -76,8 +71,6 @@ public enum StoreExporter {
                 }
             }
             progress(users)
-            guard page.count == pageSize, let last = page.last else { break }
-            after = last.email
         }
         return TransferSummary(users: users, sessions: sessions, digest: digest.hexDigest())
     }

@@ -1,0 +1,98 @@
+import AccountCore
+
+/// The operator's service, beside `AccountService`: counting, listing and showing accounts,
+/// checking a store up, and exporting, importing and migrating it. Front ends (the CLI's `users`,
+/// `doctor`, `export`, `import` and `migrate`) call this, never the repository directly, and it
+/// shows no password hash or token except inside an export file, which carries hashes by design.
+public struct AccountAdministration: Sendable {
+    /// The store.
+    public let repository: any UserRepository
+    private let clock: any AccountClock
+
+    /// Users per page when a whole store is walked.
+    public static let pageSize = 500
+
+    /// Creates the service over `repository`; `clock` decides which sessions are expired.
+    public init(repository: any UserRepository, clock: any AccountClock = SystemClock()) {
+        self.repository = repository
+        self.clock = clock
+    }
+
+    // MARK: - Looking
+
+    /// How many accounts the store holds.
+    public func userCount() async throws -> Int {
+        try await repository.userCount()
+    }
+
+    /// At most `limit` accounts in email order, starting after the email `after`.
+    public func accounts(after: String?, limit: Int) async throws -> [AccountProfile] {
+        try await repository.users(after: after, limit: limit).map(AccountProfile.init)
+    }
+
+    /// One account by email (any spelling of the domain), or `nil` when none has it.
+    /// - Throws: `invalidEmail` for a string that is not a valid ID.
+    public func account(email: String) async throws -> AccountDetails? {
+        guard let user = try await repository.user(email: EmailAddress(email).normalized) else { return nil }
+        return AccountDetails(
+            profile: AccountProfile(user), passwordChangedAt: user.passwordChangedAt,
+            failedLoginCount: user.failedLoginCount, sessionCount: try await repository.sessions(userID: user.id).count)
+    }
+
+    // MARK: - Check-up
+
+    /// Runs the backend's integrity check and walks every user's sessions for expired ones.
+    /// Changes the store only as asked: `purgeExpired` deletes expired sessions,
+    /// `removeOrphanedSessions` those whose user is gone (first, so the check sees the result).
+    public func checkUp(
+        purgeExpired: Bool, removeOrphanedSessions: Bool, progress: (_ usersDone: Int) -> Void = { _ in }
+    ) async throws -> StoreCheckup {
+        let removed = removeOrphanedSessions ? try await repository.deleteOrphanedSessions() : 0
+        let integrity = try await repository.integrityCheck()
+        let now = clock.now()
+        var users = 0
+        var expired: [String] = []
+        for try await page in repository.userPages(size: Self.pageSize) {
+            for user in page {
+                expired += try await repository.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
+                    \.tokenHash)
+            }
+            users += page.count
+            progress(users)
+        }
+        var purged = 0
+        if purgeExpired {
+            for tokenHash in expired where try await repository.deleteSession(tokenHash: tokenHash) { purged += 1 }
+        }
+        return StoreCheckup(
+            info: try await repository.storeInfo(), problems: integrity.filter { $0 != "ok" }, users: users,
+            expiredSessions: expired.count, purgedSessions: purged, removedOrphanedSessions: removed)
+    }
+
+    // MARK: - Moving accounts
+
+    /// Writes the whole store as export lines through `write` (one line per call, no newline).
+    /// - Throws: `storeBusy` when the store changed while it was being read (export again).
+    public func export(
+        sourceBackend: String, withSessions: Bool, progress: (_ usersDone: Int) -> Void = { _ in },
+        write: (String) throws -> Void
+    ) async throws -> TransferSummary {
+        try await StoreExporter.export(
+            repository, sourceBackend: sourceBackend, withSessions: withSessions, now: clock.now(),
+            progress: progress, write: write)
+    }
+
+    /// Loads a validated export file; without `merge` the store must be empty.
+    public func importFile(
+        _ file: ValidatedExport, merge: Bool, progress: (_ usersDone: Int) -> Void = { _ in }
+    ) async throws -> ImportReport {
+        try await StoreImporter.importFile(file, into: repository, merge: merge, progress: progress)
+    }
+
+    /// Copies every account and session into the empty `target`, then proves the copy.
+    public func migrate(
+        to target: any UserRepository, progress: (_ usersDone: Int) -> Void = { _ in }
+    ) async throws -> TransferSummary {
+        try await StoreMigrator.migrate(from: repository, to: target, progress: progress)
+    }
+}
