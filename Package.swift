@@ -5,9 +5,11 @@ import PackageDescription
 /// warnings are errors in our own code only (dependencies are untouched).
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
+// Linux only, so no Apple platform is declared: the backends and the CLI call glibc directly
+// (`st_mtim`, `Glibc.read`, termios, `posix_spawn`), the C libraries come from Debian packages,
+// and nothing is built or tested on another system.
 let package = Package(
     name: "AccountStore",
-    platforms: [.macOS(.v15)],
     products: [
         // What a backend author needs: the domain, the backend kit and the shared suite.
         .library(name: "AccountCore", targets: ["AccountCore"]),
@@ -45,6 +47,9 @@ let package = Package(
         // Named directly (both already come with postgres-nio) for `Logger` and TLS settings.
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        // `swift package generate-documentation` for the DocC catalogs; a command plugin, so it
+        // is built only when documentation is generated, never into a product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
@@ -135,16 +140,65 @@ let package = Package(
             name: "accounts-bench", dependencies: ["AccountsBench", "StandardBackends"], swiftSettings: strict),
         .executableTarget(
             name: "accounts-torture", dependencies: ["AccountCore", "StandardBackends"], swiftSettings: strict),
-        .testTarget(
-            name: "AccountStoreTests",
+        // Tests, split by layer (`swift test --filter AccountCoreTests` and so on), over two
+        // helper targets: one that links no backend, one that names the standard backends.
+        .target(
+            name: "AccountTestSupport",
+            dependencies: ["AccountCore", "AccountCrypto", "AccountBackendKit"],
+            path: "Tests/AccountTestSupport",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BackendTestSupport",
             dependencies: [
-                "AccountCore", "AccountCrypto", "FileSupport", "StoreSupport", "JSONFileBackend", "SQLiteBackend", "LMDBBackend",
-                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
-                "AccountBackendKit", "AccountConformance", "AccountOperations", "MemoryBackend",
-                "StandardBackends", "AccountSettings", "AccountsCLI", "AccountsBench", "accounts", "accounts-bench",
-                "accounts-torture", "CSQLite",
+                "AccountTestSupport", "AccountCore", "AccountBackendKit", "StandardBackends", "JSONFileBackend",
+                "SQLiteBackend", "LMDBBackend", .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
             ],
-            exclude: ["Fixtures", "Scenarios"],
+            path: "Tests/BackendTestSupport",
+            swiftSettings: strict
+        ),
+        // The domain rules, the crypto and the services, over the in-memory backend: no store
+        // engine, no SwiftNIO.
+        .testTarget(
+            name: "AccountCoreTests",
+            dependencies: [
+                "AccountTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountOperations",
+                "FileSupport", "MemoryBackend",
+            ],
+            swiftSettings: strict
+        ),
+        // Each backend on its own: engines, files, crashes, faults, several processes.
+        .testTarget(
+            name: "BackendTests",
+            dependencies: [
+                "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
+                "AccountConformance", "StandardBackends", "SQLiteBackend", "LMDBBackend", "CSQLite",
+                "accounts", "accounts-torture",
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        // The conformance suite over every backend, the memory backend included.
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: [
+                "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountBackendKit", "AccountConformance",
+                "MemoryBackend", "StandardBackends", .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                "accounts",
+            ],
+            swiftSettings: strict
+        ),
+        // The CLI end to end: commands, scenarios on every backend, the terminal app, transfer,
+        // settings, the bench harness.
+        .testTarget(
+            name: "AccountsCLITests",
+            dependencies: [
+                "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
+                "AccountConformance", "AccountOperations", "AccountSettings", "StandardBackends", "CSQLite",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                "accounts", "accounts-bench", "accounts-torture",
+            ],
+            exclude: ["Scenarios"],
             swiftSettings: strict
         ),
     ]

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// What the conformance suite plants in a scratch schema, and how it looks at and removes
 /// them: the PostgreSQL counterparts of foreign files, random bytes and folder snapshots.
-enum PostgresStoreFixtures {
+package enum PostgresStoreFixtures {
     /// Schemas that are not this backend's readable store, by kind.
     public enum Foreign: String, Sendable, CaseIterable {
         /// Another program's tables.

@@ -1,0 +1,247 @@
+import AccountBackendKit
+import AccountCore
+import AccountCrypto
+import AccountTestSupport
+import MemoryBackend
+import Testing
+
+/// The service's rules, over the in-memory reference backend. The rules do not depend on the
+/// store: the conformance suite holds every backend to the repository contract they rely on,
+/// and the CLI scenarios replay these flows on every backend.
+@Suite("AccountService")
+struct AccountServiceTests {
+    static let backends: [any BackendDescriptor] = [MemoryBackendDescriptor()]
+    let password = ServiceHarness.password
+
+    @Test("sign-up creates the user and a session; start welcomes the member", arguments: backends)
+    func signUpAndStart(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let signedIn = try await h.signUp("leesoon7@Example.com", nickname: "  이순신 ")
+            #expect(signedIn.profile.email == "leesoon7@example.com")
+            #expect(signedIn.profile.nickname == "이순신")
+            #expect(try await h.service.start(token: signedIn.token) == .member(signedIn.profile))
+            #expect(try await h.service.whoami(token: signedIn.token) == signedIn.profile)
+            #expect(try await h.service.start(token: nil) == .guest(sessionExpired: false))
+            let stored = try #require(try await h.repository.user(email: "leesoon7@example.com"))
+            #expect(stored.passwordHash.hasPrefix("$argon2id$"))
+            #expect(!stored.passwordHash.contains(password))
+            #expect(try await h.repository.session(tokenHash: signedIn.token) == nil, "the raw token must not be a key")
+            #expect(try await h.repository.session(tokenHash: SHA256TokenDigester().digest(signedIn.token)) != nil)
+        }
+    }
+
+    @Test("a sign-up that breaks any rule leaves nothing behind", arguments: backends)
+    func failedSignUpLeavesNothing(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let attempts: [(String, String, String, String, String)] = [
+                ("Leesoon7@example.com", password, password, "이순신", "invalid_email"),
+                ("leesoon7@example.com", "short", "short", "이순신", "invalid_password"),
+                ("leesoon7@example.com", "password1", "password1", "이순신", "weak_password"),
+                ("leesoon7@example.com", password, password + "x", "이순신", "password_mismatch"),
+                ("leesoon7@example.com", password, password, "이", "invalid_nickname"),
+            ]
+            for (email, pw, confirmation, nickname, code) in attempts {
+                let error = await accountError {
+                    _ = try await h.service.signUp(
+                        email: email, password: pw, confirmation: confirmation, nickname: nickname)
+                }
+                #expect(error?.code == code)
+            }
+            let count = try await h.repository.userCount()
+            #expect(count == 0)
+            #expect(h.hasher.hashes == 0, "nothing is hashed before every field is valid")
+        }
+    }
+
+    @Test("a duplicate in any spelling gives email_taken before hashing", arguments: backends)
+    func duplicate(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            try await h.signUp()
+            let hashesBefore = h.hasher.hashes
+            for spelling in ["leesoon7@example.com", "leesoon7@EXAMPLE.COM", "  leesoon7@Example.com  "] {
+                #expect(await accountError { try await h.signUp(spelling, nickname: "someone") } == .emailTaken)
+            }
+            #expect(h.hasher.hashes == hashesBefore)
+            #expect(try await h.repository.userCount() == 1)
+        }
+    }
+
+    @Test("unknown email and wrong password give the same error, and both verify once", arguments: backends)
+    func genericCredentials(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            try await h.signUp()
+            let before = h.hasher.verifications
+            let unknown = await accountError {
+                _ = try await h.service.login(email: "nobody99@example.com", password: password, remember: false)
+            }
+            let afterUnknown = h.hasher.verifications
+            let wrong = await accountError {
+                _ = try await h.service.login(
+                    email: "leesoon7@example.com", password: "Wrong-Kayak-42", remember: false)
+            }
+            #expect(unknown == .invalidCredentials && wrong == .invalidCredentials)
+            #expect(unknown?.message(.english) == wrong?.message(.english))
+            #expect(afterUnknown - before == 1, "the unknown path runs one dummy verification")
+            #expect(h.hasher.verifications - afterUnknown == 1)
+        }
+    }
+
+    @Test("five failures throttle with a doubling delay; a success resets it", arguments: backends)
+    func throttling(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            try await h.signUp()
+            func login(_ pw: String, _ email: String = "leesoon7@example.com") async -> AccountError? {
+                await accountError { _ = try await h.service.login(email: email, password: pw, remember: false) }
+            }
+            for _ in 1...5 { #expect(await login("Wrong-Kayak-42") == .invalidCredentials) }
+            // Locked for 1 s after the 5th failure: even the right password waits, in any spelling.
+            #expect(await login(password) == .tooManyAttempts(retryAfterSeconds: 1))
+            #expect(await login(password, "leesoon7@EXAMPLE.com") == .tooManyAttempts(retryAfterSeconds: 1))
+            h.clock.advance(seconds: 1)
+            #expect(await login("Wrong-Kayak-42") == .invalidCredentials)
+            #expect(await login(password) == .tooManyAttempts(retryAfterSeconds: 2), "the delay doubles")
+            h.clock.advance(seconds: 2)
+            #expect(await login(password) == nil)
+            #expect(try await h.repository.user(email: "leesoon7@example.com")?.failedLoginCount == 0)
+            #expect(await login("Wrong-Kayak-42") == .invalidCredentials)
+            #expect(await login(password) == nil, "one failure after a reset does not throttle")
+        }
+    }
+
+    @Test("remember me extends the session; idle and absolute expiry end it", arguments: backends)
+    func expiry(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            try await h.signUp()
+            let short = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+            let long = try await h.service.login(email: "leesoon7@example.com", password: password, remember: true)
+            #expect(long.expiresAt > short.expiresAt)
+            h.clock.advance(seconds: 3_599)
+            #expect(
+                try await h.service.whoami(token: short.token).email == "leesoon7@example.com",
+                "use refreshes idle time")
+            h.clock.advance(seconds: 3_599)
+            #expect(try await h.service.whoami(token: short.token).email == "leesoon7@example.com")
+            h.clock.advance(seconds: 3_601)
+            #expect(await accountError { _ = try await h.service.whoami(token: short.token) } == .sessionExpired)
+            #expect(
+                try await h.service.start(token: short.token) == .guest(sessionExpired: false),
+                "expired sessions are purged")
+            #expect(try await h.service.whoami(token: long.token).nickname == "이순신")
+            h.clock.advance(seconds: 90 * 86_400)
+            #expect(try await h.service.start(token: long.token) == .guest(sessionExpired: true))
+        }
+    }
+
+    @Test("logout revokes the session on the store side", arguments: backends)
+    func logout(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let session = try await h.signUp()
+            try await h.service.logout(token: session.token)
+            #expect(await accountError { _ = try await h.service.whoami(token: session.token) } == .notSignedIn)
+            #expect(await accountError { try await h.service.logout(token: session.token) } == .notSignedIn)
+            #expect(await accountError { try await h.service.logout(token: "not-a-token") } == .notSignedIn)
+        }
+    }
+
+    @Test("a password change needs the current password and revokes every other session", arguments: backends)
+    func changePassword(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let first = try await h.signUp()
+            let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+            let newPassword = "Quokka-Lantern-77"
+            #expect(
+                await accountError {
+                    try await h.service.changePassword(
+                        token: first.token, currentPassword: "Wrong-Kayak-42", newPassword: newPassword,
+                        confirmation: newPassword)
+                } == .invalidCredentials)
+            #expect(
+                await accountError {
+                    try await h.service.changePassword(
+                        token: first.token, currentPassword: password, newPassword: newPassword, confirmation: "nope")
+                } == .passwordMismatch)
+            try await h.service.changePassword(
+                token: first.token, currentPassword: password, newPassword: newPassword, confirmation: newPassword)
+            #expect(try await h.service.whoami(token: first.token).nickname == "이순신", "the session used stays")
+            #expect(await accountError { _ = try await h.service.whoami(token: second.token) } == .notSignedIn)
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+                } == .invalidCredentials)
+            #expect(
+                try await h.service.login(email: "leesoon7@example.com", password: newPassword, remember: false).profile
+                    .nickname == "이순신")
+        }
+    }
+
+    @Test("a new password equal to the current one is refused and changes nothing", arguments: backends)
+    func sameAsCurrent(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let first = try await h.signUp()
+            let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+            let error = await accountError {
+                // NFKC makes the full-width digits the same password.
+                try await h.service.changePassword(
+                    token: first.token, currentPassword: password, newPassword: "Tangerine-Kayak-４２",
+                    confirmation: "Tangerine-Kayak-４２")
+            }
+            #expect(error?.code == "invalid_password")
+            #expect(error == .invalidPassword(.sameAsCurrent))
+            #expect(try await h.service.whoami(token: second.token).nickname == "이순신", "no session was revoked")
+        }
+    }
+
+    @Test(
+        "sign-up with remember me makes a remembered first session; the duplicate check sees any spelling",
+        arguments: backends)
+    func signUpRemembered(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            #expect(try await h.service.isRegistered(email: "leesoon7@example.com") == false)
+            let remembered = try await h.service.signUp(
+                email: "leesoon7@example.com", password: password, confirmation: password, nickname: "이순신",
+                remember: true)
+            #expect(try await h.service.isRegistered(email: "leesoon7@EXAMPLE.com"))
+            let plain = try await h.service.signUp(
+                email: "admiral7@example.com", password: password, confirmation: password, nickname: "이순신")
+            #expect(remembered.expiresAt > plain.expiresAt)
+            let user = try #require(try await h.repository.user(email: "leesoon7@example.com"))
+            #expect(try await h.repository.sessions(userID: user.id).map(\.remember) == [true])
+            #expect(
+                await accountError { _ = try await h.service.isRegistered(email: "Abc@x") }
+                    == .invalidEmail(.localUppercase))
+        }
+    }
+
+    @Test("withdraw needs the password, deletes user and sessions, and frees the email", arguments: backends)
+    func withdraw(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let first = try await h.signUp()
+            let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: true)
+            #expect(
+                await accountError { try await h.service.withdraw(token: first.token, password: "Wrong-Kayak-42") }
+                    == .invalidCredentials)
+            #expect(try await h.repository.userCount() == 1)
+            try await h.service.withdraw(token: first.token, password: password)
+            #expect(try await h.repository.userCount() == 0)
+            #expect(await accountError { _ = try await h.service.whoami(token: second.token) } == .notSignedIn)
+            let again = try await h.signUp(nickname: "돌아온 이순신")
+            #expect(again.profile.nickname == "돌아온 이순신")
+        }
+    }
+
+    @Test("a successful login upgrades a hash made with weaker parameters", arguments: backends)
+    func rehashOnLogin(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            try await h.signUp()
+            let weak = try #require(try await h.repository.user(email: "leesoon7@example.com")).passwordHash
+            #expect(weak.contains("m=8,t=1"))
+            let stronger = h.service(with: Argon2idPasswordHasher(opsLimit: 2, memLimitBytes: 64 * 1024))
+            _ = try await stronger.login(email: "leesoon7@example.com", password: password, remember: false)
+            let upgraded = try #require(try await h.repository.user(email: "leesoon7@example.com")).passwordHash
+            #expect(upgraded.hasPrefix("$argon2id$v=19$m=64,t=2,p=1$"))
+            #expect(
+                try await h.service.login(email: "leesoon7@example.com", password: password, remember: false).profile
+                    .nickname == "이순신")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import AccountCore
+import AccountTestSupport
+import Testing
+
+@Suite("Email rules")
+struct EmailAddressTests {
+    func rule(_ input: String) -> EmailRule? {
+        do {
+            _ = try EmailAddress(input)
+            return nil
+        } catch {
+            if case .invalidEmail(let rule) = error { return rule }
+            Issue.record("unexpected error \(error)")
+            return nil
+        }
+    }
+
+    @Test("local part length: 5 and 21 fail, 6 and 20 pass")
+    func localLength() throws {
+        #expect(rule("abcde@example.com") == .localTooShort)
+        #expect(try EmailAddress("abcdef@example.com").normalized == "abcdef@example.com")
+        #expect(try EmailAddress("a" + String(repeating: "b", count: 19) + "@example.com").localPart.count == 20)
+        #expect(rule("a" + String(repeating: "b", count: 20) + "@example.com") == .localTooLong)
+    }
+
+    @Test("a leading digit is rejected; digits after the first are fine")
+    func leadingDigit() throws {
+        #expect(rule("1abcdef@example.com") == .localStartsWithDigit)
+        #expect(try EmailAddress("abc1234@example.com").localPart == "abc1234")
+    }
+
+    @Test("uppercase in the local part is rejected with its own message, not folded")
+    func uppercase() {
+        #expect(rule("Abcdefg@example.com") == .localUppercase)
+        let message = AccountError.invalidEmail(.localUppercase).message(.english)
+        #expect(message.contains("uppercase"))
+        #expect(AccountError.invalidEmail(.localUppercase).message(.korean).contains("대문자"))
+    }
+
+    @Test(
+        "_ . + and other symbols are rejected in the local part",
+        arguments: ["abc_defg", "abc.defg", "abc+defg", "abc-defg", "abcdéfg"])
+    func symbols(_ local: String) {
+        #expect(rule(local + "@example.com") == .localInvalidCharacter)
+    }
+
+    @Test("no @ or two @ are rejected")
+    func atSigns() {
+        #expect(rule("abcdefg.example.com") == .missingAt)
+        #expect(rule("abcdefg@exa@mple.com") == .multipleAt)
+        #expect(rule("   ") == .empty)
+    }
+
+    @Test(
+        "bad domains are rejected with the rule they break",
+        arguments: [
+            ("b", EmailRule.domainSingleLabel), ("-x.com", .domainLabelHyphen), ("x-.com", .domainLabelHyphen),
+            ("x..com", .domainEmptyLabel), ("example.c", .domainBadTopLevel), ("example.c0m", .domainBadTopLevel),
+            ("exämple.com", .domainNotASCII), ("exa_mple.com", .domainInvalidCharacter), ("", .domainEmptyLabel),
+            ("example.com.", .domainEmptyLabel), (String(repeating: "a", count: 64) + ".com", .domainLabelTooLong),
+        ])
+    func badDomains(_ domain: String, _ expected: EmailRule) {
+        #expect(rule("abcdefg@" + domain) == expected)
+    }
+
+    @Test("`a@b` is rejected")
+    func shortest() {
+        #expect(rule("a@b") != nil)
+    }
+
+    @Test("the domain is case-folded and white space trimmed, giving one unique key")
+    func normalization() throws {
+        let spellings = ["leesoon7@Example.COM", "  leesoon7@example.com\t", "\nleesoon7@EXAMPLE.com "]
+        for spelling in spellings {
+            #expect(try EmailAddress(spelling).normalized == "leesoon7@example.com")
+        }
+        #expect(try EmailAddress("abcdef@mail-1.example.co").domain == "mail-1.example.co")
+    }
+
+    @Test("every broken rule is listed at once, the first being the one the initializer throws")
+    func allBrokenRules() {
+        #expect(
+            EmailAddress.brokenRules(in: "Abc@x") == [
+                .localUppercase, .localTooShort, .domainSingleLabel, .domainBadTopLevel,
+            ])
+        #expect(
+            EmailAddress.brokenRules(in: "9A_b") == [
+                .missingAt, .localUppercase, .localInvalidCharacter, .localStartsWithDigit, .localTooShort,
+            ])
+        #expect(
+            EmailAddress.brokenRules(in: "leesoon7@-ex_ample..c") == [
+                .domainInvalidCharacter, .domainLabelHyphen, .domainEmptyLabel, .domainBadTopLevel,
+            ])
+        #expect(EmailAddress.brokenRules(in: "leesoon7@example.com").isEmpty)
+        for input in ["Abc@x", "9A_b", "a@b@c", "leesoon7@-ex_ample..c", "", "leesoon7@예시.com"] {
+            #expect(rule(input) == EmailAddress.brokenRules(in: input).first, "\(input)")
+        }
+    }
+
+    @Test("every rule has an English and a Korean message")
+    func messages() {
+        for rule in EmailRule.allCases {
+            let error = AccountError.invalidEmail(rule)
+            #expect(!error.message(.english).isEmpty && error.message(.english) != error.message(.korean))
+        }
+    }
+}

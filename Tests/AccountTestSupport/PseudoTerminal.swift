@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a program on a fresh pseudo-terminal as its controlling terminal, as a person's shell
+/// would, and reads what it shows.
+package final class PseudoTerminal {
+    private let master: Int32
+    private let pid: pid_t
+    private var output: [UInt8] = []
+    private var consumed = 0
+
+    package struct Timeout: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package init(executable: String, arguments: [String] = [], environment: [String: String]) throws {
+        var master: Int32 = -1
+        var slave: Int32 = -1
+        var name = [CChar](repeating: 0, count: 256)
+        guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw Timeout(description: "openpty failed") }
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
+        defer { close(slave) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // In a new session, opening the terminal makes it the controlling one (/dev/tty works).
+        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // POSIX_SPAWN_SETSID (glibc 2.26+), hidden from Swift behind _GNU_SOURCE.
+        posix_spawnattr_setflags(&attributes, 0x80)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var child: pid_t = 0
+        guard posix_spawn(&child, executable, &actions, &attributes, argv, envp) == 0 else {
+            close(master)
+            throw Timeout(description: "posix_spawn failed")
+        }
+        self.master = master
+        pid = child
+    }
+
+    deinit {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        close(master)
+    }
+
+    /// Types raw bytes (for input that is not valid UTF-8).
+    package func type(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Types `text` (use "\n" for Enter, "\u{4}" for Ctrl-D).
+    package func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits (up to `seconds`) until the screen shows `text` after what was already matched.
+    @discardableResult
+    package func expect(_ text: String, seconds: Double = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let fresh = String(decoding: output[consumed...], as: UTF8.self)
+            if let range = fresh.range(of: text) {
+                let seen = String(fresh[..<range.upperBound])
+                consumed += seen.utf8.count
+                return seen
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, readSome(timeoutMilliseconds: Int32(remaining * 1000)) else {
+                throw Timeout(description: "did not see '\(text)'; the screen shows:\n\(fresh)")
+            }
+        }
+    }
+
+    /// Everything shown so far.
+    package var transcript: String { String(decoding: output, as: UTF8.self) }
+
+    /// Waits for the program to end and returns its exit status, reading what it still shows.
+    package func waitForExit(seconds: Double = 15) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var status: Int32 = 0
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid {
+                while readSome(timeoutMilliseconds: 50) {}
+                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+            }
+            _ = readSome(timeoutMilliseconds: 50)
+        }
+        throw Timeout(description: "the program did not exit; the screen shows:\n\(transcript)")
+    }
+
+    /// Reads what is available within the timeout; `false` when nothing came.
+    private func readSome(timeoutMilliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, max(1, timeoutMilliseconds)) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        output += buffer[..<count]
+        return true
+    }
+}

@@ -1,0 +1,347 @@
+import AccountBackendKit
+import AccountCore
+import AccountTestSupport
+import BackendTestSupport
+import Foundation
+import StandardBackends
+import Testing
+
+/// `accounts` with no subcommand, driven through a pseudo-terminal like a person would.
+@Suite("Interactive flow")
+struct InteractiveFlowTests {
+    let password = "Tangerine-Kayak-42"
+
+    func terminal(_ cli: borrowing CLIRunner, _ extra: [String: String] = [:]) throws -> PseudoTerminal {
+        try PseudoTerminal(executable: CLIRunner.executable, environment: cli.environment.merging(extra) { $1 })
+    }
+
+    /// From the start screen to the sign-up form's password prompt, with a valid, free ID.
+    func openSignUpForm(_ app: PseudoTerminal) throws {
+        try app.expect("Choose: ")
+        app.type("1\n")
+        try app.expect("ID (email): ")
+        app.type("leesoon7@example.com\n")
+        try app.expect("Nickname: ")
+        app.type("이순신\n")
+        try app.expect("Password: ")
+    }
+
+    /// The sessions the store holds for `email`, read through the backend, not the CLI.
+    func sessions(_ cli: borrowing CLIRunner, _ email: String) async throws -> [SessionRecord] {
+        let store = try await BackendRegistry.standard.open(
+            Backends.sqlite, BackendConfiguration(location: cli.storePath, values: Backends.sqlite.defaultValues))
+        let user = try #require(try await store.user(email: email))
+        let sessions = try await store.sessions(userID: user.id)
+        try await store.close()
+        return sessions
+    }
+
+    func signUp(_ cli: borrowing CLIRunner, nickname: String = "이순신") throws {
+        try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", nickname, "--password-stdin"],
+            stdin: [password, password])
+    }
+
+    @Test("a guest signs up through the form: rules shown first, every broken rule at once, then welcome")
+    func signUpForm() async throws {
+        let cli = try CLIRunner("tty-signup")
+        let app = try terminal(cli)
+        try app.expect("You are not signed in.")
+        try app.expect("Choose: ")
+        app.type("1\n")
+        try app.expect("6–20 lowercase letters and digits before '@'")
+        try app.expect("ID (email): ")
+        app.type("Abc@x\n")
+        let broken = try app.expect("ID (email): ")
+        for rule in ["uppercase", "at least 6 characters", "two labels"] {
+            #expect(broken.contains(rule), "every broken rule is listed at once; missing \(rule) in: \(broken)")
+        }
+        app.type("leesoon7@example.com\n")
+        try app.expect("2–20 characters")
+        try app.expect("Nickname: ")
+        app.type("이\n")
+        try app.expect("at least 2 characters")
+        try app.expect("Nickname: ")
+        app.type("kayak\n")
+        try app.expect("must not contain the ID (before '@') or the nickname")
+        try app.expect("Password: ")
+        app.type("short\n")
+        try app.expect("at least 8 characters")
+        try app.expect("Password: ")
+        app.type("password1\n")
+        try app.expect("too easy to guess")
+        try app.expect("Password: ")
+        app.type(password + "\n")
+        try app.expect("must not contain the nickname")
+        try app.expect("Password: ")
+        // An empty password goes back to the nickname, so the clash can be fixed on that side.
+        app.type("\n")
+        try app.expect("Nickname: ")
+        app.type("이순신\n")
+        try app.expect("Password: ")
+        app.type(password + "\n")
+        try app.expect("Confirm password: ")
+        app.type("Tangerine-Kayak-43\n")
+        try app.expect("does not match")
+        try app.expect("Confirm password: ")
+        app.type(password + "\n")
+        try app.expect("Remember me? (y/N): ")
+        app.type("y\n")
+        try app.expect("Welcome, 이순신.")
+        try app.expect("Signed in as leesoon7@example.com.")
+        try app.expect("Choose: ")
+        app.type("q\n")
+        try app.expect("Goodbye.")
+        #expect(try app.waitForExit() == 0)
+        #expect(!app.transcript.contains(password), "a hidden field was echoed")
+        #expect(try cli.run(["start"]).stdout == "Welcome, 이순신.\n", "the session was saved, as the apps go to welcome")
+        #expect(try await sessions(cli, "leesoon7@example.com").map(\.remember) == [true], "remember me was kept")
+    }
+
+    @Test("a taken ID is reported as soon as it is entered, and again on submit when taken meanwhile")
+    func takenEmail() throws {
+        let cli = try CLIRunner("tty-taken")
+        try signUp(cli, nickname: "먼저")
+        try cli.run(["logout"])
+        let app = try terminal(cli)
+        try app.expect("Choose: ")
+        app.type("1\n")
+        try app.expect("ID (email): ")
+        app.type("leesoon7@EXAMPLE.com\n")
+        try app.expect("already registered")
+        let next = try app.expect(": ")
+        #expect(next.hasSuffix("ID (email): "), "a taken ID is asked again before anything else: \(next)")
+        app.type("admiral7@example.com\n")
+        try app.expect("Nickname: ")
+        // Another client takes the ID while this form is being filled: the store decides on submit.
+        try cli.run(
+            ["signup", "--email", "admiral7@example.com", "--nickname", "다른사람", "--password-stdin"],
+            stdin: [password, password])
+        app.type("이순신\n")
+        try app.expect("Password: ")
+        app.type(password + "\n")
+        try app.expect("Confirm password: ")
+        app.type(password + "\n")
+        try app.expect("(y/N): ")
+        app.type("\n")
+        try app.expect("already registered")
+        let retry = try app.expect("ID (email): ")
+        #expect(
+            !retry.contains("Nickname: ") && !retry.contains("Password: "),
+            "after a taken ID on submit only the ID is asked: \(retry)")
+        app.type("captain7@example.com\n")
+        try app.expect("Welcome, 이순신.")
+        app.type("q\n")
+        #expect(try app.waitForExit() == 0)
+        #expect(try cli.run(["users", "count"]).stdout == "3\n")
+    }
+
+    @Test("every screen has a way back: an empty field returns to the one before, then to the menu")
+    func wayBack() throws {
+        let cli = try CLIRunner("tty-back")
+        let app = try terminal(cli)
+        try openSignUpForm(app)
+        app.type("\n")
+        try app.expect("Nickname: ")
+        app.type("\n")
+        try app.expect("ID (email): ")
+        app.type("\n")
+        try app.expect("Choose: ")
+        app.type("2\n")
+        try app.expect("ID (email): ")
+        app.type("\n")
+        try app.expect("Choose: ")
+        app.type("q\n")
+        #expect(try app.waitForExit() == 0)
+        #expect(try cli.run(["users", "count"]).stdout == "0\n", "going back wrote nothing")
+    }
+
+    @Test("a failed login asks for the password again on the same screen")
+    func failedLogin() throws {
+        let cli = try CLIRunner("tty-login")
+        try signUp(cli)
+        try cli.run(["logout"])
+        let app = try terminal(cli)
+        try app.expect("Choose: ")
+        app.type("2\n")
+        try app.expect("ID (email): ")
+        app.type("leesoon7@example.com\n")
+        try app.expect("Password: ")
+        app.type("Wrong-Password-99\n")
+        try app.expect("Remember me? (y/N): ")
+        app.type("n\n")
+        try app.expect("incorrect")
+        let next = try app.expect(": ")
+        #expect(next.hasSuffix("Password: "), "the login screen asks the password again: \(next)")
+        app.type(password + "\n")
+        try app.expect("Welcome, 이순신.")
+        try app.expect("Signed in as leesoon7@example.com.")
+        app.type("q\n")
+        #expect(try app.waitForExit() == 0)
+    }
+
+    @Test("change password checks each field as entered, refuses the old password and never mentions an email")
+    func changePasswordForm() throws {
+        let cli = try CLIRunner("tty-passwd")
+        try signUp(cli)
+        let app = try terminal(cli)
+        try app.expect("Choose: ")
+        app.type("2\n")
+        try app.expect("Current password: ")
+        app.type("Wrong-Password-99\n")
+        try app.expect("New password: ")
+        app.type("short\n")
+        try app.expect("at least 8 characters")
+        try app.expect("New password: ")
+        app.type("Wrong-Password-99\n")
+        try app.expect("must differ from the current one")
+        try app.expect("New password: ")
+        app.type("Quokka-Lantern-77\n")
+        try app.expect("Confirm new password: ")
+        app.type("Quokka-Lantern-78\n")
+        try app.expect("does not match")
+        try app.expect("Confirm new password: ")
+        app.type("Quokka-Lantern-77\n")
+        let refused = try app.expect("Current password: ")
+        #expect(refused.contains("The password is incorrect."))
+        #expect(!refused.lowercased().contains("email"), "the form never asked an email: \(refused)")
+        app.type(password + "\n")
+        try app.expect("Password changed")
+        try app.expect("Choose: ")
+        app.type("2\n")
+        try app.expect("Current password: ")
+        app.type("\n")
+        try app.expect("Choose: ")
+        app.type("q\n")
+        #expect(try app.waitForExit() == 0)
+        try cli.run(["logout"])
+        let login = try cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: ["Quokka-Lantern-77"])
+        #expect(login.status == 0, "the new password logs in: \(login.stdout)")
+    }
+
+    @Test("withdrawal is confirmed only by the word shown", arguments: ["y", "YES", "예", "yes please"])
+    func withdrawNeedsTheWord(answer: String) throws {
+        let cli = try CLIRunner("tty-yes")
+        try signUp(cli)
+        let app = try terminal(cli)
+        try app.expect("Choose: ")
+        app.type("3\n")
+        try app.expect("Type yes to continue: ")
+        app.type(answer + "\n")
+        try app.expect("Withdrawal cancelled; nothing was deleted.")
+        try app.expect("Choose: ")
+        app.type("q\n")
+        #expect(try app.waitForExit() == 0)
+        #expect(try cli.run(["users", "count"]).stdout == "1\n")
+    }
+
+    @Test("a member logs out, logs in again, changes the password and withdraws")
+    func memberMenu() throws {
+        let cli = try CLIRunner("tty-member")
+        try signUp(cli)
+        let app = try terminal(cli, ["LANG": "ko_KR.UTF-8"])
+        try app.expect("이순신 님 환영합니다.")
+        try app.expect("아이디: leesoon7@example.com")
+        try app.expect("선택: ")
+        app.type("1\n")
+        try app.expect("로그아웃되었습니다.")
+        try app.expect("선택: ")
+        app.type("2\n")
+        try app.expect("아이디(이메일): ")
+        app.type("leesoon7@example.com\n")
+        try app.expect("비밀번호: ")
+        app.type(password + "\n")
+        try app.expect("(y/N): ")
+        app.type("y\n")
+        try app.expect("이순신 님 환영합니다.")
+        try app.expect("선택: ")
+        app.type("2\n")
+        try app.expect("현재 비밀번호: ")
+        app.type(password + "\n")
+        try app.expect("새 비밀번호: ")
+        app.type("Quokka-Lantern-77\n")
+        try app.expect("새 비밀번호 확인: ")
+        app.type("Quokka-Lantern-77\n")
+        try app.expect("비밀번호가 변경되었습니다.")
+        try app.expect("선택: ")
+        app.type("3\n")
+        try app.expect("yes를 입력하세요: ")
+        app.type("yes\n")
+        try app.expect("비밀번호: ")
+        app.type("Quokka-Lantern-77\n")
+        try app.expect("회원 탈퇴가 완료되었습니다.")
+        try app.expect("로그인되어 있지 않습니다.")
+        app.type("q\n")
+        #expect(try app.waitForExit() == 0)
+        #expect(try cli.run(["users", "count"]).stdout == "0\n")
+    }
+
+    @Test("a password that is not UTF-8 is refused at its prompt and asked again")
+    func brokenUTF8AtPrompt() throws {
+        let cli = try CLIRunner("tty-utf8")
+        let app = try terminal(cli)
+        try openSignUpForm(app)
+        app.type(bytes: Array("Tangerine".utf8) + [0xFF, 0xFE] + Array("Kayak-42\n".utf8))
+        try app.expect("not valid UTF-8")
+        try app.expect("Password: ")
+        app.type("\u{4}")
+        _ = try app.waitForExit()
+        #expect(try cli.run(["users", "count"]).stdout == "0\n", "nothing was signed up")
+    }
+
+    @Test("`accounts withdraw` at a terminal is confirmed only by the word shown too")
+    func withdrawCommandNeedsTheWord() throws {
+        let cli = try CLIRunner("tty-withdraw-yes")
+        try signUp(cli)
+        let app = try PseudoTerminal(
+            executable: CLIRunner.executable, arguments: ["withdraw"], environment: cli.environment)
+        try app.expect("Type yes to continue: ")
+        app.type("y\n")
+        #expect(try app.waitForExit() != 0)
+        #expect(app.transcript.contains("nothing was deleted"), "\(app.transcript)")
+        #expect(try cli.run(["users", "count"]).stdout == "1\n")
+    }
+
+    @Test("Ctrl-D in the middle of the form leaves with status 130, on its own line, with nothing written")
+    func controlD() throws {
+        let cli = try CLIRunner("tty-eof")
+        let app = try terminal(cli)
+        try openSignUpForm(app)
+        app.type(password + "\n")
+        try app.expect("Confirm password: ")
+        app.type("\u{4}")
+        let end = try app.expect("nothing unfinished was saved")
+        #expect(end.hasPrefix("\r\n") || end.hasPrefix("\n"), "the message starts on its own line: \(end)")
+        #expect(try app.waitForExit() == 130, "Ctrl-D ends the app like Ctrl-C")
+        #expect(try cli.run(["users", "count"]).stdout == "0\n")
+    }
+
+    @Test(
+        "Ctrl-C at a prompt leaves with status 130, ending the prompt's line, with nothing written",
+        arguments: [true, false])
+    func controlC(atHiddenPrompt: Bool) throws {
+        let cli = try CLIRunner("tty-int")
+        let app = try terminal(cli)
+        try openSignUpForm(app)
+        if !atHiddenPrompt {
+            app.type("\n")
+            try app.expect("Nickname: ")
+        }
+        app.type("\u{3}")
+        #expect(try app.waitForExit() == 130)
+        #expect(
+            app.transcript.utf8.last == UInt8(ascii: "\n"),
+            "the shell's prompt starts on a line of its own: \(app.transcript.suffix(40))")
+        #expect(try cli.run(["users", "count"]).stdout == "0\n")
+    }
+
+    @Test("without a terminal, accounts prints its help")
+    func noTerminal() throws {
+        let cli = try CLIRunner("tty-none")
+        let result = try cli.run([])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: accounts"))
+        #expect(result.stdout.contains("signup"))
+    }
+}

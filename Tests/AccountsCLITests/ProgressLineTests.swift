@@ -1,0 +1,64 @@
+import AccountBackendKit
+import AccountCore
+import AccountTestSupport
+import BackendTestSupport
+import Foundation
+import StandardBackends
+import Testing
+
+/// Long operator work shows a progress line on a terminal, and nothing extra in a pipe or with
+/// `--json`.
+@Suite("Progress")
+struct ProgressLineTests {
+    /// A SQLite store of `count` users, written directly.
+    static func store(_ cli: borrowing CLIRunner, count: Int) async throws -> String {
+        let path = cli.root + "/big.sqlite"
+        let backend = try BackendRegistry.standard.descriptor(named: "sqlite")
+        let store = try await BackendRegistry.standard.open(
+            backend, BackendConfiguration(location: path, values: backend.defaultValues))
+        let users = (0..<count).map { n in
+            UserRecord(
+                id: UserID(rawValue: String(format: "%032x", n)), email: "user\(100_000 + n)@example.com",
+                nickname: "user \(n)", passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: Int64(n)))
+        }
+        _ = try await store.createUsers(users)
+        try await store.close()
+        return path
+    }
+
+    @Test("doctor on a terminal shows a progress line; in a pipe and with --json it does not")
+    func doctorProgress() async throws {
+        let cli = try CLIRunner("progress-doctor")
+        let path = try await Self.store(cli, count: 3_000)
+        let terminal = try PseudoTerminal(
+            executable: CLIRunner.executable, arguments: ["doctor", "--store", path], environment: cli.environment)
+        #expect(try terminal.waitForExit() == 0)
+        #expect(terminal.transcript.contains("checked users: 500 of 3000"), "\(terminal.transcript)")
+        #expect(terminal.transcript.contains("users:     3000"))
+        let json = try PseudoTerminal(
+            executable: CLIRunner.executable, arguments: ["doctor", "--store", path, "--json"],
+            environment: cli.environment)
+        #expect(try json.waitForExit() == 0)
+        #expect(!json.transcript.contains("checked users"), "\(json.transcript)")
+        let piped = try cli.run(["doctor", "--store", path])
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+    }
+
+    @Test("export and migrate on a terminal show their progress too")
+    func transferProgress() async throws {
+        let cli = try CLIRunner("progress-transfer")
+        let path = try await Self.store(cli, count: 1_200)
+        let export = try PseudoTerminal(
+            executable: CLIRunner.executable,
+            arguments: ["export", "--store", path, "--output", cli.root + "/all.jsonl"],
+            environment: cli.environment)
+        #expect(try export.waitForExit() == 0)
+        #expect(export.transcript.contains("exported users: 500 of 1200"), "\(export.transcript)")
+        let migrate = try PseudoTerminal(
+            executable: CLIRunner.executable,
+            arguments: ["migrate", "--store", path, "--to-backend", "lmdb", "--to-store", cli.root + "/m.lmdb"],
+            environment: cli.environment)
+        #expect(try migrate.waitForExit() == 0)
+        #expect(migrate.transcript.contains("migrated users: 500 of 1200"), "\(migrate.transcript)")
+    }
+}

@@ -1,0 +1,276 @@
+import AccountBackendKit
+import AccountCore
+import AccountSettings
+import AccountTestSupport
+import BackendTestSupport
+import Foundation
+import PostgresBackend
+import StandardBackends
+import Testing
+
+@Suite("Settings")
+struct SettingsLoaderTests {
+    /// A temp folder with a home, removed afterwards.
+    final class Sandbox {
+        let root: String
+        init() throws {
+            root = FileManager.default.temporaryDirectory.path + "/settings-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+        var environment: [String: String] { ["HOME": root + "/home"] }
+        func write(_ text: String, to name: String) throws -> String {
+            let path = root + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        func load(_ overrides: SettingsOverrides = .init(), environment extra: [String: String] = [:]) async throws
+            -> AccountSettings
+        {
+            try await SettingsLoader.load(
+                overrides: overrides, environment: environment.merging(extra) { $1 }, workingDirectory: root + "/cwd",
+                registry: .standard)
+        }
+    }
+
+    func expectConfigError(
+        _ code: String, mentioning text: String, _ body: () async throws -> AccountSettings
+    ) async {
+        do {
+            _ = try await body()
+            Issue.record("expected \(code)")
+        } catch let error as AccountError {
+            #expect(error.code == code)
+            #expect(
+                error.message(.english).contains(text), "message '\(error.message(.english))' should mention \(text)")
+        } catch {
+            Issue.record("untyped error \(error)")
+        }
+    }
+
+    @Test("with nothing configured, the defaults apply under the XDG folders")
+    func defaults() async throws {
+        let box = try Sandbox()
+        let settings = try await box.load()
+        #expect(settings.backendName == "sqlite")
+        #expect(settings.backend.location == box.root + "/home/.local/share/accounts/accounts.sqlite")
+        #expect(settings.backend.values == ["synchronous": .word("full"), "busy_timeout_ms": .integer(5_000)])
+        #expect(settings.sessionFile == box.root + "/home/.local/state/accounts/session")
+        #expect(settings.storePathIsDefault && settings.sessionFileIsDefault)
+        #expect(settings.throttlePolicy == ThrottlePolicy())
+        #expect(settings.hashOpsLimit == 2 && settings.hashMemLimitKiB == 19_456)
+        #expect(settings.configFile == nil)
+    }
+
+    @Test("flags beat the environment, which beats the file, which beats the defaults")
+    func precedence() async throws {
+        let box = try Sandbox()
+        let file = try box.write(
+            """
+            backend: json
+            json:
+              path: from-file.json
+              lock_timeout_ms: 111
+            login:
+              throttle_after: 7
+            session:
+              idle_timeout_minutes: 5
+            """, to: "etc/accounts.yaml")
+        let fileOnly = try await box.load(.init(configFile: file))
+        #expect(fileOnly.backend.location == box.root + "/etc/from-file.json", "relative to the file's folder")
+        #expect(fileOnly.backend.values["lock_timeout_ms"] == .integer(111))
+        #expect(fileOnly.throttlePolicy.freeAttempts == 7)
+        #expect(fileOnly.sessionPolicy.idleTimeoutSeconds == 300)
+
+        let environment = ["ACCOUNTS_JSON_PATH": "from-env.json", "ACCOUNTS_LOGIN_THROTTLE_AFTER": "9"]
+        let withEnvironment = try await box.load(.init(configFile: file), environment: environment)
+        #expect(withEnvironment.backend.location == box.root + "/cwd/from-env.json")
+        #expect(withEnvironment.throttlePolicy.freeAttempts == 9)
+        #expect(withEnvironment.sessionPolicy.idleTimeoutSeconds == 300, "untouched keys still come from the file")
+
+        let withFlags = try await box.load(.init(configFile: file, store: "/abs/flag.json"), environment: environment)
+        #expect(withFlags.backend.location == "/abs/flag.json")
+        #expect(withFlags.configFile == file)
+    }
+
+    @Test("ACCOUNTS_CONFIG and the XDG config file are found")
+    func configDiscovery() async throws {
+        let box = try Sandbox()
+        let xdg = try box.write("login:\n  throttle_after: 3\n", to: "home/.config/accounts/config.yaml")
+        #expect(try await box.load().configFile == xdg)
+        #expect(try await box.load().throttlePolicy.freeAttempts == 3)
+        let other = try box.write("login:\n  throttle_after: 4\n", to: "other.yaml")
+        let viaEnvironment = try await box.load(environment: ["ACCOUNTS_CONFIG": other])
+        #expect(viaEnvironment.throttlePolicy.freeAttempts == 4)
+    }
+
+    @Test("a wrong type names the key")
+    func wrongType() async throws {
+        let box = try Sandbox()
+        let file = try box.write("login:\n  throttle_after: lots\n", to: "bad.yaml")
+        await expectConfigError("config_invalid", mentioning: "login.throttle_after") {
+            try await box.load(.init(configFile: file))
+        }
+        await expectConfigError("config_invalid", mentioning: "hashing.ops_limit") {
+            try await box.load(environment: ["ACCOUNTS_HASHING_OPS_LIMIT": "two"])
+        }
+    }
+
+    @Test("an out-of-range value names the key and the range")
+    func outOfRange() async throws {
+        let box = try Sandbox()
+        let file = try box.write("password:\n  min_length: 4\n", to: "bad.yaml")
+        await expectConfigError("config_invalid", mentioning: "8 to 128") {
+            try await box.load(.init(configFile: file))
+        }
+    }
+
+    @Test("an unknown key, section or environment setting is an error naming it")
+    func unknownKeys() async throws {
+        let box = try Sandbox()
+        let typo = try box.write("login:\n  throttle_aftr: 3\n", to: "typo.yaml")
+        await expectConfigError("config_invalid", mentioning: "login.throttle_aftr") {
+            try await box.load(.init(configFile: typo))
+        }
+        let section = try box.write("logins:\n  throttle_after: 3\n", to: "section.yaml")
+        await expectConfigError("config_invalid", mentioning: "unknown section 'logins'") {
+            try await box.load(.init(configFile: section))
+        }
+        await expectConfigError("config_invalid", mentioning: "ACCOUNTS_LOGIN_THROTTLE") {
+            try await box.load(environment: ["ACCOUNTS_LOGIN_THROTTLE": "3"])
+        }
+    }
+
+    @Test("an unknown backend lists the known ones, from any source")
+    func unknownBackend() async throws {
+        let box = try Sandbox()
+        await expectConfigError("unknown_backend", mentioning: "json") { try await box.load(.init(backend: "mongo")) }
+        let file = try box.write("backend: redis\n", to: "b.yaml")
+        await expectConfigError("unknown_backend", mentioning: "redis") { try await box.load(.init(configFile: file)) }
+    }
+
+    @Test("a missing or malformed config file is an error")
+    func badFiles() async throws {
+        let box = try Sandbox()
+        await expectConfigError("config_invalid", mentioning: "no config file") {
+            try await box.load(.init(configFile: box.root + "/missing.yaml"))
+        }
+        let broken = try box.write("login: [unclosed\n", to: "broken.yaml")
+        await expectConfigError("config_invalid", mentioning: "YAML") { try await box.load(.init(configFile: broken)) }
+    }
+
+    @Test("the shipped config files load and document every key")
+    func shippedConfigs() async throws {
+        let box = try Sandbox()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let main = root.appendingPathComponent("Config/accounts.yaml").path
+        let settings = try await box.load(.init(configFile: main))
+        #expect(settings.configFile == main)
+        #expect(settings.backendName == "sqlite", "the shipped config uses the embedded default")
+        let text = try String(contentsOfFile: main, encoding: .utf8)
+        for key in SettingsLoader.documentedKeys(registry: .standard) {
+            let leaf = key.split(separator: ".").last.map(String.init) ?? key
+            #expect(text.contains(leaf + ":"), "Config/accounts.yaml does not document \(key)")
+        }
+        let examples = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("Config/examples").path)
+        for backend in SettingsLoader.backendNames(registry: .standard) {
+            #expect(examples.contains("\(backend).yaml"), "no Config/examples/\(backend).yaml")
+            let loaded = try await box.load(
+                .init(configFile: root.appendingPathComponent("Config/examples/\(backend).yaml").path))
+            #expect(loaded.backendName == backend)
+        }
+    }
+}
+
+/// The PostgreSQL section: the password only from the environment or a private file, never a
+/// config file or a URL; a bad schema name or an unreachable server is a typed error naming it.
+@Suite("PostgreSQL settings")
+struct PostgresSettingsTests {
+    typealias Sandbox = SettingsLoaderTests.Sandbox
+
+    @Test("a password in the config file is refused, naming the variable to use instead")
+    func passwordInFile() async throws {
+        let box = try Sandbox()
+        let config = try box.write("backend: postgres\npostgres:\n  password: hunter2-secret\n", to: "c.yaml")
+        do {
+            _ = try await box.load(.init(configFile: config))
+            Issue.record("a password in the file was accepted")
+        } catch let error as AccountError {
+            #expect(error.code == "config_invalid")
+            #expect(error.message(.english).contains("ACCOUNTS_POSTGRES_PASSWORD"))
+            #expect(!error.message(.english).contains("hunter2-secret"), "the message repeats the secret")
+        }
+    }
+
+    @Test("the password comes from ACCOUNTS_POSTGRES_PASSWORD and never shows in a description")
+    func passwordFromEnvironment() async throws {
+        let box = try Sandbox()
+        let settings = try await box.load(
+            .init(backend: "postgres"), environment: ["ACCOUNTS_POSTGRES_PASSWORD": "hunter2-secret"])
+        #expect(try settings.backend.value(of: PostgresBackendDescriptor.password) == "hunter2-secret")
+        #expect(settings.backend.location == "accounts", "the default schema")
+        #expect(!String(describing: settings.backend).contains("hunter2-secret"))
+        #expect(!String(reflecting: settings.backend.values).contains("hunter2-secret"))
+    }
+
+    @Test("a URL fills host, port, user, database and TLS; a password in it is refused")
+    func url() throws {
+        let configuration = BackendConfiguration(
+            location: "crm", values: ["url": .word("postgres://app@db.internal:6543/people?sslmode=require")])
+        let options = try PostgresBackendDescriptor.connectionOptions(configuration)
+        #expect(options.host == "db.internal" && options.port == 6543 && options.user == "app")
+        #expect(options.database == "people" && options.tls == .require && options.schema == "crm")
+        #expect(!options.location.contains("password"))
+        for bad in ["postgres://app:hunter2@db/x", "postgres://db/x?password=hunter2", "mysql://db/x"] {
+            do {
+                _ = try PostgresBackendDescriptor.connectionOptions(
+                    BackendConfiguration(location: "crm", values: ["url": .word(bad)]))
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect(error.code == "config_invalid")
+                #expect(!error.message(.english).contains("hunter2"), "the message repeats the secret")
+            }
+        }
+    }
+
+    @Test("a password file must be private to its owner; its first line is the password")
+    func passwordFile() throws {
+        let box = try Sandbox()
+        let file = try box.write("s3cret-line\nignored\n", to: "pw")
+        func options() throws(AccountError) -> PostgresOptions {
+            try PostgresBackendDescriptor.connectionOptions(
+                BackendConfiguration(location: "accounts", values: ["password_file": .word(file)]))
+        }
+        chmod(file, 0o644)
+        #expect(throws: AccountError.self) { try options() }
+        chmod(file, 0o600)
+        #expect(try options().password == "s3cret-line")
+    }
+
+    @Test("an unreachable server is store_io naming the server and the reason, never the password")
+    func unreachable() async throws {
+        var options = PostgresOptions(host: "127.0.0.1", port: 1, password: "hunter2-secret", schema: "accounts")
+        options.connectTimeoutMilliseconds = 2_000
+        do {
+            _ = try await PostgresRepository.open(options)
+            Issue.record("opened a store on port 1")
+        } catch let error as AccountError {
+            #expect(error.code == "store_io")
+            #expect(error.message(.english).contains("127.0.0.1:1"))
+            #expect(error.message(.english).lowercased().contains("refused"))
+            #expect(!error.message(.english).contains("hunter2-secret"))
+        }
+    }
+
+    @Test("a schema name that is not a plain identifier is config_invalid before connecting")
+    func badSchema() async throws {
+        for name in ["Accounts", "a-b", "pg_catalog", "1abc", "", String(repeating: "a", count: 64), "x\"; DROP"] {
+            let error = await accountError { _ = try await PostgresRepository.open(PostgresOptions(schema: name)) }
+            #expect(error?.code == "config_invalid", "\(name)")
+        }
+    }
+}

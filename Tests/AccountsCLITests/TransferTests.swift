@@ -1,0 +1,149 @@
+import AccountBackendKit
+import AccountConformance
+import AccountCore
+import AccountCrypto
+import AccountOperations
+import AccountTestSupport
+import BackendTestSupport
+import Foundation
+import StandardBackends
+import Testing
+
+/// Data follows a deployment: export, import and migrate between every pair of backends.
+@Suite("Transfer")
+struct TransferTests {
+    static let backends = BackendRegistry.embedded.descriptors
+    static let pairs = backends.flatMap { from in backends.filter { $0.name != from.name }.map { (from, $0) } }
+
+    func open(_ backend: any BackendDescriptor, _ folder: String, _ name: String) async throws -> any UserRepository {
+        try await backend.open(PostgresTestServer.configuration(backend, folder: folder, name: name))
+    }
+
+    func service(_ store: any UserRepository) -> AccountService {
+        AccountService(
+            repository: store, hasher: Argon2idPasswordHasher.fastForTests, strength: ZxcvbnStrengthEstimator(),
+            digester: SHA256TokenDigester(), random: SodiumRandomSource())
+    }
+
+    @Test("migrate copies users and sessions, verifies, and old passwords log in", arguments: pairs)
+    func migrate(_ from: any BackendDescriptor, _ to: any BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("migrate-\(from.name)-\(to.name)")
+        try await checkMigration(from, to, in: scratch.path)
+    }
+
+    @Test(
+        "migrate between PostgreSQL and an embedded backend, both ways, and old passwords log in",
+        .enabled(if: PostgresTestServer.isConfigured, Comment(rawValue: PostgresTestServer.skipReason)),
+        arguments: BackendRegistry.embedded.descriptors)
+    func migratePostgres(_ embedded: any BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("migrate-postgres-\(embedded.name)")
+        let folders = [scratch.path + "/out", scratch.path + "/in"]
+        try await PostgresTestServer.run(
+            {
+                try await checkMigration(Backends.postgres, embedded, in: folders[0])
+                try await checkMigration(embedded, Backends.postgres, in: folders[1])
+            },
+            thenCleanUp: {
+                for folder in folders { await PostgresTestServer.cleanUp(Backends.postgres, folder: folder) }
+            })
+    }
+
+    /// Migrates a store holding a signed-in user and the reference data, then checks the copy.
+    func checkMigration(_ from: any BackendDescriptor, _ to: any BackendDescriptor, in folder: String) async throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let source = try await open(from, folder, "source-" + from.defaultStoreName)
+        let signedIn = try await service(source).signUp(
+            email: "leesoon7@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",
+            nickname: "이순신")
+        try await ReferenceData.populate(source)
+        let target = try await open(to, folder, "target-" + to.defaultStoreName)
+        let summary = try await StoreMigrator.migrate(from: source, to: target)
+        #expect(summary.users == ReferenceData.users.count + 1)
+        #expect(summary.sessions == ReferenceData.sessions.count + 1)
+        #expect(try await StoreExporter.digest(target) == StoreExporter.digest(source))
+        let login = try await service(target).login(
+            email: "leesoon7@example.com", password: "Tangerine-Kayak-42", remember: false)
+        #expect(login.profile.id == signedIn.profile.id)
+        #expect(try await service(target).whoami(token: signedIn.token).nickname == "이순신", "sessions came along")
+        let again = await accountError { _ = try await StoreMigrator.migrate(from: source, to: target) }
+        #expect(again?.code == "store_not_empty")
+        try await source.close()
+        try await target.close()
+    }
+
+    @Test("export then import round-trips every byte between backends", arguments: pairs)
+    func exportImport(_ from: any BackendDescriptor, _ to: any BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("export-\(from.name)-\(to.name)")
+        let source = try await open(from, scratch.path, "source-" + from.defaultStoreName)
+        try await ReferenceData.populate(source)
+        let file = scratch.path + "/export.jsonl"
+        var lines: [String] = []
+        _ = try await StoreExporter.export(
+            source, sourceBackend: from.name, withSessions: true, now: Timestamp(millisecondsSince1970: 0)
+        ) { lines.append($0) }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let target = try await open(to, scratch.path, "target-" + to.defaultStoreName)
+        let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
+        #expect(report.imported == ReferenceData.users.count && report.sessions == ReferenceData.sessions.count)
+        try await ReferenceData.verify(target)
+        try await source.close()
+        try await target.close()
+    }
+
+    @Test("a truncated, edited, reordered or foreign export is refused before anything is written")
+    func badExports() async throws {
+        let scratch = try ScratchFolder("bad-export")
+        let source = try await open(Backends.json, scratch.path, "source.json")
+        try await ReferenceData.populate(source)
+        var lines: [String] = []
+        _ = try await StoreExporter.export(
+            source, sourceBackend: "json", withSessions: true, now: Timestamp(millisecondsSince1970: 0)
+        ) { lines.append($0) }
+        try await source.close()
+        let good = lines.joined(separator: "\n") + "\n"
+        let variants: [String: String] = [
+            "truncated mid-line": String(good.dropLast(10)),
+            "missing trailer": lines.dropLast().joined(separator: "\n") + "\n",
+            "edited nickname": good.replacingOccurrences(of: "nul\\u0000inside", with: "nul\\u0000outside"),
+            "reordered": ([lines[0], lines[2], lines[1]] + lines.dropFirst(3)).joined(separator: "\n") + "\n",
+            "not an export": "{\"hello\":1}\n",
+            "empty": "",
+            "data after trailer": good + lines[1] + "\n",
+        ]
+        for (name, text) in variants {
+            let path = scratch.path + "/\(name).jsonl"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let error = await accountError { _ = try StoreImporter.validate(path) }
+            #expect(error?.code == "invalid_export", "\(name): \(String(describing: error))")
+        }
+    }
+
+    @Test("--merge reports conflicting emails and never overwrites them")
+    func merge() async throws {
+        let scratch = try ScratchFolder("merge")
+        let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
+        try await ReferenceData.populate(source)
+        var lines: [String] = []
+        _ = try await StoreExporter.export(
+            source, sourceBackend: "sqlite", withSessions: false, now: Timestamp(millisecondsSince1970: 0)
+        ) { lines.append($0) }
+        try await source.close()
+        let file = scratch.path + "/e.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let target = try await open(Backends.lmdb, scratch.path, "target.lmdb")
+        let resident = UserRecord(
+            id: UserID(rawValue: String(repeating: "f", count: 32)), email: ReferenceData.users[0].email,
+            nickname: "resident",
+            passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 9))
+        try await target.createUser(resident, initialSession: nil)
+        let refused = await accountError {
+            _ = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
+        }
+        #expect(refused?.code == "store_not_empty")
+        let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: true)
+        #expect(report.conflicts == [resident.email])
+        #expect(report.imported == ReferenceData.users.count - 1)
+        #expect(try await target.user(email: resident.email) == resident, "the resident was not overwritten")
+        try await target.close()
+    }
+}

@@ -1,0 +1,99 @@
+import AccountBackendKit
+import AccountCore
+import Foundation
+import PostgresBackend
+import StandardBackends
+
+/// The PostgreSQL server the PostgreSQL cases run against: the one `scripts/test.sh` starts
+/// (`scripts/postgres-test-server.sh`), named by `TEST_POSTGRES_*`. Without it those cases are
+/// skipped, and say why; they never pass without having run.
+package enum PostgresTestServer {
+    package static let environment = ProcessInfo.processInfo.environment
+
+    /// Whether a server is configured.
+    package static var isConfigured: Bool { environment["TEST_POSTGRES_HOST"].map { !$0.isEmpty } ?? false }
+
+    /// Why the PostgreSQL cases are skipped.
+    package static let skipReason =
+        "no PostgreSQL server: TEST_POSTGRES_HOST, _PORT, _USER, _DATABASE and _PASSWORD are unset (scripts/test.sh starts a throwaway one)"
+
+    /// The `postgres` section's values for the test server.
+    package static var values: [String: BackendOptionValue] {
+        var values = PostgresBackendDescriptor().defaultValues
+        values["host"] = .word(environment["TEST_POSTGRES_HOST"] ?? "")
+        values["port"] = .integer(Int(environment["TEST_POSTGRES_PORT"] ?? "") ?? 5_432)
+        values["user"] = .word(environment["TEST_POSTGRES_USER"] ?? "")
+        values["database"] = .word(environment["TEST_POSTGRES_DATABASE"] ?? "")
+        values["password"] = environment["TEST_POSTGRES_PASSWORD"].map { .secret($0) }
+        // The deadline also covers waiting for a pooled connection: with 200 concurrent creates
+        // queued on 8 connections while the whole suite loads 2 cores, 10 s ran out in CI. An
+        // unreachable server still fails at once (connection refused), not after this.
+        values["connect_timeout_ms"] = .integer(60_000)
+        return values
+    }
+
+    /// The same settings as the `accounts` binary reads them, plus the schema.
+    package static func cliEnvironment(schema: String) -> [String: String] {
+        [
+            "ACCOUNTS_POSTGRES_HOST": environment["TEST_POSTGRES_HOST"] ?? "",
+            "ACCOUNTS_POSTGRES_PORT": environment["TEST_POSTGRES_PORT"] ?? "",
+            "ACCOUNTS_POSTGRES_USER": environment["TEST_POSTGRES_USER"] ?? "",
+            "ACCOUNTS_POSTGRES_DATABASE": environment["TEST_POSTGRES_DATABASE"] ?? "",
+            "ACCOUNTS_POSTGRES_PASSWORD": environment["TEST_POSTGRES_PASSWORD"] ?? "",
+            "ACCOUNTS_POSTGRES_SCHEMA": schema,
+        ]
+    }
+
+    /// A schema name no other test uses.
+    package static func uniqueSchema(_ label: String) -> String {
+        let suffix = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        return "test_\(label)_\(suffix)".lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce(into: "") {
+            $0.append($1)
+        }
+    }
+
+    /// A configuration of `backend` for a store called `name` in `folder`: a file there, or for
+    /// PostgreSQL a scratch schema named after that path (removed by `cleanUp`).
+    package static func configuration(_ backend: any BackendDescriptor, folder: String, name: String)
+        -> BackendConfiguration
+    {
+        let path = folder + "/" + name
+        let values = backend.storesInFiles ? backend.defaultValues : Self.values
+        return BackendConfiguration(
+            location: backend.scratchLocation(for: path), values: values,
+            recognizer: BackendRegistry.standard.recognizer)
+    }
+
+    /// Drops the scratch schemas made for stores in `folder`.
+    package static func cleanUp(_ backend: any BackendDescriptor, folder: String) async {
+        await backend.conformanceFixtures(values: values)?.cleanUp(folder)
+    }
+
+    /// Runs `body`, then `cleanUp` whether it threw or not (Swift has no async `defer`).
+    package static func run<T>(_ body: () async throws -> T, thenCleanUp cleanUp: () async -> Void) async throws -> T {
+        do {
+            let result = try await body()
+            await cleanUp()
+            return result
+        } catch {
+            await cleanUp()
+            throw error
+        }
+    }
+
+    /// Every row of the schema's tables, as text.
+    package static func snapshot(schema: String) async throws -> [String: [UInt8]] {
+        let options = try PostgresBackendDescriptor.connectionOptions(
+            BackendConfiguration(location: schema, values: values))
+        return try await PostgresStoreFixtures.snapshot(schemasWithPrefix: schema, options)
+    }
+
+    /// Drops one schema (and any other whose name starts with it).
+    package static func drop(schema: String) async {
+        guard
+            let options = try? PostgresBackendDescriptor.connectionOptions(
+                BackendConfiguration(location: schema, values: values))
+        else { return }
+        try? await PostgresStoreFixtures.dropSchemas(withPrefix: schema, options)
+    }
+}

@@ -1,0 +1,76 @@
+import AccountBackendKit
+import AccountCore
+import AccountTestSupport
+import BackendTestSupport
+import Foundation
+import StandardBackends
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A process signing up users is killed with SIGKILL at random moments; every sign-up it had
+/// reported as done must survive, the store must open and pass its integrity check, and nothing
+/// but the one in flight may appear besides.
+@Suite("Crash safety")
+struct CrashSafetyTests {
+    static let rounds = 20
+
+    static var tortureExecutable: String {
+        (CLIRunner.executable as NSString).deletingLastPathComponent + "/accounts-torture"
+    }
+
+    @Test("SIGKILL at random moments loses no reported sign-up", arguments: BackendRegistry.embedded.descriptors)
+    func killedWriter(_ backend: any BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("crash-\(backend.name)")
+        let store = scratch.path + "/" + backend.defaultStoreName
+        var generator = SplitMix64(seed: UInt64(backend.name.utf8.reduce(7) { $0 &* 31 &+ UInt64($1) }))
+        var survivors = 0
+        for round in 0..<Self.rounds {
+            let prefix = "r\(round)x"
+            let wanted = Int.random(in: 1...40, using: &generator)
+            let reported = try runAndKill(backend: backend.name, store: store, prefix: prefix, afterLines: wanted)
+            let repository = try await backend.open(
+                BackendConfiguration(location: store, values: backend.defaultValues))
+            #expect(try await repository.integrityCheck() == ["ok"], "round \(round)")
+            let present = try await repository.users(after: nil, limit: 100_000).map(\.email).filter {
+                $0.hasPrefix(prefix)
+            }
+            let missing = reported.subtracting(present)
+            #expect(missing.isEmpty, "round \(round): reported but lost: \(missing.sorted())")
+            let extra = Set(present).subtracting(reported)
+            let inFlight = "\(prefix)\(reported.count)@example.com"
+            #expect(extra.isSubset(of: [inFlight]), "round \(round): unexpected users \(extra.sorted())")
+            for email in present {
+                let user = try #require(try await repository.user(email: email))
+                #expect(try await repository.sessions(userID: user.id).count == 1, "a user without its session")
+            }
+            survivors += present.count
+            try await repository.close()
+        }
+        #expect(survivors >= Self.rounds, "every round reported at least one sign-up")
+    }
+
+    /// Starts the child, waits until it has reported `afterLines` sign-ups, kills it with SIGKILL,
+    /// and returns every sign-up it reported before dying.
+    func runAndKill(backend: String, store: String, prefix: String, afterLines: Int) throws -> Set<String> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.tortureExecutable)
+        process.arguments = [backend, store, prefix]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var text = ""
+        while text.split(separator: "\n").count < afterLines {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .uncaughtSignal, "the child died by the signal, not by an error")
+        return Set(text.split(separator: "\n").filter { $0.hasPrefix("done ") }.map { String($0.dropFirst(5)) })
+    }
+}

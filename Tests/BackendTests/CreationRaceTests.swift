@@ -1,0 +1,53 @@
+import AccountBackendKit
+import AccountTestSupport
+import BackendTestSupport
+import Foundation
+import StandardBackends
+import Testing
+
+/// Several processes creating one store at once: every one succeeds and they share one store
+/// (an LMDB store being created by another process was once taken for a foreign environment).
+@Suite("Creation race")
+struct CreationRaceTests {
+    @Test("8 sign-up processes on a brand-new store all succeed", arguments: BackendRegistry.embedded.descriptors)
+    func concurrentFirstOpens(_ backend: any BackendDescriptor) throws {
+        for round in 1...3 {
+            let cli = try CLIRunner("create-race-\(backend.name)-\(round)")
+            let store = cli.root + "/new." + backend.name
+            var processes: [(Process, Pipe)] = []
+            for n in 1...8 {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments = [
+                    "-c",
+                    """
+                    printf '%s\\n%s\\n' "$PW" "$PW" | "$ACCOUNTS" signup --backend \(backend.name) --store "$STORE" \
+                      --email racer\(n)abc@example.com --nickname 'racer \(n)' --password-stdin \
+                      --session-file "$ROOT/s\(n)" >/dev/null
+                    """,
+                ]
+                process.environment = cli.environment.merging([
+                    "PW": "Tangerine-Kayak-42", "ACCOUNTS": CLIRunner.executable, "STORE": store, "ROOT": cli.root,
+                ]) { $1 }
+                let errors = Pipe()
+                process.standardError = errors
+                try process.run()
+                processes.append((process, errors))
+            }
+            let results = processes.map { process, errors in
+                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return (status: process.terminationStatus, stderr: text)
+            }
+            for (n, result) in results.enumerated() {
+                #expect(result.status == 0, "round \(round), process \(n + 1): \(result.stderr)")
+            }
+            let count = try cli.run(["users", "count", "--backend", backend.name, "--store", store])
+            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "8", "round \(round)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: cli.root).filter {
+                $0.contains(".init-")
+            }
+            #expect(leftovers.isEmpty, "creation left \(leftovers)")
+        }
+    }
+}

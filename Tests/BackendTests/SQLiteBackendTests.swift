@@ -1,0 +1,72 @@
+import AccountCore
+import AccountTestSupport
+import BackendTestSupport
+import CSQLite
+import Foundation
+import SQLiteBackend
+import Testing
+
+@Suite("SQLite backend")
+struct SQLiteBackendTests {
+    @Test("another application's SQLite database is refused untouched")
+    func foreignDatabase() async throws {
+        let scratch = try ScratchFolder("sqlite-foreign")
+        let path = scratch.path + "/other.db"
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(db, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')", nil, nil, nil)
+                == SQLITE_OK)
+        sqlite3_close(db)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            _ = try await SQLiteRepository.open(SQLiteOptions(path: path))
+            Issue.record("a foreign database opened")
+        } catch let error as AccountError {
+            #expect(error.code == "store_kind_mismatch")
+            #expect(error.message(.english).contains("another application"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["other.db"],
+            "nothing written beside it")
+    }
+
+    @Test("a new store is stamped, in WAL mode, with foreign keys on, and passes its integrity check")
+    func stamp() async throws {
+        let scratch = try ScratchFolder("sqlite-stamp")
+        let path = scratch.path + "/a.sqlite"
+        let store = try await SQLiteRepository.open(SQLiteOptions(path: path))
+        #expect(try await store.integrityCheck() == ["ok"])
+        #expect(try await store.storeInfo().formatName == "accountstore-sqlite")
+        try await store.close()
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        defer { sqlite3_close(db) }
+        func pragma(_ name: String) -> String {
+            var statement: OpaquePointer?
+            sqlite3_prepare_v2(db, "PRAGMA \(name)", -1, &statement, nil)
+            defer { sqlite3_finalize(statement) }
+            guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return "" }
+            return String(cString: text)
+        }
+        #expect(pragma("application_id") == String(0x4143_5354))
+        #expect(pragma("user_version") == "1")
+        #expect(pragma("journal_mode") == "wal")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("synchronous=normal and a custom busy timeout are accepted and still pass a round trip")
+    func options() async throws {
+        let scratch = try ScratchFolder("sqlite-options")
+        let store = try await SQLiteRepository.open(
+            SQLiteOptions(path: scratch.path + "/a.sqlite", synchronous: .normal, busyTimeoutMilliseconds: 10))
+        let user = UserRecord(
+            id: UserID(rawValue: String(repeating: "a", count: 32)), email: "leesoon7@example.com", nickname: "이순신",
+            passwordHash: "$argon2id$", createdAt: .init(millisecondsSince1970: 5))
+        try await store.createUser(user, initialSession: nil)
+        #expect(try await store.user(id: user.id) == user)
+        try await store.close()
+    }
+}
