@@ -13,6 +13,8 @@ swift format lint --strict --recursive --parallel Sources Tests Package.swift Fu
     Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift
 echo "== swift build --build-tests"
 swift build --build-tests
+echo "== documentation: every DocC catalog, warnings as errors"
+./scripts/docs.sh
 echo "== README walkthrough against a fresh run"
 ./scripts/walkthrough.sh --check
 echo "== fuzz smoke (20 s per target)"

@@ -54,7 +54,7 @@ public enum AccountError: Error, Sendable, Hashable {
         }
     }
 
-    /// Every code, in a stable order (the README's exit-code table groups them by exit status).
+    /// Every code, in a stable order (the *Error codes* article groups them by exit status).
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
         "email_taken", "invalid_credentials", "too_many_attempts", "not_signed_in", "session_expired",

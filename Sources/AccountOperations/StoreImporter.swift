@@ -31,8 +31,12 @@ public enum StoreImporter {
     }
 
     /// Imports a validated file into `store`.
-    /// - Parameter merge: allow a non-empty store; an email (or id) already there is reported
-    ///   as a conflict and never overwritten.
+    /// - Parameters:
+    ///   - file: a file `validate(_:)` accepted.
+    ///   - store: the store to load.
+    ///   - merge: allow a non-empty store; an email (or id) already there is reported as a
+    ///     conflict and never overwritten.
+    ///   - progress: called with the number of users done after each batch.
     /// - Throws: `storeNotEmpty` without `merge` when the store holds users.
     public static func importFile(
         _ file: ValidatedExport, into store: any UserRepository, merge: Bool,

@@ -1,6 +1,6 @@
 import AccountCore
 
-/// The CLI's stable exit codes (documented in the README).
+/// The CLI's stable exit codes (documented in AccountCore's *Error codes* article).
 enum ExitStatus {
     static let success: Int32 = 0
     /// `verify` found a failing check.
