@@ -152,7 +152,8 @@ let package = Package(
             name: "BackendTestSupport",
             dependencies: [
                 "AccountTestSupport", "AccountCore", "AccountBackendKit", "StandardBackends", "JSONFileBackend",
-                "SQLiteBackend", "LMDBBackend", .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                "SQLiteBackend", "LMDBBackend",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
             ],
             path: "Tests/BackendTestSupport",
             swiftSettings: strict
@@ -183,7 +184,8 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountBackendKit", "AccountConformance",
-                "MemoryBackend", "StandardBackends", .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                "MemoryBackend", "StandardBackends",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
                 "accounts",
             ],
             swiftSettings: strict
