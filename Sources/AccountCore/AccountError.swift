@@ -62,6 +62,19 @@ public enum AccountError: Error, Sendable, Hashable {
         "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",
     ]
 
+    /// This error with what the failure left behind added to its detail, for the store errors
+    /// that carry one (others are returned as they are): a failure in the middle of several
+    /// steps must say what the steps before it changed.
+    public func addingOutcome(_ outcome: String) -> AccountError {
+        switch self {
+        case .storeIO(let detail): .storeIO(detail: "\(detail); \(outcome)")
+        case .storeBusy(let detail): .storeBusy(detail: "\(detail); \(outcome)")
+        case .storeCorrupted(let detail): .storeCorrupted(detail: "\(detail); \(outcome)")
+        case .storeNotEmpty(let detail): .storeNotEmpty(detail: "\(detail); \(outcome)")
+        default: self
+        }
+    }
+
     /// Whether this is a failure of the store rather than of the caller's input.
     public var isStoreFailure: Bool {
         switch self {

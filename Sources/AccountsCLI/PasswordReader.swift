@@ -13,7 +13,7 @@ struct PasswordReader {
     /// Reads one secret; `prompt` is shown only on a terminal.
     func read(_ prompt: String, what: String) throws -> String {
         if fromStandardInput {
-            guard let line = Self.readStandardInputLine() else {
+            guard let line = try Self.readStandardInputLine() else {
                 throw UsageProblem(
                     english: "Expected a line with the \(what) on standard input (--password-stdin).",
                     korean: "표준 입력에서 \(what) 줄을 읽지 못했습니다 (--password-stdin).")
@@ -33,13 +33,21 @@ struct PasswordReader {
 
     /// One line of standard input as bytes, without its `\n` (or `\r\n`); `nil` at the end
     /// of input. Read a byte at a time so that nothing past the line is consumed.
-    static func readStandardInputLine() -> [UInt8]? {
+    /// - Throws: a usage problem naming the reason when reading fails: the bytes read so far are
+    ///   not the line, and taking them for it would change the password.
+    static func readStandardInputLine() throws -> [UInt8]? {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
             let count = Glibc.read(STDIN_FILENO, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { return bytes.isEmpty ? nil : bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                throw UsageProblem(
+                    english: "Could not read the secret from standard input (\(reason)); the command did not run.",
+                    korean: "표준 입력에서 비밀번호를 읽지 못했습니다 (\(reason)). 명령을 실행하지 않았습니다.")
+            }
+            if count == 0 { return bytes.isEmpty ? nil : bytes }
             if byte == UInt8(ascii: "\n") { break }
             bytes.append(byte)
         }

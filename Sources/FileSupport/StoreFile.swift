@@ -67,18 +67,30 @@ public enum StoreFile {
         guard fstat(fd, &info) == 0 else { throw POSIXFailure.error("stat", path: path) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw POSIXFailure.error("open", path: path, errno: EISDIR) }
         var buffer = [UInt8](repeating: 0, count: count)
-        let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-        guard read >= 0 else { throw POSIXFailure.error("read", path: path) }
-        return (Array(buffer.prefix(read)), Version(info))
+        // A read may return fewer bytes than asked without being at the end of the file; only a
+        // zero says the file is that short (a short header is damage, a short read is not).
+        var filled = 0
+        while filled < count {
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure.error("read", path: path)
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        return (Array(buffer.prefix(filled)), Version(info))
     }
 
     /// Replaces `path` with `bytes` so that a crash leaves either the old or the new file:
     /// write a temporary file beside it, fsync it, rename it over, fsync the folder.
     /// Call with the store's lock held. New files get mode 0600.
+    /// - Throws: `storeIO` saying what the failure left: before the rename, the file as it was;
+    ///   after it (the folder's fsync), the new file in place but perhaps not through a power cut.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(AccountError) -> Version {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw POSIXFailure.error("create", path: temporary) }
+        guard fd >= 0 else { throw leftAsItWas(POSIXFailure.error("create", path: temporary), path) }
         var info = stat()
         do throws(AccountError) {
             defer { close(fd) }
@@ -87,15 +99,24 @@ public enum StoreFile {
             guard fstat(fd, &info) == 0 else { throw POSIXFailure.error("stat", path: temporary) }
         } catch {
             unlink(temporary)
-            throw error
+            throw leftAsItWas(error, path)
         }
         guard rename(temporary, path) == 0 else {
             let failure = POSIXFailure.error("rename", path: temporary)
             unlink(temporary)
-            throw failure
+            throw leftAsItWas(failure, path)
         }
-        try syncDirectory(of: path)
+        do throws(AccountError) {
+            try syncDirectory(of: path)
+        } catch {
+            throw error.addingOutcome(
+                "\(path) was replaced, but its folder could not be synced, so the change may not survive a power cut")
+        }
         return Version(info)
+    }
+
+    private static func leftAsItWas(_ error: AccountError, _ path: String) -> AccountError {
+        error.addingOutcome("\(path) was left as it was")
     }
 
     /// fsyncs the folder that holds `path`, so a rename in it is durable.
