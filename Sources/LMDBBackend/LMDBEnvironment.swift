@@ -233,8 +233,27 @@ final class LMDBEnvironment: @unchecked Sendable {
         status = mdb_env_open(created, path, flags, 0o600)
         guard status == MDB_SUCCESS else {
             if status == MDB_INVALID || status == MDB_VERSION_MISMATCH {
-                throw .storeCorrupted(
-                    detail: "\(path): not a readable LMDB environment (\(String(cString: mdb_strerror(status))))")
+                let detail = "\(path): not a readable LMDB environment (\(String(cString: mdb_strerror(status))))"
+                // LMDB also says "invalid" when reading its meta page comes back short; the header
+                // was checked just before, so read it again before calling the store damaged.
+                if status == MDB_INVALID {
+                    let header: [UInt8]
+                    do throws(AccountError) {
+                        header = try StoreFile.readPrefix(path, count: 64).bytes
+                    } catch {
+                        throw .storeIO(
+                            detail:
+                                "\(detail); reading its header again to confirm any damage failed too (\(error.message(.english))), so this may be an I/O error rather than damage: run accounts doctor"
+                        )
+                    }
+                    if LMDBBackendDescriptor.isEnvironment(header) {
+                        throw .storeIO(
+                            detail:
+                                "\(detail), yet its header reads as a sound LMDB environment, so a read failed in passing: retry"
+                        )
+                    }
+                }
+                throw .storeCorrupted(detail: detail)
             }
             throw LMDBFailure.error(status, "open environment", path: path)
         }

@@ -128,9 +128,22 @@ final class SQLiteConnection {
     /// lock up front means the busy timeout applies and no read snapshot is upgraded late.
     func immediateTransaction<T>(_ body: () throws(AccountError) -> T) throws(AccountError) -> T {
         try run("BEGIN IMMEDIATE")
-        do {
+        do throws(AccountError) {
             let result = try body()
-            try run("COMMIT")
+            do throws(AccountError) {
+                try run("COMMIT")
+            } catch .storeIO(let detail) {
+                // A COMMIT that fails may leave the transaction open (then rolling it back is
+                // certain), or end it with its frames already in the log and visible to readers:
+                // then neither "rolled back" nor "done" would be true.
+                if sqlite3_get_autocommit(handle) == 0, (try? run("ROLLBACK")) != nil {
+                    throw AccountError.storeIO(detail: "\(detail); the transaction was rolled back")
+                }
+                throw AccountError.storeIO(
+                    detail:
+                        "\(detail); the commit failed while writing to disk, so the change may or may not have taken effect (and if it did, it may not survive a power cut): check before retrying"
+                )
+            }
             return result
         } catch {
             if sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }

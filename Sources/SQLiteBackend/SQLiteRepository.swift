@@ -50,14 +50,32 @@ public final class SQLiteRepository: UserRepository, Sendable {
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
         let opened = try await io.run {
             () throws -> (connection: SQLiteConnection, readOnly: String?, access: SQLiteConnection.Access) in
-            try StoreFile.requireRegularFile(options.path)
-            let exists = try StoreFile.version(of: options.path) != nil
-            if !exists && !options.createIfMissing { throw AccountError.storeNotFound(location: options.path) }
-            try StoreFile.requireDirectory(of: options.path)
-            if !exists {
-                try SQLiteStoreFile.create(options.path, synchronous: options.synchronous, storeID: newStoreID())
-            }
-            try SQLiteStoreFile.inspect(options.path, recognizer: recognizer)
+            try openWriter(options, recognizer, newStoreID)
+        }
+        let reader = try SQLiteConnection(path: options.path, access: opened.access)
+        reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        let repository = SQLiteRepository(
+            connection: opened.connection, reader: reader, io: io,
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, readOnlyReason: opened.readOnly)
+        _ = try await repository.storeInfo()
+        return repository
+    }
+
+    /// Checks the file, creates or migrates the store, and opens the connection that writes.
+    private static func openWriter(
+        _ options: SQLiteOptions, _ recognizer: StoreRecognizer, _ newStoreID: () -> String
+    ) throws -> (connection: SQLiteConnection, readOnly: String?, access: SQLiteConnection.Access) {
+        try StoreFile.requireRegularFile(options.path)
+        let exists = try StoreFile.version(of: options.path) != nil
+        if !exists && !options.createIfMissing { throw AccountError.storeNotFound(location: options.path) }
+        try StoreFile.requireDirectory(of: options.path)
+        if !exists {
+            try SQLiteStoreFile.create(options.path, synchronous: options.synchronous, storeID: newStoreID())
+        }
+        // The header's own verdicts (empty, truncated, foreign) stand as they are; only what the
+        // engine reports once it reads the file is confirmed before it is called damage.
+        try SQLiteStoreFile.inspect(options.path, recognizer: recognizer)
+        return try SQLiteDamageCheck.confirming(options.path) {
             if let reason = Self.readOnlyReason(options.path) {
                 return try Self.openReadOnly(options, reason: reason)
             }
@@ -70,13 +88,6 @@ public final class SQLiteRepository: UserRepository, Sendable {
             try SQLiteMigrator.migrate(connection, newStoreID: newStoreID, now: SystemClock().now())
             return (connection, nil, .readWrite)
         }
-        let reader = try SQLiteConnection(path: options.path, access: opened.access)
-        reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
-        let repository = SQLiteRepository(
-            connection: opened.connection, reader: reader, io: io,
-            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, readOnlyReason: opened.readOnly)
-        _ = try await repository.storeInfo()
-        return repository
     }
 
     /// Why this process cannot write the store at `path`: the file, or the folder where WAL mode
@@ -339,19 +350,23 @@ public final class SQLiteRepository: UserRepository, Sendable {
         if let readOnlyReason {
             throw AccountError.storeIO(detail: "\(readOnlyReason): the store is read-only here; nothing was changed")
         }
-        let attempt = try writer.withLockIfAvailable { (connection) throws(AccountError) -> T? in
-            connection.setBusyTimeout(milliseconds: 0)
-            defer { connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
-            do throws(AccountError) {
-                return try connection.immediateTransaction { () throws(AccountError) -> T in try body(connection) }
-            } catch .storeBusy {
-                return nil
+        let attempt = try SQLiteDamageCheck.confirming(path) {
+            try writer.withLockIfAvailable { (connection) throws(AccountError) -> T? in
+                connection.setBusyTimeout(milliseconds: 0)
+                defer { connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+                do throws(AccountError) {
+                    return try connection.immediateTransaction { () throws(AccountError) -> T in try body(connection) }
+                } catch .storeBusy {
+                    return nil
+                }
             }
         }
         if let attempt, let result = attempt { return result }
         return try await io.run { [self] () throws -> T in
-            try writer.withLock { (connection) throws(AccountError) -> T in
-                try connection.immediateTransaction { () throws(AccountError) -> T in try body(connection) }
+            try SQLiteDamageCheck.confirming(path) {
+                try writer.withLock { (connection) throws(AccountError) -> T in
+                    try connection.immediateTransaction { () throws(AccountError) -> T in try body(connection) }
+                }
             }
         }
     }
@@ -360,7 +375,11 @@ public final class SQLiteRepository: UserRepository, Sendable {
     private func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws(AccountError) -> T) throws(AccountError)
         -> T
     {
-        try reader.withLock { (connection) throws(AccountError) -> T in try body(connection) }
+        do {
+            return try reader.withLock { (connection) throws(AccountError) -> T in try body(connection) }
+        } catch .storeCorrupted(let detail) {
+            throw SQLiteDamageCheck.recheck(path, detail)
+        }
     }
 
     // MARK: - Rows

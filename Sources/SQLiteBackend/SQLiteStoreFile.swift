@@ -43,13 +43,32 @@ enum SQLiteStoreFile {
         let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIXFailure.error("create", path: temporary) }
         close(fd)
-        defer { unlink(temporary) }
+        defer {
+            unlink(temporary)
+            unlink(temporary + "-wal")
+            unlink(temporary + "-shm")
+        }
         do {
             let connection = try SQLiteConnection(path: temporary, create: false)
             defer { connection.close() }
             try connection.execute("PRAGMA journal_mode = WAL")
             try connection.execute("PRAGMA synchronous = \(synchronous == .full ? "FULL" : "NORMAL")")
             try SQLiteMigrator.migrate(connection, newStoreID: { storeID }, now: SystemClock().now())
+            // The schema is in the private file's WAL, which keeps the private name: move it into
+            // the file itself before the file is linked into place, or the store there would
+            // lack its schema. A checkpoint that did not finish leaves nothing linked.
+            let checkpoint = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)") { row throws(AccountError) in
+                try row.integer(0)
+            }
+            guard checkpoint == [0] else {
+                throw AccountError.storeIO(
+                    detail: "\(path): the new store could not be completed (checkpoint busy); nothing was created")
+            }
+        }
+        var log = stat()
+        guard stat(temporary + "-wal", &log) != 0 || log.st_size == 0 else {
+            throw AccountError.storeIO(
+                detail: "\(path): the new store's log could not be folded into it; nothing was created")
         }
         guard link(temporary, path) == 0 || errno == EEXIST else {
             throw POSIXFailure.error("create", path: path)
