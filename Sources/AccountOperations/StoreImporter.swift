@@ -66,23 +66,29 @@ public enum StoreImporter {
             progress(report.imported + report.conflicts.count)
         }
         var skippingID: UserID?
-        while let record = try reader.next() {
-            switch record {
-            case .user(let user):
-                // An id already in the store (under another email) is a conflict too, not an error.
-                if merge, try await store.user(id: user.id) != nil {
-                    report.conflicts.append(user.email)
-                    skippingID = user.id
-                    continue
+        do {
+            while let record = try reader.next() {
+                switch record {
+                case .user(let user):
+                    // An id already in the store (under another email) is a conflict too, not an error.
+                    if merge, try await store.user(id: user.id) != nil {
+                        report.conflicts.append(user.email)
+                        skippingID = user.id
+                        continue
+                    }
+                    skippingID = nil
+                    users.append(user)
+                    if users.count >= batchSize { try await flush() }
+                case .session(let session):
+                    if session.userID != skippingID { sessions.append(session) }
                 }
-                skippingID = nil
-                users.append(user)
-                if users.count >= batchSize { try await flush() }
-            case .session(let session):
-                if session.userID != skippingID { sessions.append(session) }
             }
+            try await flush()
+        } catch let error as AccountError where report.imported > 0 || report.sessions > 0 {
+            throw error.addingOutcome(
+                "\(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session")) had been imported before this failure; run the same import with --merge to add the rest (what is already there is skipped)"
+            )
         }
-        try await flush()
         report.conflicts.sort()
         return report
     }

@@ -18,7 +18,8 @@ public struct AccountsCommand: AsyncParsableCommand {
 
                 Exit codes: 0 success, 1 verify found failures, 2 usage error, 3 invalid input, \
                 4 email taken, 5 invalid credentials or too many attempts, 6 not signed in, \
-                7 store error, 8 configuration error, 9 no such account, 130 cancelled at a prompt.
+                7 store error, 8 configuration error, 9 no such account, 10 signed up or in but the \
+                session could not be saved, 130 cancelled at a prompt.
                 """,
             version: AccountsVersion.current,
             subcommands: [

@@ -53,6 +53,16 @@ struct CLIMessages {
         ko ? "저장된 세션이 더 이상 유효하지 않아 삭제했습니다." : "The saved session was no longer valid and was removed."
     }
     var errorPrefix: String { ko ? "오류" : "error" }
+    func sessionFileNotRemoved(_ path: String, _ reason: String) -> String {
+        ko
+            ? "경고: 세션 파일 \(path)을(를) 지우지 못했습니다 (\(reason)). 그 안의 세션은 이미 폐기되어 다시 쓸 수 없습니다."
+            : "warning: the session file \(path) could not be removed (\(reason)); the session it holds was revoked and can no longer be used."
+    }
+    func replacedSessionNotRevoked(_ reason: String) -> String {
+        ko
+            ? "경고: 이전 세션을 폐기하지 못했습니다 (\(reason)). 그 세션은 만료되면 스스로 끝납니다."
+            : "warning: the previous session could not be revoked (\(reason)); it ends by itself when it expires."
+    }
 
     // MARK: - doctor, verify
 

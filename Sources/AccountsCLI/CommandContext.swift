@@ -55,6 +55,9 @@ struct CommandContext {
         } catch let problem as UsageProblem {
             printer.printFailure(code: "usage", message: problem.message(language))
             throw ExitCode(ExitStatus.usage)
+        } catch let unsaved as SessionNotSaved {
+            printer.printFailure(code: "session_not_saved", message: unsaved.message(language))
+            throw ExitCode(ExitStatus.sessionNotSaved)
         } catch is PromptCancelled {
             printer.printFailure(
                 code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
@@ -111,6 +114,42 @@ struct CommandContext {
             passwordPolicy: settings.passwordPolicy,
             sessionPolicy: settings.sessionPolicy,
             throttlePolicy: settings.throttlePolicy)
+    }
+
+    /// Saves the token of a sign-up or login the store has committed, then revokes the session
+    /// it replaces. When the file cannot be written, the new session is revoked (no one holds
+    /// its token), the replaced one is kept, and `SessionNotSaved` says exactly what happened.
+    /// Returns a warning when the replaced session could not be revoked: the command itself
+    /// succeeded, so that is not its failure.
+    func keepSession(
+        _ signedIn: SignedInSession, replacing replaced: String?, accountCreated: Bool, service: AccountService
+    ) async throws -> String? {
+        do {
+            try sessionFile.save(signedIn.token)
+        } catch let cause {
+            let revoked = (try? await service.logout(token: signedIn.token)) != nil
+            throw SessionNotSaved(
+                email: signedIn.profile.email, accountCreated: accountCreated, revoked: revoked,
+                expiresAt: signedIn.expiresAt, cause: cause)
+        }
+        do {
+            try await service.revokeReplacedSession(replaced)
+            return nil
+        } catch let error as AccountError {
+            return messages.replacedSessionNotRevoked(error.message(language))
+        }
+    }
+
+    /// Removes the session file once the store has revoked its session (logout, withdrawal).
+    /// Returns a warning when it cannot: the token in it is useless now, and the command's work
+    /// in the store is done, so reporting the command as failed would be false.
+    func forgetRevokedSession() -> String? {
+        do {
+            try sessionFile.remove()
+            return nil
+        } catch {
+            return messages.sessionFileNotRemoved(sessionFile.path, error.message(language))
+        }
     }
 
     func passwordReader(fromStandardInput: Bool) -> PasswordReader {

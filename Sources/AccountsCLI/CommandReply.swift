@@ -12,4 +12,7 @@ struct CommandReply {
     var jsonError: (code: String, message: String)?
     /// Print nothing on standard output (the command already wrote its data there).
     var suppressJSON = false
+    /// Something the command could not finish that does not undo its success (a session file
+    /// that could not be removed): standard error, or `"warning"` with `--json`.
+    var warning: String?
 }

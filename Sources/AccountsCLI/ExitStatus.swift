@@ -21,6 +21,8 @@ enum ExitStatus {
     static let accountNotFound: Int32 = 9
     /// The configuration is invalid.
     static let configError: Int32 = 8
+    /// The store committed a sign-up or login, but its session could not be saved.
+    static let sessionNotSaved: Int32 = 10
     /// Interrupted at a prompt.
     static let interrupted: Int32 = 130
 

@@ -102,7 +102,7 @@ struct InteractiveApp {
                 let signedIn = try await service.signUp(
                     email: form[.id], password: form[.password], confirmation: form[.confirmation],
                     nickname: form[.nickname], remember: remember)
-                try context.sessionFile.save(signedIn.token)
+                try await keep(signedIn, accountCreated: true)
                 return
             } catch let error as AccountError where !error.isStoreFailure {
                 io.show(problems: [error])
@@ -136,7 +136,7 @@ struct InteractiveApp {
         while true {
             do {
                 let signedIn = try await service.login(email: form[.id], password: form[.password], remember: remember)
-                try context.sessionFile.save(signedIn.token)
+                try await keep(signedIn, accountCreated: false)
                 return
             } catch AccountError.invalidCredentials {
                 io.show(problems: [.invalidCredentials])
@@ -228,6 +228,17 @@ struct InteractiveApp {
     }
 
     // MARK: - Helpers
+
+    /// Saves a committed sign-in's session; when the file cannot be written, says what happened
+    /// and stays on the start screen as a guest.
+    private func keep(_ signedIn: SignedInSession, accountCreated: Bool) async throws {
+        do {
+            _ = try await context.keepSession(
+                signedIn, replacing: nil, accountCreated: accountCreated, service: service)
+        } catch let unsaved as SessionNotSaved {
+            io.show(unsaved.message(context.language))
+        }
+    }
 
     private var strength: some PasswordStrengthEstimator { ServiceStrength(service: service) }
 

@@ -22,19 +22,20 @@ struct LoginCommand: AsyncParsableCommand {
             let password = try context.passwordReader(fromStandardInput: passwordStdin)
                 .read(context.messages.passwordPrompt, what: "password")
             let replaced = try context.sessionFile.read()
-            let signedIn = try await context.withService { service in
+            let (signedIn, warning) = try await context.withService { service in
                 let signedIn = try await service.login(email: email, password: password, remember: remember)
-                try await service.revokeReplacedSession(replaced)
-                return signedIn
+                let warning = try await context.keepSession(
+                    signedIn, replacing: replaced, accountCreated: false, service: service)
+                return (signedIn, warning)
             }
-            try context.sessionFile.save(signedIn.token)
             let welcome = context.messages.welcome(signedIn.profile.nickname)
             return CommandReply(
                 lines: [welcome],
                 fields: [
                     ("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember)),
                     ("expires_at_ms", .int(signedIn.expiresAt.millisecondsSince1970)), ("message", .string(welcome)),
-                ])
+                ],
+                warning: warning)
         }
     }
 }

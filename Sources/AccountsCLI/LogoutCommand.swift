@@ -16,9 +16,10 @@ struct LogoutCommand: AsyncParsableCommand {
                 try context.sessionFile.remove()
                 throw AccountError.notSignedIn
             }
-            try context.sessionFile.remove()
+            let warning = context.forgetRevokedSession()
             return CommandReply(
-                lines: [context.messages.loggedOut], fields: [("message", .string(context.messages.loggedOut))])
+                lines: [context.messages.loggedOut], fields: [("message", .string(context.messages.loggedOut))],
+                warning: warning)
         }
     }
 }

@@ -29,8 +29,11 @@ struct MigrateCommand: AsyncParsableCommand {
                 throw UsageProblem(
                     english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
             }
+            let targetConfiguration = target
             let summary = try await context.withAdministration { source in
-                let target = try await context.backends.open(descriptor, target)
+                let target = try await context.backends.open(descriptor, targetConfiguration)
+                // Only a target that was empty can be left holding a partial copy.
+                let targetWasEmpty = (try? await target.userCount()) == 0
                 do {
                     let progress = ProgressLine(
                         "migrated users", total: try await source.userCount(), json: options.base.json)
@@ -38,6 +41,20 @@ struct MigrateCommand: AsyncParsableCommand {
                     let summary = try await source.migrate(to: target, progress: progress.update)
                     try await target.close()
                     return summary
+                } catch let error as AccountError where targetWasEmpty {
+                    try? await target.close()
+                    // The target was new (or empty): say what the failure left in it.
+                    var probe = targetConfiguration
+                    probe.createIfMissing = false
+                    var copied = 0
+                    if let reopened = try? await context.backends.open(descriptor, probe) {
+                        copied = (try? await reopened.userCount()) ?? 0
+                        try? await reopened.close()
+                    }
+                    throw error.addingOutcome(
+                        copied > 0
+                            ? "the target \(targetConfiguration.location) holds a partial copy (\(EnglishPlural.count(copied, "user"))); remove it before migrating again"
+                            : "the target \(targetConfiguration.location) holds no accounts")
                 } catch {
                     try? await target.close()
                     throw error

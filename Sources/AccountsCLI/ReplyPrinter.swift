@@ -19,9 +19,11 @@ struct ReplyPrinter {
                 fields.append(("error", .object([("code", .string(error.code)), ("message", .string(error.message))])))
             }
             fields += reply.fields
+            if let warning = reply.warning { fields.append(("warning", .string(warning))) }
             writeOut(JSONValue.object(fields).serialized())
         } else {
             for line in reply.lines { writeOut(line) }
+            if let warning = reply.warning { writeError(warning) }
         }
     }
 

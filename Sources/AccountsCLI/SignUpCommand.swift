@@ -34,18 +34,19 @@ struct SignUpCommand: AsyncParsableCommand {
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
             let replaced = try context.sessionFile.read()
-            let signedIn = try await context.withService(creating: true) { service in
+            let (signedIn, warning) = try await context.withService(creating: true) { service in
                 let signedIn = try await service.signUp(
                     email: email, password: password, confirmation: confirmation, nickname: nickname, remember: remember
                 )
-                try await service.revokeReplacedSession(replaced)
-                return signedIn
+                let warning = try await context.keepSession(
+                    signedIn, replacing: replaced, accountCreated: true, service: service)
+                return (signedIn, warning)
             }
-            try context.sessionFile.save(signedIn.token)
             let welcome = context.messages.welcome(signedIn.profile.nickname)
             return CommandReply(
                 lines: [welcome],
-                fields: [("user", CommandContext.json(signedIn.profile)), ("message", .string(welcome))])
+                fields: [("user", CommandContext.json(signedIn.profile)), ("message", .string(welcome))],
+                warning: warning)
         }
     }
 }

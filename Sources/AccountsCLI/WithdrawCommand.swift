@@ -34,9 +34,10 @@ struct WithdrawCommand: AsyncParsableCommand {
                 }
                 let password = try reader.read(context.messages.passwordPrompt, what: "password")
                 try await service.withdraw(token: token, password: password)
-                try context.sessionFile.remove()
+                let warning = context.forgetRevokedSession()
                 let done = context.messages.withdrawn(profile.email)
-                return CommandReply(lines: [done], fields: [("withdrawn", .bool(true)), ("message", .string(done))])
+                return CommandReply(
+                    lines: [done], fields: [("withdrawn", .bool(true)), ("message", .string(done))], warning: warning)
             }
         }
     }
