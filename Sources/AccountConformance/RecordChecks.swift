@@ -141,6 +141,32 @@ enum RecordChecks {
             try context.expect(try await store.createUsers([]).isEmpty, "an empty batch skipped something")
             try await store.close()
         },
+        ConformanceCheck("a batch of users lands with their sessions; a skipped user's sessions are skipped too") {
+            context in
+            let store = try await context.open()
+            let resident = Fixtures.user(1)
+            try await store.createUser(resident, initialSession: nil)
+            let intruder = Fixtures.user(1_001, email: resident.email, nickname: "intruder")
+            let batch = [Fixtures.user(2), intruder, Fixtures.user(3)]
+            let sessions = [
+                Fixtures.session(21, user: Fixtures.user(2).id), Fixtures.session(22, user: Fixtures.user(2).id),
+                Fixtures.session(23, user: intruder.id), Fixtures.session(24, user: Fixtures.user(3).id),
+            ]
+            let skipped = try await store.createUsers(batch, sessions: sessions)
+            try context.expect(skipped == [resident.email], "skipped \(skipped), expected the resident's email")
+            for n in [21, 22, 24] {
+                let stored = try await store.session(tokenHash: Fixtures.tokenHash(n))
+                try context.expect(
+                    stored == sessions.first { $0.tokenHash == Fixtures.tokenHash(n) },
+                    "session \(n) of a stored user came back as \(String(describing: stored))")
+            }
+            try context.expect(
+                try await store.session(tokenHash: Fixtures.tokenHash(23)) == nil,
+                "the skipped user's session was stored")
+            try context.expect(
+                try await store.sessions(userID: resident.id).isEmpty, "the resident was given the intruder's session")
+            try await store.close()
+        },
         ConformanceCheck("users are counted and listed in email order, page by page") { context in
             let store = try await context.open()
             try context.expect(try await store.userCount() == 0, "a new store is not empty")

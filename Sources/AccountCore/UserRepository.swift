@@ -47,11 +47,11 @@ public protocol UserRepository: Sendable {
     /// - Throws: `AccountError.emailTaken` when the email is already stored (nothing is written).
     func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws
 
-    /// Inserts many users in as few transactions as the backend can (imports, migrations).
-    /// A user whose email is already stored (or appears earlier in the batch) is skipped and its
-    /// email returned; the others are stored. On an error nothing of the batch is stored by the
-    /// transactional backends.
-    func createUsers(_ users: [UserRecord]) async throws -> [String]
+    /// Inserts many users, and `sessions` of the users it stores, in one transaction (imports,
+    /// migrations): a crash or an error leaves all of the batch or none of it, never users without
+    /// their sessions. A user whose email is already stored (or appears earlier in the batch) is
+    /// skipped and its email returned, and its sessions with it; the others are stored.
+    func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String]
 
     /// The user with this normalized email, if any.
     func user(email: String) async throws -> UserRecord?
@@ -115,15 +115,27 @@ public protocol UserRepository: Sendable {
 }
 
 extension UserRepository {
-    /// One `createUser` per user: correct for any backend, fast for none.
+    /// A batch of users without sessions.
     public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+        try await createUsers(users, sessions: [])
+    }
+
+    /// One `createUser` and `createSession` at a time: correct for any backend, fast for none,
+    /// and not atomic — a backend that can do better (every standard one does) implements the
+    /// requirement itself.
+    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         var skipped: [String] = []
+        var stored: Set<UserID> = []
         for user in users {
             do {
                 try await createUser(user, initialSession: nil)
+                stored.insert(user.id)
             } catch AccountError.emailTaken {
                 skipped.append(user.email)
             }
+        }
+        for session in sessions where stored.contains(session.userID) {
+            _ = try await createSession(session)
         }
         return skipped
     }

@@ -54,13 +54,12 @@ public enum StoreImporter {
         var users: [UserRecord] = []
         var sessions: [SessionRecord] = []
         func flush() async throws {
-            let skipped = Set(try await store.createUsers(users))
+            // Each batch lands whole, users with their sessions, or not at all.
+            let skipped = Set(try await store.createUsers(users, sessions: sessions))
             report.conflicts += users.map(\.email).filter(skipped.contains)
             report.imported += users.count - skipped.count
-            let skippedIDs = Set(users.filter { skipped.contains($0.email) }.map(\.id))
-            for session in sessions where !skippedIDs.contains(session.userID) {
-                if try await store.createSession(session) { report.sessions += 1 }
-            }
+            let storedIDs = Set(users.filter { !skipped.contains($0.email) }.map(\.id))
+            report.sessions += sessions.filter { storedIDs.contains($0.userID) }.count
             users.removeAll(keepingCapacity: true)
             sessions.removeAll(keepingCapacity: true)
             progress(report.imported + report.conflicts.count)

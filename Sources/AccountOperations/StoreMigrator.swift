@@ -14,15 +14,13 @@ public enum StoreMigrator {
         }
         var done = 0
         for try await page in source.userPages(size: AccountAdministration.pageSize) {
-            let skipped = try await target.createUsers(page)
+            var sessions: [SessionRecord] = []
+            for user in page { sessions += try await source.sessions(userID: user.id) }
+            // A page lands whole in the target, users with their sessions, or not at all.
+            let skipped = try await target.createUsers(page, sessions: sessions)
             guard skipped.isEmpty else {
                 throw AccountError.storeNotEmpty(
                     detail: "\(skipped.count) users appeared in the target during the migration")
-            }
-            for user in page {
-                for session in try await source.sessions(userID: user.id) {
-                    _ = try await target.createSession(session)
-                }
             }
             done += page.count
             progress(done)

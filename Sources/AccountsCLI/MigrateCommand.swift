@@ -46,15 +46,21 @@ struct MigrateCommand: AsyncParsableCommand {
                     // The target was new (or empty): say what the failure left in it.
                     var probe = targetConfiguration
                     probe.createIfMissing = false
-                    var copied = 0
+                    var copied: Int?
                     if let reopened = try? await context.backends.open(descriptor, probe) {
-                        copied = (try? await reopened.userCount()) ?? 0
+                        copied = try? await reopened.userCount()
                         try? await reopened.close()
                     }
-                    throw error.addingOutcome(
-                        copied > 0
-                            ? "the target \(targetConfiguration.location) holds a partial copy (\(EnglishPlural.count(copied, "user"))); remove it before migrating again"
-                            : "the target \(targetConfiguration.location) holds no accounts")
+                    let location = targetConfiguration.location
+                    let outcome =
+                        switch copied {
+                        case 0: "the target \(location) holds no accounts"
+                        case let count?:
+                            "the target \(location) holds a partial copy (\(EnglishPlural.count(count, "user"))); remove it before migrating again"
+                        case nil:
+                            "the target \(location) could not be read to tell what it holds, so it may hold a partial copy; remove it before migrating again"
+                        }
+                    throw error.addingOutcome(outcome)
                 } catch {
                     try? await target.close()
                     throw error

@@ -100,9 +100,10 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
     }
 
-    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await write { document in
             var skipped: [String] = []
+            var stored: Set<UserID> = []
             for user in users {
                 guard document.usersByEmail[user.email] == nil else {
                     skipped.append(user.email)
@@ -112,7 +113,9 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
                     throw AccountError.storeIO(detail: "user id \(user.id) is already in use")
                 }
                 document.put(user)
+                stored.insert(user.id)
             }
+            for session in sessions where stored.contains(session.userID) { document.put(session) }
             return (skipped, skipped.count < users.count)
         }
     }

@@ -135,9 +135,10 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
-    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await write { (txn, layout, _) throws(AccountError) -> [String] in
             var skipped: [String] = []
+            var stored: Set<UserID> = []
             for user in users {
                 guard try txn.put(layout.emails, Array(user.email.utf8), Array(user.id.rawValue.utf8), unique: true)
                 else {
@@ -147,6 +148,10 @@ public final class LMDBRepository: UserRepository, Sendable {
                 guard
                     try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user), unique: true)
                 else { throw .storeIO(detail: "user id \(user.id) is already in use") }
+                stored.insert(user.id)
+            }
+            for session in sessions where stored.contains(session.userID) {
+                try Self.putSession(session, txn, layout)
             }
             return skipped
         }

@@ -46,11 +46,20 @@ public final class MemoryUserRepository: UserRepository {
         }
     }
 
-    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         state.withLock { state in
             var skipped: [String] = []
+            var stored: Set<UserID> = []
             for user in users {
-                do throws(AccountError) { try state.insert(user) } catch { skipped.append(user.email) }
+                do throws(AccountError) {
+                    try state.insert(user)
+                    stored.insert(user.id)
+                } catch {
+                    skipped.append(user.email)
+                }
+            }
+            for session in sessions where stored.contains(session.userID) {
+                state.sessionsByHash[session.tokenHash] = session
             }
             return skipped
         }

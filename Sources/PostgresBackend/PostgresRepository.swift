@@ -118,14 +118,22 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
-    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await transaction { [schema] connection in
             var skipped: [String] = []
+            var stored: Set<UserID> = []
             for user in users {
                 // ON CONFLICT keeps the transaction alive where a failed INSERT would abort it.
                 var query = Self.insertUser(user, into: schema)
                 query.sql += " ON CONFLICT (email) DO NOTHING RETURNING 1"
-                if try await connection.rows(query).isEmpty { skipped.append(user.email) }
+                if try await connection.rows(query).isEmpty {
+                    skipped.append(user.email)
+                } else {
+                    stored.insert(user.id)
+                }
+            }
+            for session in sessions where stored.contains(session.userID) {
+                try await connection.run(Self.insertSession(session, into: schema))
             }
             return skipped
         }

@@ -191,16 +191,21 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
-    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await write { connection throws(AccountError) -> [String] in
             var skipped: [String] = []
+            var stored: Set<UserID> = []
             for user in users {
                 do throws(AccountError) {
                     try connection.run(Self.insertUser, Self.values(user))
+                    stored.insert(user.id)
                 } catch .emailTaken {
                     // A failed INSERT aborts only itself; the transaction goes on.
                     skipped.append(user.email)
                 }
+            }
+            for session in sessions where stored.contains(session.userID) {
+                try connection.run(Self.insertSession, Self.values(session))
             }
             return skipped
         }

@@ -48,6 +48,28 @@ enum SQLiteStoreFile {
             unlink(temporary + "-wal")
             unlink(temporary + "-shm")
         }
+        // Whatever goes wrong while building the private file (a read that fails mid-page looks
+        // like damage to SQLite) is an I/O failure of this creation: the file is thrown away.
+        do throws(AccountError) {
+            try build(temporary, synchronous: synchronous, storeID: storeID)
+        } catch .storeCorrupted(let detail) {
+            throw .storeIO(detail: "\(detail); the new store could not be built, and nothing was created at \(path)")
+        }
+        var log = stat()
+        guard stat(temporary + "-wal", &log) != 0 || log.st_size == 0 else {
+            throw AccountError.storeIO(
+                detail: "\(path): the new store's log could not be folded into it; nothing was created")
+        }
+        guard link(temporary, path) == 0 || errno == EEXIST else {
+            throw POSIXFailure.error("create", path: path)
+        }
+        try StoreFile.syncDirectory(of: path)
+    }
+
+    /// Writes the schema into the private file and folds its WAL into it.
+    private static func build(
+        _ temporary: String, synchronous: SQLiteOptions.Synchronous, storeID: String
+    ) throws(AccountError) {
         do {
             let connection = try SQLiteConnection(path: temporary, create: false)
             defer { connection.close() }
@@ -62,18 +84,9 @@ enum SQLiteStoreFile {
             }
             guard checkpoint == [0] else {
                 throw AccountError.storeIO(
-                    detail: "\(path): the new store could not be completed (checkpoint busy); nothing was created")
+                    detail: "\(temporary): the new store could not be completed (checkpoint busy); nothing was created")
             }
         }
-        var log = stat()
-        guard stat(temporary + "-wal", &log) != 0 || log.st_size == 0 else {
-            throw AccountError.storeIO(
-                detail: "\(path): the new store's log could not be folded into it; nothing was created")
-        }
-        guard link(temporary, path) == 0 || errno == EEXIST else {
-            throw POSIXFailure.error("create", path: path)
-        }
-        try StoreFile.syncDirectory(of: path)
     }
 
     private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int32 {
