@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# Injects I/O faults into every mutating command on the embedded backends and checks what each
+# left behind (as SQLite's own I/O-error tests do):
+#
+#   scripts/fault-sweep.sh                 the full sweep: for each backend and command, fail the
+#                                          k-th file system call of the command, for every k
+#   scripts/fault-sweep.sh --every 10      a bounded sample: every 10th k (CI runs this)
+#   scripts/fault-sweep.sh --random 200    also 200 runs per command with each call failing at
+#                                          5% (seeded, so a failure can be replayed)
+#   scripts/fault-sweep.sh --kill          crashes instead of faults: SIGKILL at the k-th file
+#                                          system call; the store must then hold the state before
+#                                          the command or the whole of its change, never a mix
+#   options: --backends "sqlite lmdb json", --commands "signup login ...", --accounts PATH
+#
+# Faults come from scripts/faults/fault_shim.c, preloaded into `accounts`: open, read/pread,
+# write/pwrite, fsync/fdatasync, ftruncate, flock, mmap, rename, link, unlink and mkdir fail
+# (EIO, or ENOSPC for writes; a read or write may come back short instead) — only on files under
+# the run's own folder, so start-up and standard input are never touched. After each run, with
+# no faults: the output is one JSON object with a typed code (a crash, a hang or untyped output
+# fails the sweep); no fault is reported as `store_corrupted` (none can damage a store); a
+# reported failure left the store exactly as it was (every user and session, compared through
+# `accounts export --with-sessions`), unless the message says what changed; a reported success
+# did what the command promises; and `accounts doctor` finds the store sound.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+every=1
+random=0
+kill=0
+backends="sqlite lmdb json"
+commands="signup login login-failure logout passwd withdraw import migrate doctor-fix"
+accounts=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --every) every=$2; shift 2 ;;
+    --random) random=$2; shift 2 ;;
+    --kill) kill=1; shift ;;
+    --backends) backends=$2; shift 2 ;;
+    --commands) commands=$2; shift 2 ;;
+    --accounts) accounts=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+if [ -z "$accounts" ]; then
+    swift build --product accounts >/dev/null
+    accounts="$(swift build --show-bin-path)/accounts"
+fi
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/accounts-faults-XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+shim="$scratch/fault_shim.so"
+gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$shim" scripts/faults/fault_shim.c -ldl
+
+password="Tangerine-Kayak-42"
+new_password="Quokka-Lantern-77"
+
+# Runs accounts in the home folder $1 without faults.
+plain() {
+    local home=$1
+    shift
+    HOME="$home" XDG_DATA_HOME="$home/data" XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" \
+        LANG=C.UTF-8 "$accounts" "$@"
+}
+
+store_name() {
+    case "$1" in sqlite) echo accounts.sqlite ;; lmdb) echo accounts.lmdb ;; json) echo accounts.json ;; esac
+}
+
+# The base state every run starts from: two users, the second signed in twice (one session
+# saved, one in another file; the first user's session was revoked when the second signed up
+# over it), and an export file of three other users for `import`.
+make_base() {
+    local backend=$1 base=$2
+    mkdir -p "$base/config/accounts"
+    printf 'backend: %s\n' "$backend" >"$base/config/accounts/config.yaml"
+    printf '%s\n%s\n' "$password" "$password" | plain "$base" signup --email admiral7@example.com \
+        --nickname 장군 --password-stdin >/dev/null
+    printf '%s\n%s\n' "$password" "$password" | plain "$base" signup --email leesoon7@example.com \
+        --nickname 이순신 --password-stdin >/dev/null
+    printf '%s\n' "$password" | plain "$base" login --email leesoon7@example.com --password-stdin >/dev/null
+    printf '%s\n' "$password" | plain "$base" login --email leesoon7@example.com --password-stdin \
+        --session-file "$base/second-session" >/dev/null
+    local other="$scratch/other-$backend"
+    rm -rf "$other"
+    mkdir -p "$other/config/accounts"
+    printf 'backend: %s\n' "$backend" >"$other/config/accounts/config.yaml"
+    for name in guest001 guest002 guest003; do
+        printf '%s\n%s\n' "$password" "$password" | plain "$other" signup --email $name@example.com \
+            --nickname 손님 --password-stdin >/dev/null
+    done
+    plain "$other" export --with-sessions --output "$base/import.jsonl" >/dev/null
+}
+
+# Every record of the store, without the export's header and trailer (they carry the time). A
+# session's last-seen time is left out: using a session records it (at most once a minute),
+# whatever the command then does, and it changes nothing the session allows.
+snapshot() {
+    plain "$1" export --with-sessions 2>/dev/null | sed '1d;$d' | sed -E 's/"last_seen_at_ms":[0-9]+/"last_seen_at_ms":0/'
+}
+
+# Runs command $2 in home $1 with the preloaded shim and extra environment ($3…); prints the
+# exit status, then the output.
+run_command() {
+    local home=$1 command=$2
+    shift 2
+    local -a args stdin
+    case "$command" in
+    signup) args=(signup --email newcomer1@example.com --nickname 새사람 --password-stdin)
+        stdin=("$password" "$password") ;;
+    login) args=(login --email admiral7@example.com --password-stdin); stdin=("$password") ;;
+    login-failure) args=(login --email admiral7@example.com --password-stdin); stdin=("Wrong-Password-99") ;;
+    logout) args=(logout); stdin=() ;;
+    passwd) args=(passwd --password-stdin); stdin=("$password" "$new_password" "$new_password") ;;
+    withdraw) args=(withdraw --yes --password-stdin); stdin=("$password") ;;
+    import) args=(import --merge --input "$home/import.jsonl"); stdin=() ;;
+    migrate) args=(migrate --to-backend "$backend" --to-store "$home/data/accounts/target-$(store_name "$backend")")
+        stdin=() ;;
+    doctor-fix) args=(doctor --fix); stdin=() ;;
+    esac
+    local output status=0
+    output=$( (for line in "${stdin[@]+"${stdin[@]}"}"; do printf '%s\n' "$line"; done) |
+        env "$@" FAULT_DIR="$home" LD_PRELOAD="$shim" HOME="$home" XDG_DATA_HOME="$home/data" \
+            XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" LANG=C.UTF-8 \
+            timeout 60 "$accounts" "${args[@]}" --json 2>&1) || status=$?
+    printf '%s\n%s\n' "$status" "$output"
+}
+
+# The exit status of the command when nothing fails.
+expected_status() {
+    case "$1" in login-failure) echo 5 ;; *) echo 0 ;; esac
+}
+
+# Whether the store in $1 shows the command's effect.
+effect_present() {
+    local home=$1 command=$2
+    case "$command" in
+    login) [ "$(plain "$home" users show admiral7@example.com --json | grep -o '"sessions":[0-9]*')" = '"sessions":1' ] ;;
+    signup) [ "$(plain "$home" users show newcomer1@example.com --json 2>/dev/null | grep -o '"sessions":[0-9]*')" = '"sessions":1' ] ;;
+    login-failure) plain "$home" users show admiral7@example.com --json | grep -q '"failed_login_count":1' ;;
+    logout) [ "$(plain "$home" users show leesoon7@example.com --json | grep -o '"sessions":[0-9]*')" = '"sessions":1' ] ;;
+    # The other session is revoked with the change, and the new password is the one that works.
+    passwd) [ "$(plain "$home" users show leesoon7@example.com --json | grep -o '"sessions":[0-9]*')" = '"sessions":1' ] &&
+        printf '%s\n' "$new_password" | plain "$home" login --email leesoon7@example.com --password-stdin \
+            --session-file "$home/probe-session" >/dev/null 2>&1 ;;
+    # The user and every one of its sessions are gone.
+    withdraw) ! plain "$home" users show leesoon7@example.com >/dev/null 2>&1 &&
+        ! grep -q "\"user_id\":\"$leesoon7_id\"" <<<"$(snapshot "$home")" ;;
+    # Every user and session of the file is there.
+    import) [ "$(snapshot "$home" | wc -l)" -eq "$(($(wc -l <<<"$before") + $(sed '1d;$d' "$home/import.jsonl" | wc -l)))" ] ;;
+    migrate) [ "$(plain "$home" users count --store "$home/data/accounts/target-$(store_name "$backend")")" = 2 ] ;;
+    doctor-fix) true ;;
+    esac
+}
+
+failures=0
+runs=0
+report() {
+    failures=$((failures + 1))
+    echo "FAIL $backend $command $1: $2" >&2
+    echo "     output: $3" >&2
+}
+
+# One run of $command on a copy of the base killed at a file system call ($2): the store must be
+# sound and hold either the state before the command or the whole of its change.
+check_kill() {
+    local label=$1 point=$2
+    local work="$scratch/work"
+    rm -rf "$work"
+    cp -a "$base" "$work"
+    local result status output
+    result=$(run_command "$work" "$command" FAULT_KILL_AT="$point")
+    status=$(head -1 <<<"$result")
+    output=$(tail -n +2 <<<"$result")
+    runs=$((runs + 1))
+    if [ "$status" != 137 ]; then
+        report "$label" "expected to be killed, ended with status $status" "$output"
+        return
+    fi
+    local doctor
+    doctor=$(plain "$work" doctor --json 2>&1 || true)
+    if ! grep -q '"integrity_ok":true' <<<"$doctor"; then
+        report "$label" "the store does not pass its check after the crash" "$doctor"
+    fi
+    local after
+    after=$(snapshot "$work" || true)
+    if [ "$after" != "$before" ] && { [ "$command" = doctor-fix ] || ! effect_present "$work" "$command"; }; then
+        report "$label" "after the crash the store holds neither the old state nor the whole change: $(
+            diff <(echo "$before") <(echo "$after") | grep '^[<>]' | head -2 | cut -c1-160 | tr '\n' ' ')" ""
+    fi
+}
+
+# One run of $command on a copy of the base with the shim's environment $@; checks what it left.
+check_run() {
+    local label=$1
+    shift
+    local work="$scratch/work"
+    rm -rf "$work"
+    cp -a "$base" "$work"
+    local result status output code
+    result=$(run_command "$work" "$command" "$@")
+    status=$(head -1 <<<"$result")
+    output=$(tail -n +2 <<<"$result")
+    runs=$((runs + 1))
+    code=$(grep -o '"code":"[a-z_]*"' <<<"$output" | head -1 | cut -d'"' -f4 || true)
+    if [ "$status" -ge 124 ] || ! grep -q '^{"ok":' <<<"$output"; then
+        report "$label" "crashed, hung or printed untyped output (status $status)" "$output"
+        return
+    fi
+    if [ "$code" = store_corrupted ]; then
+        report "$label" "an injected fault was reported as store_corrupted" "$output"
+    fi
+    local doctor
+    doctor=$(plain "$work" doctor --json 2>&1 || true)
+    if ! grep -q '"integrity_ok":true' <<<"$doctor"; then
+        report "$label" "the store does not pass its check afterwards" "$doctor"
+    fi
+    if [ "$command" = migrate ] && [ "$status" != 0 ] &&
+        [ "$(plain "$work" users count --store "$work/data/accounts/target-$(store_name "$backend")" 2>/dev/null || echo 0)" != 0 ] &&
+        ! grep -q 'partial copy' <<<"$output"; then
+        report "$label" "a failed migration left accounts in the target without saying so" "$output"
+    fi
+    local after
+    after=$(snapshot "$work" || true)
+    if [ "$status" = "$(expected_status "$command")" ] && [ -z "$code" -o "$command" = login-failure ]; then
+        if ! effect_present "$work" "$command"; then
+            report "$label" "reported success, but the store does not show it" "$output"
+        fi
+    elif [ "$code" = session_not_saved ]; then
+        : # the store committed and the message says so
+    elif grep -qE 'was replaced|had been imported before this failure|may or may not have taken effect' <<<"$output"; then
+        : # the message says exactly what had changed
+    elif [ "$after" != "$before" ]; then
+        report "$label" "reported failure ($code), but the store changed: $(diff <(echo "$before") <(echo "$after") |
+            grep '^[<>]' | head -2 | cut -c1-160 | tr '\n' ' ')" "$output"
+    fi
+}
+
+for backend in $backends; do
+    base="$scratch/base-$backend"
+    rm -rf "$base"
+    make_base "$backend" "$base"
+    before=$(snapshot "$base")
+    leesoon7_id=$(plain "$base" users show leesoon7@example.com --json | grep -o '"id":"[0-9a-f]*"' | head -1 | cut -d'"' -f4)
+    for command in $commands; do
+        log="$scratch/calls.log"
+        rm -f "$log"
+        check_run "without faults" FAULT_LOG="$log"
+        calls=$(wc -l <"$log")
+        tried=0
+        for ((k = 1; k <= calls; k += every)); do
+            if [ "$kill" = 1 ]; then
+                check_kill "killed at call $k of $calls ($(sed -n "${k}p" "$log" | cut -d' ' -f2-))" "$k"
+            else
+                check_run "failing call $k of $calls ($(sed -n "${k}p" "$log" | cut -d' ' -f2-))" FAULT_AT="$k"
+            fi
+            tried=$((tried + 1))
+        done
+        for ((seed = 1; seed <= random; seed++)); do
+            check_run "random faults, seed $seed" FAULT_PROBABILITY=0.05 FAULT_SEED="$seed"
+        done
+        if [ "$kill" = 1 ]; then
+            echo "$backend $command: $calls calls; killed at each of $tried"
+        else
+            echo "$backend $command: $calls calls; failed each of $tried; $random random runs"
+        fi
+    done
+done
+echo "fault sweep: $runs runs, $failures problems"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,243 @@
+// An LD_PRELOAD shim that makes file system calls on one folder fail, for the fault harness
+// (scripts/fault-sweep.sh). Only calls on paths under FAULT_DIR, or on descriptors opened there,
+// are counted and may fail, so the program's own start-up (libraries, locale data, standard
+// input) is never touched.
+//
+//   FAULT_DIR=/path      the folder whose files may fail (required; nothing is counted without it)
+//   FAULT_AT=k           fail the k-th counted call (1-based); 0 or unset: none
+//   FAULT_PROBABILITY=p  fail each counted call with probability p (with FAULT_SEED)
+//   FAULT_LOG=/file      append "n call path" for every counted call (to size a sweep)
+//   FAULT_KILL_AT=k      instead of failing it, kill the process with SIGKILL at the k-th counted
+//                        call, before the call runs (a crash at a chosen point)
+//
+// A failing call returns -1 with ENOSPC for calls that write or sync and EIO otherwise; a
+// failing read or write may instead come back short (half the bytes), as a real one can.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define MAX_FDS 65536
+static char tracked[MAX_FDS];
+static char folder[PATH_MAX];
+static size_t folder_length;
+static long fail_at;
+static long kill_at;
+static double probability;
+static unsigned long long rng_state;
+static long counter;
+static int log_fd = -1;
+static int ready;
+
+static void setup(void) {
+    if (ready) return;
+    ready = 1;
+    const char *dir = getenv("FAULT_DIR");
+    if (dir && *dir) {
+        strncpy(folder, dir, sizeof folder - 1);
+        folder_length = strlen(folder);
+    }
+    const char *at = getenv("FAULT_AT");
+    fail_at = at ? atol(at) : 0;
+    const char *kill_point = getenv("FAULT_KILL_AT");
+    kill_at = kill_point ? atol(kill_point) : 0;
+    const char *p = getenv("FAULT_PROBABILITY");
+    probability = p ? atof(p) : 0;
+    const char *seed = getenv("FAULT_SEED");
+    rng_state = seed ? strtoull(seed, NULL, 10) : 1;
+    const char *log = getenv("FAULT_LOG");
+    if (log && *log) {
+        static int (*real_open)(const char *, int, ...);
+        if (!real_open) real_open = dlsym(RTLD_NEXT, "open");
+        log_fd = real_open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    }
+}
+
+static int under_folder(const char *path) {
+    setup();
+    if (!folder_length || !path) return 0;
+    char resolved[PATH_MAX];
+    const char *full = path;
+    if (path[0] != '/') {
+        if (!getcwd(resolved, sizeof resolved)) return 0;
+        size_t used = strlen(resolved);
+        snprintf(resolved + used, sizeof resolved - used, "/%s", path);
+        full = resolved;
+    }
+    return strncmp(full, folder, folder_length) == 0 && (full[folder_length] == '/' || full[folder_length] == 0);
+}
+
+static int fd_tracked(int fd) {
+    setup();
+    return fd >= 0 && fd < MAX_FDS && tracked[fd];
+}
+
+static double next_random(void) {
+    // splitmix64
+    unsigned long long z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) / (double)(1ULL << 53);
+}
+
+/// Counts one call and says whether it must fail.
+static int should_fail(const char *call, const char *path, int fd) {
+    long n = __atomic_add_fetch(&counter, 1, __ATOMIC_SEQ_CST);
+    if (log_fd >= 0) {
+        char line[PATH_MAX + 64];
+        int length = path ? snprintf(line, sizeof line, "%ld %s %s\n", n, call, path)
+                          : snprintf(line, sizeof line, "%ld %s fd %d\n", n, call, fd);
+        if (length > 0) (void)!write(log_fd, line, (size_t)length);
+    }
+    if (kill_at > 0 && n == kill_at) raise(SIGKILL);
+    if (fail_at > 0 && n == fail_at) return 1;
+    if (probability > 0 && next_random() < probability) return 1;
+    return 0;
+}
+
+#define REAL(name) static __typeof__(name) *real_##name; if (!real_##name) real_##name = dlsym(RTLD_NEXT, #name)
+
+static void track(int fd, int on) {
+    if (fd >= 0 && fd < MAX_FDS) tracked[fd] = (char)on;
+}
+
+
+int open(const char *path, int flags, ...) {
+    REAL(open);
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) { va_list ap; va_start(ap, flags); mode = va_arg(ap, mode_t); va_end(ap); }
+    int mine = under_folder(path);
+    if (mine && should_fail("open", path, -1)) { errno = (flags & O_CREAT) ? ENOSPC : EIO; return -1; }
+    int fd = real_open(path, flags, mode);
+    if (mine) track(fd, 1);
+    return fd;
+}
+
+int open64(const char *path, int flags, ...) {
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) { va_list ap; va_start(ap, flags); mode = va_arg(ap, mode_t); va_end(ap); }
+    return open(path, flags, mode);
+}
+
+int openat(int dirfd, const char *path, int flags, ...) {
+    REAL(openat);
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) { va_list ap; va_start(ap, flags); mode = va_arg(ap, mode_t); va_end(ap); }
+    int mine = path[0] == '/' ? under_folder(path) : fd_tracked(dirfd);
+    if (mine && should_fail("openat", path, -1)) { errno = (flags & O_CREAT) ? ENOSPC : EIO; return -1; }
+    int fd = real_openat(dirfd, path, flags, mode);
+    if (mine) track(fd, 1);
+    return fd;
+}
+
+int openat64(int dirfd, const char *path, int flags, ...) {
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) { va_list ap; va_start(ap, flags); mode = va_arg(ap, mode_t); va_end(ap); }
+    return openat(dirfd, path, flags, mode);
+}
+
+int close(int fd) {
+    REAL(close);
+    track(fd, 0);
+    return real_close(fd);
+}
+
+
+ssize_t read(int fd, void *buffer, size_t count) {
+    REAL(read);
+    if (fd_tracked(fd) && should_fail("read", NULL, fd)) {
+        if (count > 1 && counter % 2 == 0) return real_read(fd, buffer, count / 2);
+        errno = EIO;
+        return -1;
+    }
+    return real_read(fd, buffer, count);
+}
+
+ssize_t pread(int fd, void *buffer, size_t count, off_t offset) {
+    REAL(pread);
+    if (fd_tracked(fd) && should_fail("pread", NULL, fd)) {
+        if (count > 1 && counter % 2 == 0) return real_pread(fd, buffer, count / 2, offset);
+        errno = EIO;
+        return -1;
+    }
+    return real_pread(fd, buffer, count, offset);
+}
+
+ssize_t pread64(int fd, void *buffer, size_t count, off_t offset) { return pread(fd, buffer, count, offset); }
+
+ssize_t write(int fd, const void *buffer, size_t count) {
+    REAL(write);
+    if (fd_tracked(fd) && should_fail("write", NULL, fd)) {
+        if (count > 1 && counter % 2 == 0) return real_write(fd, buffer, count / 2);
+        errno = ENOSPC;
+        return -1;
+    }
+    return real_write(fd, buffer, count);
+}
+
+ssize_t pwrite(int fd, const void *buffer, size_t count, off_t offset) {
+    REAL(pwrite);
+    if (fd_tracked(fd) && should_fail("pwrite", NULL, fd)) {
+        if (count > 1 && counter % 2 == 0) return real_pwrite(fd, buffer, count / 2, offset);
+        errno = ENOSPC;
+        return -1;
+    }
+    return real_pwrite(fd, buffer, count, offset);
+}
+
+ssize_t pwrite64(int fd, const void *buffer, size_t count, off_t offset) { return pwrite(fd, buffer, count, offset); }
+
+#define FD_CALL(name, error, signature, ...)                                   \
+    int name signature {                                                       \
+        REAL(name);                                                            \
+        if (fd_tracked(fd) && should_fail(#name, NULL, fd)) {                  \
+            errno = error;                                                     \
+            return -1;                                                         \
+        }                                                                      \
+        return real_##name(__VA_ARGS__);                                       \
+    }
+
+FD_CALL(fsync, EIO, (int fd), fd)
+FD_CALL(fdatasync, EIO, (int fd), fd)
+FD_CALL(ftruncate, ENOSPC, (int fd, off_t length), fd, length)
+FD_CALL(flock, ENOLCK, (int fd, int operation), fd, operation)
+
+#define PATH_CALL(name, error, signature, path, ...)                           \
+    int name signature {                                                       \
+        REAL(name);                                                            \
+        if (under_folder(path) && should_fail(#name, path, -1)) {              \
+            errno = error;                                                     \
+            return -1;                                                         \
+        }                                                                      \
+        return real_##name(__VA_ARGS__);                                       \
+    }
+
+PATH_CALL(rename, EIO, (const char *from, const char *to), from, from, to)
+PATH_CALL(link, ENOSPC, (const char *from, const char *to), from, from, to)
+PATH_CALL(unlink, EIO, (const char *path), path, path)
+PATH_CALL(mkdir, ENOSPC, (const char *path, mode_t mode), path, path, mode)
+
+void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
+    REAL(mmap);
+    if (fd_tracked(fd) && should_fail("mmap", NULL, fd)) {
+        errno = ENOMEM;
+        return MAP_FAILED;
+    }
+    return real_mmap(address, length, protection, flags, fd, offset);
+}
+
+void *mmap64(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
+    return mmap(address, length, protection, flags, fd, offset);
+}
