@@ -55,6 +55,9 @@ struct CommandContext {
         } catch let problem as UsageProblem {
             printer.printFailure(code: "usage", message: problem.message(language))
             throw ExitCode(ExitStatus.usage)
+        } catch let wrong as WrongPassword {
+            printer.printFailure(code: "invalid_credentials", message: wrong.message(language))
+            throw ExitCode(ExitStatus.invalidCredentials)
         } catch let unsaved as SessionNotSaved {
             printer.printFailure(code: "session_not_saved", message: unsaved.message(language))
             throw ExitCode(ExitStatus.sessionNotSaved)

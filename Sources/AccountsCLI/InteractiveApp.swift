@@ -182,7 +182,7 @@ struct InteractiveApp {
                 io.show(messages.passwordChanged)
                 return
             } catch AccountError.invalidCredentials {
-                io.show("  ✗ " + text.wrongPassword)
+                io.show("  ✗ " + WrongPassword(current: true).message(context.language))
                 form.clear(.current)
             } catch let error as AccountError where !error.isStoreFailure {
                 io.show(problems: [error])
@@ -218,7 +218,7 @@ struct InteractiveApp {
                 io.show(messages.withdrawn(profile.email))
                 return
             } catch AccountError.invalidCredentials {
-                io.show("  ✗ " + text.wrongPassword)
+                io.show("  ✗ " + WrongPassword(current: false).message(context.language))
                 form.clear(.password)
             } catch let error as AccountError where !error.isStoreFailure {
                 io.show(problems: [error])

@@ -39,7 +39,6 @@ struct InteractiveMessages {
     }
     var confirmationRules: String { ko ? "같은 비밀번호를 한 번 더 입력하세요." : "Type the same password again." }
     func signedInAs(_ email: String) -> String { ko ? "아이디: \(email)" : "Signed in as \(email)." }
-    var wrongPassword: String { ko ? "비밀번호가 올바르지 않습니다." : "The password is incorrect." }
     /// The word the withdrawal prompt asks for; nothing else confirms it.
     var confirmationWord: String { "yes" }
     var idPrompt: String { ko ? "아이디(이메일): " : "ID (email): " }

@@ -22,8 +22,12 @@ struct PasswdCommand: AsyncParsableCommand {
                 let new = try reader.read(context.messages.newPasswordPrompt, what: "new password")
                 let confirmation = try reader.read(
                     context.messages.confirmNewPasswordPrompt, what: "new password confirmation")
-                try await service.changePassword(
-                    token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
+                do {
+                    try await service.changePassword(
+                        token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
+                } catch AccountError.invalidCredentials {
+                    throw WrongPassword(current: true)
+                }
                 return CommandReply(
                     lines: [context.messages.passwordChanged],
                     fields: [("message", .string(context.messages.passwordChanged))])

@@ -20,6 +20,21 @@ struct AccountNotFound: Error {
     }
 }
 
+/// A wrong password where no email was asked (`passwd`, `withdraw`): the code stays
+/// `invalid_credentials`, but the message does not mention an email the person never typed.
+struct WrongPassword: Error {
+    let current: Bool
+
+    func message(_ language: Language) -> String {
+        switch (language == .korean, current) {
+        case (true, true): "현재 비밀번호가 올바르지 않습니다."
+        case (true, false): "비밀번호가 올바르지 않습니다."
+        case (false, true): "The current password is incorrect."
+        case (false, false): "The password is incorrect."
+        }
+    }
+}
+
 /// A sign-up or login the store committed, whose session could not be saved in the session
 /// file: its own code (`session_not_saved`, exit 10), because "nothing was changed" would be
 /// false after a sign-up. The new session was revoked (when the store allowed it), since no one

@@ -33,7 +33,11 @@ struct WithdrawCommand: AsyncParsableCommand {
                         exitStatus: ExitStatus.usage, jsonError: ("cancelled", context.messages.withdrawCancelled))
                 }
                 let password = try reader.read(context.messages.passwordPrompt, what: "password")
-                try await service.withdraw(token: token, password: password)
+                do {
+                    try await service.withdraw(token: token, password: password)
+                } catch AccountError.invalidCredentials {
+                    throw WrongPassword(current: false)
+                }
                 let warning = context.forgetRevokedSession()
                 let done = context.messages.withdrawn(profile.email)
                 return CommandReply(

@@ -55,6 +55,22 @@ struct CLITests {
         #expect(again.status == 0, "the email is free after withdrawal")
     }
 
+    @Test("a wrong password in passwd and withdraw is invalid_credentials without mentioning an email")
+    func wrongPasswordWithoutEmail() throws {
+        let cli = try CLIRunner("wrong-password")
+        try cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
+            stdin: [password, password])
+        let passwd = try cli.run(["passwd", "--password-stdin"], stdin: ["Wrong-Kayak-42", newPassword, newPassword])
+        #expect(passwd.status == 5)
+        #expect(passwd.stderr == "error: The current password is incorrect.\n", "\(passwd.stderr)")
+        let withdraw = try cli.run(["withdraw", "--yes", "--password-stdin", "--json"], stdin: ["Wrong-Kayak-42"])
+        #expect(withdraw.status == 5)
+        #expect(withdraw.errorCode == "invalid_credentials")
+        #expect(!withdraw.stdout.lowercased().contains("email"), "\(withdraw.stdout)")
+        #expect(try cli.run(["users", "count"]).stdout == "1\n", "nothing was withdrawn")
+    }
+
     @Test("--json prints exactly one object with ok and, on failure, a stable error code")
     func jsonOutput() throws {
         let cli = try CLIRunner("json")

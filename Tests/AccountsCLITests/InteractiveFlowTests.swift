@@ -203,7 +203,7 @@ struct InteractiveFlowTests {
         try app.expect("Confirm new password: ")
         app.type("Quokka-Lantern-77\n")
         let refused = try app.expect("Current password: ")
-        #expect(refused.contains("The password is incorrect."))
+        #expect(refused.contains("The current password is incorrect."))
         #expect(!refused.lowercased().contains("email"), "the form never asked an email: \(refused)")
         app.type(password + "\n")
         try app.expect("Password changed")
