@@ -22,10 +22,11 @@ echo "== fuzz smoke (20 s per target)"
 echo "== an outside backend: Examples/CustomBackend"
 ./scripts/example-backend.sh
 echo "== I/O faults and crashes: every 7th (5th) file system call of each mutating command, per backend"
-# The full sweeps (every call; 30 random runs each) are scripts/fault-sweep.sh --random 30 and
-# scripts/fault-sweep.sh --kill.
+# The full sweeps (every call; 30 random runs each) are scripts/fault-sweep.sh --random 30,
+# scripts/fault-sweep.sh --kill and scripts/fault-sweep.sh --power-cut.
 ./scripts/fault-sweep.sh --every 7 --random 2
 ./scripts/fault-sweep.sh --kill --every 5
+./scripts/fault-sweep.sh --power-cut --every 3 --commands "signup withdraw passwd"
 echo "== PostgreSQL test server"
 # The variables (the random password among them) go straight into the environment, unprinted.
 server_env=$(./scripts/postgres-test-server.sh start)

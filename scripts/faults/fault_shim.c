@@ -9,6 +9,10 @@
 //   FAULT_LOG=/file      append "n call path" for every counted call (to size a sweep)
 //   FAULT_KILL_AT=k      instead of failing it, kill the process with SIGKILL at the k-th counted
 //                        call, before the call runs (a crash at a chosen point)
+//   FAULT_RECORD=/file   append every change the program makes to files under FAULT_DIR (writes
+//                        with their bytes and offsets, truncations, creations, renames, links,
+//                        unlinks, folders) and every fsync, for scripts/faults/power_cut.py to
+//                        rebuild what a power cut could leave
 //
 // A failing call returns -1 with ENOSPC for calls that write or sync and EIO otherwise; a
 // failing read or write may instead come back short (half the bytes), as a real one can.
@@ -26,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define MAX_FDS 65536
@@ -38,6 +43,11 @@ static double probability;
 static unsigned long long rng_state;
 static long counter;
 static int log_fd = -1;
+static int record_fd = -1;
+static char *paths[MAX_FDS];
+/// Descriptors opened with O_SYNC or O_DSYNC: each write is on the disk when it returns (LMDB
+/// writes its meta page so).
+static char synchronous[MAX_FDS];
 static int ready;
 
 static void setup(void) {
@@ -56,6 +66,12 @@ static void setup(void) {
     probability = p ? atof(p) : 0;
     const char *seed = getenv("FAULT_SEED");
     rng_state = seed ? strtoull(seed, NULL, 10) : 1;
+    const char *record = getenv("FAULT_RECORD");
+    if (record && *record) {
+        static int (*real_open_record)(const char *, int, ...);
+        if (!real_open_record) real_open_record = dlsym(RTLD_NEXT, "open");
+        record_fd = real_open_record(record, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    }
     const char *log = getenv("FAULT_LOG");
     if (log && *log) {
         static int (*real_open)(const char *, int, ...);
@@ -113,6 +129,40 @@ static void track(int fd, int on) {
     if (fd >= 0 && fd < MAX_FDS) tracked[fd] = (char)on;
 }
 
+static void remember_path(int fd, const char *path) {
+    if (fd < 0 || fd >= MAX_FDS) return;
+    free(paths[fd]);
+    paths[fd] = NULL;
+    if (!path) return;
+    char resolved[PATH_MAX];
+    if (path[0] != '/' && getcwd(resolved, sizeof resolved)) {
+        size_t used = strlen(resolved);
+        snprintf(resolved + used, sizeof resolved - used, "/%s", path);
+        paths[fd] = strdup(resolved);
+    } else {
+        paths[fd] = strdup(path);
+    }
+}
+
+/// One record: a line "op arg1 [arg2]" (paths hex-free: they hold no spaces here), then for
+/// writes a line with the byte count and the bytes themselves.
+static void record_line(const char *format, ...) {
+    if (record_fd < 0) return;
+    char line[3 * PATH_MAX];
+    va_list ap;
+    va_start(ap, format);
+    int length = vsnprintf(line, sizeof line, format, ap);
+    va_end(ap);
+    if (length > 0) (void)!write(record_fd, line, (size_t)length);
+}
+
+static void record_write(int fd, const void *buffer, ssize_t written, off_t offset) {
+    if (record_fd < 0 || written <= 0 || !fd_tracked(fd) || !paths[fd]) return;
+    record_line("%s %s %lld %zd\n", synchronous[fd] ? "dwrite" : "write", paths[fd], (long long)offset, written);
+    (void)!write(record_fd, buffer, (size_t)written);
+    (void)!write(record_fd, "\n", 1);
+}
+
 
 int open(const char *path, int flags, ...) {
     REAL(open);
@@ -121,7 +171,13 @@ int open(const char *path, int flags, ...) {
     int mine = under_folder(path);
     if (mine && should_fail("open", path, -1)) { errno = (flags & O_CREAT) ? ENOSPC : EIO; return -1; }
     int fd = real_open(path, flags, mode);
-    if (mine) track(fd, 1);
+    if (mine && fd >= 0) {
+        track(fd, 1);
+        remember_path(fd, path);
+        synchronous[fd] = (flags & (O_SYNC | O_DSYNC)) != 0;
+        if (flags & O_CREAT) record_line("create %s\n", paths[fd]);
+        if (flags & O_TRUNC) record_line("truncate %s 0\n", paths[fd]);
+    }
     return fd;
 }
 
@@ -138,7 +194,13 @@ int openat(int dirfd, const char *path, int flags, ...) {
     int mine = path[0] == '/' ? under_folder(path) : fd_tracked(dirfd);
     if (mine && should_fail("openat", path, -1)) { errno = (flags & O_CREAT) ? ENOSPC : EIO; return -1; }
     int fd = real_openat(dirfd, path, flags, mode);
-    if (mine) track(fd, 1);
+    if (mine && fd >= 0) {
+        track(fd, 1);
+        remember_path(fd, path[0] == '/' ? path : NULL);
+        synchronous[fd] = (flags & (O_SYNC | O_DSYNC)) != 0;
+        if (paths[fd] && (flags & O_CREAT)) record_line("create %s\n", paths[fd]);
+        if (paths[fd] && (flags & O_TRUNC)) record_line("truncate %s 0\n", paths[fd]);
+    }
     return fd;
 }
 
@@ -151,6 +213,7 @@ int openat64(int dirfd, const char *path, int flags, ...) {
 int close(int fd) {
     REAL(close);
     track(fd, 0);
+    remember_path(fd, NULL);
     return real_close(fd);
 }
 
@@ -177,24 +240,71 @@ ssize_t pread(int fd, void *buffer, size_t count, off_t offset) {
 
 ssize_t pread64(int fd, void *buffer, size_t count, off_t offset) { return pread(fd, buffer, count, offset); }
 
+static off_t current_offset(int fd) {
+    if (fcntl(fd, F_GETFL) & O_APPEND) {
+        struct stat info;
+        return fstat(fd, &info) == 0 ? info.st_size : 0;
+    }
+    return lseek(fd, 0, SEEK_CUR);
+}
+
 ssize_t write(int fd, const void *buffer, size_t count) {
     REAL(write);
     if (fd_tracked(fd) && should_fail("write", NULL, fd)) {
-        if (count > 1 && counter % 2 == 0) return real_write(fd, buffer, count / 2);
-        errno = ENOSPC;
-        return -1;
+        if (count > 1 && counter % 2 == 0) count /= 2;
+        else {
+            errno = ENOSPC;
+            return -1;
+        }
     }
-    return real_write(fd, buffer, count);
+    off_t offset = record_fd >= 0 && fd_tracked(fd) ? current_offset(fd) : 0;
+    ssize_t written = real_write(fd, buffer, count);
+    record_write(fd, buffer, written, offset);
+    return written;
 }
 
 ssize_t pwrite(int fd, const void *buffer, size_t count, off_t offset) {
     REAL(pwrite);
     if (fd_tracked(fd) && should_fail("pwrite", NULL, fd)) {
-        if (count > 1 && counter % 2 == 0) return real_pwrite(fd, buffer, count / 2, offset);
+        if (count > 1 && counter % 2 == 0) count /= 2;
+        else {
+            errno = ENOSPC;
+            return -1;
+        }
+    }
+    ssize_t written = real_pwrite(fd, buffer, count, offset);
+    record_write(fd, buffer, written, offset);
+    return written;
+}
+
+/// writev and pwritev (LMDB flushes pages with them): one write per buffer, recorded alike.
+static ssize_t vector_write(int fd, const struct iovec *vector, int count, off_t offset, int positioned) {
+    REAL(pwrite);
+    REAL(write);
+    if (fd_tracked(fd) && should_fail("writev", NULL, fd)) {
         errno = ENOSPC;
         return -1;
     }
-    return real_pwrite(fd, buffer, count, offset);
+    off_t at = positioned ? offset : current_offset(fd);
+    ssize_t total = 0;
+    for (int i = 0; i < count; i++) {
+        ssize_t written = positioned ? real_pwrite(fd, vector[i].iov_base, vector[i].iov_len, at)
+                                     : real_write(fd, vector[i].iov_base, vector[i].iov_len);
+        if (written < 0) return total > 0 ? total : -1;
+        record_write(fd, vector[i].iov_base, written, at);
+        total += written;
+        at += written;
+        if ((size_t)written < vector[i].iov_len) break;
+    }
+    return total;
+}
+
+ssize_t writev(int fd, const struct iovec *vector, int count) { return vector_write(fd, vector, count, 0, 0); }
+ssize_t pwritev(int fd, const struct iovec *vector, int count, off_t offset) {
+    return vector_write(fd, vector, count, offset, 1);
+}
+ssize_t pwritev64(int fd, const struct iovec *vector, int count, off_t offset) {
+    return vector_write(fd, vector, count, offset, 1);
 }
 
 ssize_t pwrite64(int fd, const void *buffer, size_t count, off_t offset) { return pwrite(fd, buffer, count, offset); }
@@ -209,25 +319,85 @@ ssize_t pwrite64(int fd, const void *buffer, size_t count, off_t offset) { retur
         return real_##name(__VA_ARGS__);                                       \
     }
 
-FD_CALL(fsync, EIO, (int fd), fd)
-FD_CALL(fdatasync, EIO, (int fd), fd)
-FD_CALL(ftruncate, ENOSPC, (int fd, off_t length), fd, length)
+static int sync_call(int fd, int (*real)(int), const char *name) {
+    if (fd_tracked(fd) && should_fail(name, NULL, fd)) {
+        errno = EIO;
+        return -1;
+    }
+    int result = real(fd);
+    if (result == 0 && fd_tracked(fd) && paths[fd]) record_line("sync %s\n", paths[fd]);
+    return result;
+}
+
+int fsync(int fd) {
+    REAL(fsync);
+    return sync_call(fd, real_fsync, "fsync");
+}
+
+int fdatasync(int fd) {
+    REAL(fdatasync);
+    return sync_call(fd, real_fdatasync, "fdatasync");
+}
+
+int ftruncate(int fd, off_t length) {
+    REAL(ftruncate);
+    if (fd_tracked(fd) && should_fail("ftruncate", NULL, fd)) {
+        errno = ENOSPC;
+        return -1;
+    }
+    int result = real_ftruncate(fd, length);
+    if (result == 0 && fd_tracked(fd) && paths[fd]) record_line("truncate %s %lld\n", paths[fd], (long long)length);
+    return result;
+}
 FD_CALL(flock, ENOLCK, (int fd, int operation), fd, operation)
 
-#define PATH_CALL(name, error, signature, path, ...)                           \
-    int name signature {                                                       \
-        REAL(name);                                                            \
-        if (under_folder(path) && should_fail(#name, path, -1)) {              \
-            errno = error;                                                     \
-            return -1;                                                         \
-        }                                                                      \
-        return real_##name(__VA_ARGS__);                                       \
+int rename(const char *from, const char *to) {
+    REAL(rename);
+    int mine = under_folder(from);
+    if (mine && should_fail("rename", from, -1)) {
+        errno = EIO;
+        return -1;
     }
+    int result = real_rename(from, to);
+    if (result == 0 && mine) record_line("rename %s %s\n", from, to);
+    return result;
+}
 
-PATH_CALL(rename, EIO, (const char *from, const char *to), from, from, to)
-PATH_CALL(link, ENOSPC, (const char *from, const char *to), from, from, to)
-PATH_CALL(unlink, EIO, (const char *path), path, path)
-PATH_CALL(mkdir, ENOSPC, (const char *path, mode_t mode), path, path, mode)
+int link(const char *from, const char *to) {
+    REAL(link);
+    int mine = under_folder(from);
+    if (mine && should_fail("link", from, -1)) {
+        errno = ENOSPC;
+        return -1;
+    }
+    int result = real_link(from, to);
+    if (result == 0 && mine) record_line("link %s %s\n", from, to);
+    return result;
+}
+
+int unlink(const char *path) {
+    REAL(unlink);
+    int mine = under_folder(path);
+    if (mine && should_fail("unlink", path, -1)) {
+        errno = EIO;
+        return -1;
+    }
+    int result = real_unlink(path);
+    if (result == 0 && mine) record_line("unlink %s\n", path);
+    return result;
+}
+
+int mkdir(const char *path, mode_t mode) {
+    REAL(mkdir);
+    int mine = under_folder(path);
+    if (mine && should_fail("mkdir", path, -1)) {
+        errno = ENOSPC;
+        return -1;
+    }
+    int result = real_mkdir(path, mode);
+    if (result == 0 && mine) record_line("mkdir %s\n", path);
+    return result;
+}
 
 void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
     REAL(mmap);
