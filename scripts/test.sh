@@ -21,12 +21,13 @@ echo "== fuzz smoke (20 s per target)"
 ./scripts/fuzz.sh --smoke
 echo "== an outside backend: Examples/CustomBackend"
 ./scripts/example-backend.sh
-echo "== I/O faults and crashes: every 7th (5th) file system call of each mutating command, per backend"
-# The full sweeps (every call; 30 random runs each) are scripts/fault-sweep.sh --random 30,
-# scripts/fault-sweep.sh --kill and scripts/fault-sweep.sh --power-cut.
-./scripts/fault-sweep.sh --every 7 --random 2
-./scripts/fault-sweep.sh --kill --every 5
-./scripts/fault-sweep.sh --power-cut --every 3 --commands "signup withdraw passwd"
+echo "== I/O faults, crashes and power cuts in each mutating command, per embedded backend"
+# CI fails every call once (the bugs these found sat at single calls) with 2 random runs per
+# command, crashes at every 3rd call and cuts the power after every 2nd change; the full sweeps
+# are --random 30, --kill and --power-cut (also with --durability relaxed and none).
+./scripts/fault-sweep.sh --random 2
+./scripts/fault-sweep.sh --kill --every 3
+./scripts/fault-sweep.sh --power-cut --every 2
 echo "== PostgreSQL test server"
 # The variables (the random password among them) go straight into the environment, unprinted.
 server_env=$(./scripts/postgres-test-server.sh start)

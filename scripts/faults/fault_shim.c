@@ -9,6 +9,8 @@
 //   FAULT_LOG=/file      append "n call path" for every counted call (to size a sweep)
 //   FAULT_KILL_AT=k      instead of failing it, kill the process with SIGKILL at the k-th counted
 //                        call, before the call runs (a crash at a chosen point)
+//   FAULT_STDIN_AT=k     fail the k-th read of standard input with EIO (for the reader of
+//                        --password-stdin; standard input is never faulted otherwise)
 //   FAULT_RECORD=/file   append every change the program makes to files under FAULT_DIR (writes
 //                        with their bytes and offsets, truncations, creations, renames, links,
 //                        unlinks, folders) and every fsync, for scripts/faults/power_cut.py to
@@ -39,6 +41,8 @@ static char folder[PATH_MAX];
 static size_t folder_length;
 static long fail_at;
 static long kill_at;
+static long stdin_fail_at;
+static long stdin_reads;
 static double probability;
 static unsigned long long rng_state;
 static long counter;
@@ -62,6 +66,8 @@ static void setup(void) {
     fail_at = at ? atol(at) : 0;
     const char *kill_point = getenv("FAULT_KILL_AT");
     kill_at = kill_point ? atol(kill_point) : 0;
+    const char *stdin_point = getenv("FAULT_STDIN_AT");
+    stdin_fail_at = stdin_point ? atol(stdin_point) : 0;
     const char *p = getenv("FAULT_PROBABILITY");
     probability = p ? atof(p) : 0;
     const char *seed = getenv("FAULT_SEED");
@@ -220,6 +226,13 @@ int close(int fd) {
 
 ssize_t read(int fd, void *buffer, size_t count) {
     REAL(read);
+    if (fd == 0) {
+        setup();
+        if (stdin_fail_at > 0 && __atomic_add_fetch(&stdin_reads, 1, __ATOMIC_SEQ_CST) == stdin_fail_at) {
+            errno = EIO;
+            return -1;
+        }
+    }
     if (fd_tracked(fd) && should_fail("read", NULL, fd)) {
         if (count > 1 && counter % 2 == 0) return real_read(fd, buffer, count / 2);
         errno = EIO;
