@@ -20,7 +20,13 @@
 #                                          (sqlite.synchronous normal; lmdb.sync nometasync, or
 #                                          none), which may lose the last commits (reported, not
 #                                          failed)
-#   options: --backends "sqlite lmdb json", --commands "signup login ...", --accounts PATH
+#   scripts/fault-sweep.sh --fiu 50        also 50 runs per command under libfiu's fiu-run (Debian
+#                                          fiu-utils): fsync, fdatasync, pread, pwrite, rename,
+#                                          unlink and the other folder calls fail at random in the
+#                                          whole process (not read, write, open or mmap, which
+#                                          would fail standard input and the runtime's own files)
+#   options: --probability P (random faults, default 0.05), --backends "sqlite lmdb json",
+#            --commands "signup login ...", --accounts PATH
 #
 # Faults come from scripts/faults/fault_shim.c, preloaded into `accounts`: open, read/pread,
 # write/pwrite, fsync/fdatasync, ftruncate, flock, mmap, rename, link, unlink and mkdir fail
@@ -38,6 +44,8 @@ every=1
 random=0
 kill=0
 power_cut=0
+fiu=0
+probability=0.05
 durability=full
 backends="sqlite lmdb json"
 commands="signup login login-failure logout passwd withdraw import migrate doctor-fix"
@@ -47,6 +55,8 @@ while [ $# -gt 0 ]; do
     --every) every=$2; shift 2 ;;
     --random) random=$2; shift 2 ;;
     --kill) kill=1; shift ;;
+    --fiu) fiu=$2; shift 2 ;;
+    --probability) probability=$2; shift 2 ;;
     --power-cut) power_cut=1; shift ;;
     --durability) durability=$2; shift 2 ;;
     --backends) backends=$2; shift 2 ;;
@@ -135,11 +145,20 @@ run_command() {
         stdin=() ;;
     doctor-fix) args=(doctor --fix); stdin=() ;;
     esac
-    local output status=0
+    local output status=0 preload="$shim"
+    local -a runner=()
+    if [ "${1:-}" = USE_FIU ]; then
+        shift
+        preload=""
+        runner=(fiu-run -x -f "")
+        for point in posix/io/sync/* posix/io/dir/* posix/io/rw/pread posix/io/rw/pwrite posix/io/rw/*truncate; do
+            runner+=(-c "enable_random name=$point,probability=$probability")
+        done
+    fi
     output=$( (for line in "${stdin[@]+"${stdin[@]}"}"; do printf '%s\n' "$line"; done) |
-        env "$@" FAULT_DIR="$home" LD_PRELOAD="$shim" HOME="$home" XDG_DATA_HOME="$home/data" \
+        env "$@" FAULT_DIR="$home" LD_PRELOAD="$preload" HOME="$home" XDG_DATA_HOME="$home/data" \
             XDG_STATE_HOME="$home/state" XDG_CONFIG_HOME="$home/config" LANG=C.UTF-8 \
-            timeout 60 "$accounts" "${args[@]}" --json 2>&1) || status=$?
+            timeout 60 "${runner[@]}" "$accounts" "${args[@]}" --json 2>&1) || status=$?
     printf '%s\n%s\n' "$status" "$output"
 }
 
@@ -339,12 +358,15 @@ for backend in $backends; do
             tried=$((tried + 1))
         done
         for ((seed = 1; seed <= random; seed++)); do
-            check_run "random faults, seed $seed" FAULT_PROBABILITY=0.05 FAULT_SEED="$seed"
+            check_run "random faults, seed $seed" FAULT_PROBABILITY="$probability" FAULT_SEED="$seed"
+        done
+        for ((trial = 1; trial <= fiu; trial++)); do
+            check_run "libfiu random faults, run $trial" USE_FIU
         done
         if [ "$kill" = 1 ]; then
             echo "$backend $command: $calls calls; killed at each of $tried"
         else
-            echo "$backend $command: $calls calls; failed each of $tried; $random random runs"
+            echo "$backend $command: $calls calls; failed each of $tried; $random random runs; $fiu under libfiu"
         fi
     done
 done

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages AccountStore builds against, if any are missing.
 # With --test-server, also what the test suite needs besides: PostgreSQL's server (it starts a
-# throwaway cluster) and a C compiler (for the fault-injection shim of scripts/fault-sweep.sh).
+# throwaway cluster), a C compiler (for the fault-injection shim of scripts/fault-sweep.sh) and
+# libfiu's fiu-run (its --fiu mode).
 # Uses sudo when not root; does nothing when everything is present.
 set -euo pipefail
 
 packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev liblmdb-dev)
 if [ "${1:-}" = "--test-server" ]; then
-    packages+=(postgresql gcc libc6-dev)
+    packages+=(postgresql gcc libc6-dev fiu-utils)
 fi
 
 missing=()
