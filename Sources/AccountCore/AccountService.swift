@@ -134,7 +134,7 @@ public struct AccountService: Sendable {
     public func changePassword(
         token: String?, currentPassword: String, newPassword: String, confirmation: String
     ) async throws {
-        let (user, session) = try await signedInUser(token: token)
+        let (user, session) = try await signedInUser(token: token, touching: false)
         let normalized = try passwordPolicy.validate(
             password: newPassword, confirmation: confirmation, email: user.email,
             nickname: user.nickname, current: currentPassword, estimator: strength)
@@ -150,7 +150,7 @@ public struct AccountService: Sendable {
     /// Checks the password, then deletes the user and every one of its sessions. The email is
     /// free to sign up again afterwards.
     public func withdraw(token: String?, password: String) async throws {
-        let (user, _) = try await signedInUser(token: token)
+        let (user, _) = try await signedInUser(token: token, touching: false)
         _ = try await checkPassword(password, of: user)
         guard try await repository.deleteUser(id: user.id) else { throw AccountError.notSignedIn }
     }
@@ -180,7 +180,12 @@ public struct AccountService: Sendable {
         return user
     }
 
-    private func signedInUser(token: String?) async throws -> (user: UserRecord, session: SessionRecord) {
+    /// The session's user. `touching` refreshes the session's idle timer; the password change
+    /// and withdrawal pass `false`, so that when they fail (a wrong password, a store fault)
+    /// the session is exactly as before — a failed operation changes nothing it did not report.
+    private func signedInUser(
+        token: String?, touching: Bool = true
+    ) async throws -> (user: UserRecord, session: SessionRecord) {
         guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
         let tokenHash = digester.digest(token)
         guard let session = try await repository.session(tokenHash: tokenHash) else {
@@ -195,7 +200,7 @@ public struct AccountService: Sendable {
             _ = try await repository.deleteSession(tokenHash: tokenHash)
             throw AccountError.notSignedIn
         }
-        if session.lastSeenAt.secondsUntil(now) >= Self.touchIntervalSeconds {
+        if touching, session.lastSeenAt.secondsUntil(now) >= Self.touchIntervalSeconds {
             try await repository.touchSession(tokenHash: tokenHash, lastSeenAt: now)
         }
         return (user, session)

@@ -229,6 +229,33 @@ struct AccountServiceTests {
         }
     }
 
+    @Test(
+        "a refused password change or withdrawal leaves the session exactly as it was (not even touched)",
+        arguments: backends)
+    func refusedChangeTouchesNothing(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let signedIn = try await h.signUp()
+            let tokenHash = SHA256TokenDigester().digest(signedIn.token)
+            let before = try #require(try await h.repository.session(tokenHash: tokenHash))
+            // Past the touch interval: a plain lookup would now refresh the idle timer.
+            h.clock.advance(seconds: 120)
+            let newPassword = "Quokka-Lantern-77"
+            #expect(
+                await accountError {
+                    try await h.service.changePassword(
+                        token: signedIn.token, currentPassword: "Wrong-Kayak-42", newPassword: newPassword,
+                        confirmation: newPassword)
+                } == .invalidCredentials)
+            #expect(
+                await accountError { try await h.service.withdraw(token: signedIn.token, password: "Wrong-Kayak-42") }
+                    == .invalidCredentials)
+            #expect(try await h.repository.session(tokenHash: tokenHash) == before)
+            _ = try await h.service.whoami(token: signedIn.token)
+            let touched = try #require(try await h.repository.session(tokenHash: tokenHash))
+            #expect(touched.lastSeenAt > before.lastSeenAt, "an ordinary lookup still refreshes the idle timer")
+        }
+    }
+
     @Test("a successful login upgrades a hash made with weaker parameters", arguments: backends)
     func rehashOnLogin(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
