@@ -76,8 +76,10 @@ public enum StoreImporter {
                         continue
                     }
                     skippingID = nil
-                    users.append(user)
+                    // A full batch is written when the next user starts, never right after its
+                    // last user: that user's session lines come after it and belong to its batch.
                     if users.count >= batchSize { try await flush() }
+                    users.append(user)
                 case .session(let session):
                     if session.userID != skippingID { sessions.append(session) }
                 }

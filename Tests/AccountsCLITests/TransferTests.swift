@@ -90,6 +90,50 @@ struct TransferTests {
         try await target.close()
     }
 
+    @Test(
+        "an import of several batches keeps every user's sessions, the batch's last user's too",
+        arguments: backends)
+    func importAcrossBatches(_ backend: any BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("import-batches-\(backend.name)")
+        // Two full batches and one more user: the session line of a batch's last user follows
+        // the user line that fills the batch.
+        let count = 2_001
+        let random = SeededRandom()
+        let users = (1...count).map { index in
+            UserRecord(
+                id: .random(using: random), email: "guest\(1_000_000 + index)@example.com", nickname: "손님",
+                passwordHash: "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+                createdAt: Timestamp(millisecondsSince1970: 1_000))
+        }
+        let sessions = users.map { user in
+            SessionRecord(
+                tokenHash: random.hex(32), userID: user.id, createdAt: Timestamp(millisecondsSince1970: 1_000),
+                lastSeenAt: Timestamp(millisecondsSince1970: 1_000), expiresAt: Timestamp(millisecondsSince1970: 9_000),
+                idleTimeoutSeconds: 3_600, remember: false)
+        }
+        let source = try await open(backend, scratch.path, "source-" + backend.defaultStoreName)
+        #expect(try await source.createUsers(users, sessions: sessions).isEmpty)
+        func exported(_ store: any UserRepository) async throws -> [String] {
+            var lines: [String] = []
+            _ = try await StoreExporter.export(
+                store, sourceBackend: backend.name, withSessions: true, now: Timestamp(millisecondsSince1970: 0)
+            ) { lines.append($0) }
+            return lines
+        }
+        let lines = try await exported(source)
+        let file = scratch.path + "/export.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let target = try await open(backend, scratch.path, "target-" + backend.defaultStoreName)
+        let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
+        #expect(report.imported == count)
+        #expect(report.sessions == count, "every session is imported and counted")
+        // Every user and session line comes back the same (the header names the store, and the
+        // trailer's digest covers the header).
+        #expect(try await exported(target).dropFirst().dropLast() == lines.dropFirst().dropLast())
+        try await source.close()
+        try await target.close()
+    }
+
     @Test("a truncated, edited, reordered or foreign export is refused before anything is written")
     func badExports() async throws {
         let scratch = try ScratchFolder("bad-export")
