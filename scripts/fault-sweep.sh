@@ -11,11 +11,14 @@
 #                                          system call; the store must then hold the state before
 #                                          the command or the whole of its change, never a mix
 #   scripts/fault-sweep.sh --power-cut     power cuts: records every change and fsync a command
-#                                          makes, rebuilds what a power cut after each change could
-#                                          leave (scripts/faults/power_cut.py: only synced bytes
-#                                          and synced folder entries survive), and requires the
-#                                          old state or the whole change, and the change once the
-#                                          command has returned
+#                                          makes, rebuilds the states a power cut after each change
+#                                          could leave (scripts/faults/power_cut.py: synced bytes
+#                                          and folder entries survive; unsynced ones all lost, all
+#                                          kept, or kept for one file or folder only, or for all
+#                                          but one), and requires the old state or the whole
+#                                          change, and the change once the command has returned
+#   --variants lost                        with --power-cut: only the state where every unsynced
+#                                          change is lost (fewer states; CI's sample)
 #   --durability relaxed|none              with --power-cut: the backends' faster modes
 #                                          (sqlite.synchronous normal; lmdb.sync nometasync, or
 #                                          none), which may lose the last commits (reported, not
@@ -27,6 +30,11 @@
 #                                          would fail standard input and the runtime's own files)
 #   options: --probability P (random faults, default 0.05), --backends "sqlite lmdb json",
 #            --commands "signup login ...", --accounts PATH
+#
+# `import-large` imports 2,500 users (three of the importer's batches): a failure or a crash may
+# leave whole batches, each user with its session, and the same import with --merge must then
+# add exactly the rest; it is tried at 60 points spread over its calls (--large-points N), not
+# at every one.
 #
 # Faults come from scripts/faults/fault_shim.c, preloaded into `accounts`: open, read/pread,
 # write/pwrite, fsync/fdatasync, ftruncate, flock, mmap, rename, link, unlink and mkdir fail
@@ -47,8 +55,10 @@ power_cut=0
 fiu=0
 probability=0.05
 durability=full
+variants=all
+large_points=60
 backends="sqlite lmdb json"
-commands="signup login login-failure logout passwd withdraw import migrate doctor-fix"
+commands="signup login login-failure logout passwd withdraw import import-large migrate doctor-fix"
 accounts=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -59,6 +69,8 @@ while [ $# -gt 0 ]; do
     --probability) probability=$2; shift 2 ;;
     --power-cut) power_cut=1; shift ;;
     --durability) durability=$2; shift 2 ;;
+    --variants) variants=$2; shift 2 ;;
+    --large-points) large_points=$2; shift 2 ;;
     --backends) backends=$2; shift 2 ;;
     --commands) commands=$2; shift 2 ;;
     --accounts) accounts=$2; shift 2 ;;
@@ -66,6 +78,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+if [ "$fiu" -gt 0 ] && ! command -v fiu-run >/dev/null; then
+    echo "--fiu needs libfiu's fiu-run: ./scripts/install-dependencies.sh --test-server installs it (fiu-utils)" >&2
+    exit 2
+fi
 if [ -z "$accounts" ]; then
     swift build --product accounts >/dev/null
     accounts="$(swift build --show-bin-path)/accounts"
@@ -117,6 +133,35 @@ make_base() {
             --nickname 손님 --password-stdin >/dev/null
     done
     plain "$other" export --with-sessions --output "$base/import.jsonl" >/dev/null
+    python3 scripts/faults/large_export.py "$base/import.jsonl" "$base/import-large.jsonl" "$large_users"
+}
+
+# Users in the file of `import-large`: three batches of the importer (1,000 users each), the
+# last one short.
+large_users=2500
+
+# The step between the calls (or changes) tried, out of $1: --every, but for the large import
+# (about 1,500 calls, each check re-running it) at most $large_points points spread over all.
+stride_for() {
+    if [ "$command" = import-large ] && (($1 / large_points > every)); then
+        echo $(($1 / large_points))
+    else
+        echo "$every"
+    fi
+}
+
+# Whether the store in $1 holds the base plus whole batches of the large import (each user with
+# its session) and a re-run of the import with --merge adds exactly the rest.
+whole_batches_then_rest() {
+    local home=$1 after added_users added_sessions
+    after=$(snapshot "$home")
+    added_users=$(($(grep -c '"type":"user"' <<<"$after") - $(grep -c '"type":"user"' <<<"$before")))
+    added_sessions=$(($(grep -c '"type":"session"' <<<"$after") - $(grep -c '"type":"session"' <<<"$before")))
+    [ "$added_users" = "$added_sessions" ] &&
+        { [ $((added_users % 1000)) = 0 ] || [ "$added_users" = "$large_users" ]; } &&
+        [ -z "$(comm -23 <(sort <<<"$before") <(sort <<<"$after"))" ] &&
+        plain "$home" import --merge --input "$home/import-large.jsonl" >/dev/null 2>&1 &&
+        effect_present "$home" import-large
 }
 
 # Every record of the store, sessions' last-seen times included, without the export's header
@@ -141,6 +186,7 @@ run_command() {
     passwd) args=(passwd --password-stdin); stdin=("$password" "$new_password" "$new_password") ;;
     withdraw) args=(withdraw --yes --password-stdin); stdin=("$password") ;;
     import) args=(import --merge --input "$home/import.jsonl"); stdin=() ;;
+    import-large) args=(import --merge --input "$home/import-large.jsonl"); stdin=() ;;
     migrate) args=(migrate --to-backend "$backend" --to-store "$home/data/accounts/target-$(store_name "$backend")")
         stdin=() ;;
     doctor-fix) args=(doctor --fix); stdin=() ;;
@@ -184,6 +230,7 @@ effect_present() {
         ! grep -q "\"user_id\":\"$leesoon7_id\"" <<<"$(snapshot "$home")" ;;
     # Every user and session of the file is there.
     import) [ "$(snapshot "$home" | wc -l)" -eq "$(($(wc -l <<<"$before") + $(sed '1d;$d' "$home/import.jsonl" | wc -l)))" ] ;;
+    import-large) [ "$(snapshot "$home" | wc -l)" -eq "$(($(wc -l <<<"$before") + 2 * large_users))" ] ;;
     migrate) [ "$(plain "$home" users count --store "$home/data/accounts/target-$(store_name "$backend")")" = 2 ] ;;
     doctor-fix) true ;;
     esac
@@ -218,6 +265,14 @@ check_kill() {
     if ! grep -q '"integrity_ok":true' <<<"$doctor"; then
         report "$label" "the store does not pass its check after the crash" "$doctor"
     fi
+    if [ "$command" = import-large ]; then
+        # An import writes batch by batch: a crash leaves whole batches, and the same import
+        # with --merge adds the rest.
+        if ! whole_batches_then_rest "$work"; then
+            report "$label" "after the crash the store does not hold whole batches that a re-run completes" ""
+        fi
+        return
+    fi
     local after
     after=$(snapshot "$work" || true)
     if [ "$after" != "$before" ] && { [ "$command" = doctor-fix ] || ! effect_present "$work" "$command"; }; then
@@ -243,23 +298,38 @@ check_power_cuts() {
     local changes
     changes=$(python3 scripts/faults/power_cut.py "$base" "$record" --count)
     tried=0
-    for ((point = 0; point <= changes; point += every)); do
-        check_cut "$point" "$changes"
-        tried=$((tried + 1))
+    states=0
+    lost_here=0
+    local stride point
+    stride=$(stride_for "$changes")
+    for ((point = 0; point <= changes; point += stride)); do
+        check_cuts_at "$point" "$changes"
     done
-    if ((changes % every != 0)); then
-        check_cut "$changes" "$changes"
-        tried=$((tried + 1))
+    if ((changes % stride != 0)); then
+        check_cuts_at "$changes" "$changes"
     fi
+    lost_last_commit=$((lost_last_commit + lost_here))
     calls=$changes
 }
 
+# Every state a power cut after change $1 (of $2) could leave (--variants all), or only the one
+# where every unsynced change is lost (--variants lost).
+check_cuts_at() {
+    local point=$1 changes=$2 variant description
+    tried=$((tried + 1))
+    while read -r variant description; do
+        if [ "$variants" = lost ] && [ "$variant" != lost ]; then continue; fi
+        states=$((states + 1))
+        check_cut "$point" "$changes" "$variant" "$description"
+    done < <(python3 scripts/faults/power_cut.py "$base" "$scratch/changes.record" "$point" --variants "$scratch/work")
+}
+
 check_cut() {
-    local point=$1 changes=$2 cut="$scratch/cut"
+    local point=$1 changes=$2 variant=$3 description=$4 cut="$scratch/cut"
     rm -rf "$cut"
-    python3 scripts/faults/power_cut.py "$base" "$scratch/changes.record" "$point" "$cut" "$scratch/work"
+    python3 scripts/faults/power_cut.py "$base" "$scratch/changes.record" "$point" "$cut" "$scratch/work" "$variant"
     runs=$((runs + 1))
-    local label="power cut after change $point of $changes"
+    local label="power cut after change $point of $changes ($description)"
     local doctor
     doctor=$(plain "$cut" doctor --json 2>&1 || true)
     if ! grep -q '"integrity_ok":true' <<<"$doctor"; then
@@ -270,11 +340,17 @@ check_cut() {
         # The command had returned: its whole change must be there.
         if ! effect_present "$cut" "$command"; then
             if [ "$durability" != full ]; then
-                lost_last_commit=$((lost_last_commit + 1))
-                echo "lost: $backend $command ($durability): the returned change did not survive the power cut"
+                lost_here=1
+                echo "lost: $backend $command ($durability, $description): the returned change did not survive the power cut"
             else
                 report "$label" "the command had returned, but its change did not survive the power cut" ""
             fi
+        fi
+        return
+    fi
+    if [ "$command" = import-large ]; then
+        if ! whole_batches_then_rest "$cut"; then
+            report "$label" "the store does not hold whole batches that a re-run completes" ""
         fi
         return
     fi
@@ -324,6 +400,13 @@ check_run() {
         fi
     elif [ "$code" = session_not_saved ]; then
         : # the store committed and the message says so
+    elif [ "$command" = import ] && [ "$after" != "$before" ] && ! effect_present "$work" import; then
+        # One batch: whatever the message, the import is all there or not at all.
+        report "$label" "a failed import left part of its one batch" "$output"
+    elif [ "$command" = import-large ] && [ "$after" != "$before" ]; then
+        if ! grep -q 'had been imported before this failure' <<<"$output" || ! whole_batches_then_rest "$work"; then
+            report "$label" "a failed import left a change it did not state, or one a re-run does not complete" "$output"
+        fi
     elif grep -qE 'was replaced|had been imported before this failure|may or may not have taken effect' <<<"$output"; then
         : # the message says exactly what had changed
     elif [ "$after" != "$before" ]; then
@@ -341,7 +424,7 @@ for backend in $backends; do
     for command in $commands; do
         if [ "$power_cut" = 1 ]; then
             check_power_cuts
-            echo "$backend $command ($durability): $calls recorded changes; power cut after each of $tried"
+            echo "$backend $command ($durability): $calls recorded changes; power cut after each of $tried, $states states"
             continue
         fi
         log="$scratch/calls.log"
@@ -349,7 +432,8 @@ for backend in $backends; do
         check_run "without faults" FAULT_LOG="$log"
         calls=$(wc -l <"$log")
         tried=0
-        for ((k = 1; k <= calls; k += every)); do
+        stride=$(stride_for "$calls")
+        for ((k = 1; k <= calls; k += stride)); do
             if [ "$kill" = 1 ]; then
                 check_kill "killed at call $k of $calls ($(sed -n "${k}p" "$log" | cut -d' ' -f2-))" "$k"
             else

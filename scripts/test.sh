@@ -24,12 +24,15 @@ echo "== an outside backend: Examples/CustomBackend"
 echo "== I/O faults, crashes and power cuts in each mutating command, per embedded backend"
 # CI fails every call once (the bugs these found sat at single calls) with random runs per
 # command at 5 % and 20 % (the shim's and libfiu's), crashes at every 3rd call and cuts the power
-# after every 2nd change; the full sweeps are --random 30 --fiu 30 at --probability 0.01, 0.05
-# and 0.2, --kill, and --power-cut (also with --durability relaxed and none).
-./scripts/fault-sweep.sh --random 2 --fiu 2
-./scripts/fault-sweep.sh --every 1000000 --random 1 --fiu 2 --probability 0.2
-./scripts/fault-sweep.sh --kill --every 3
-./scripts/fault-sweep.sh --power-cut --every 2
+# after every 2nd change (every state where all unsynced changes are lost, and every state of
+# every 6th change), the large import at 4 points each; the full sweeps are --random 30 --fiu 30
+# at --probability 0.01, 0.05 and 0.2, --kill, and --power-cut (also with --durability relaxed
+# and none).
+./scripts/fault-sweep.sh --random 2 --fiu 2 --large-points 4
+./scripts/fault-sweep.sh --every 1000000 --random 1 --fiu 2 --probability 0.2 --large-points 1
+./scripts/fault-sweep.sh --kill --every 3 --large-points 4
+./scripts/fault-sweep.sh --power-cut --every 2 --variants lost --large-points 4
+./scripts/fault-sweep.sh --power-cut --every 6 --large-points 4
 echo "== PostgreSQL test server"
 # The variables (the random password among them) go straight into the environment, unprinted.
 server_env=$(./scripts/postgres-test-server.sh start)

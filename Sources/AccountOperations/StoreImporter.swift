@@ -53,9 +53,14 @@ public enum StoreImporter {
         var report = ImportReport()
         var users: [UserRecord] = []
         var sessions: [SessionRecord] = []
+        // Whether a batch was being written when an error came: a store that fails after its
+        // commit (a folder that cannot be synced) may have kept that batch.
+        var writing = false
         func flush() async throws {
             // Each batch lands whole, users with their sessions, or not at all.
+            writing = true
             let skipped = Set(try await store.createUsers(users, sessions: sessions))
+            writing = false
             report.conflicts += users.map(\.email).filter(skipped.contains)
             report.imported += users.count - skipped.count
             let storedIDs = Set(users.filter { !skipped.contains($0.email) }.map(\.id))
@@ -85,9 +90,13 @@ public enum StoreImporter {
                 }
             }
             try await flush()
-        } catch let error as AccountError where report.imported > 0 || report.sessions > 0 {
+        } catch let error as AccountError where report.imported > 0 || report.sessions > 0 || writing {
+            let inFlight =
+                writing
+                ? "; the batch being written (\(EnglishPlural.count(users.count, "user"))) may or may not have been stored"
+                : ""
             throw error.addingOutcome(
-                "\(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session")) had been imported before this failure; run the same import with --merge to add the rest (what is already there is skipped)"
+                "\(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session")) had been imported before this failure\(inFlight); run the same import with --merge to add the rest (what is already there is skipped)"
             )
         }
         report.conflicts.sort()

@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
 """Rebuilds what a power cut could leave on disk at a point of a recorded operation.
 
-    power_cut.py BASE RECORD POINT OUT ROOT
+    power_cut.py BASE RECORD POINT OUT ROOT [VARIANT]
+    power_cut.py BASE RECORD POINT --variants ROOT
+    power_cut.py BASE RECORD --count
 
 BASE is the folder as it was before the operation, RECORD what `fault_shim.c` recorded
-(FAULT_RECORD) while the operation ran on a copy of BASE at ROOT, POINT how many of the recorded changes
-had been made when the power went (0 to --count), OUT a new folder for the result.
-`power_cut.py BASE RECORD --count` prints how many changes there are.
+(FAULT_RECORD) while the operation ran on a copy of BASE at ROOT, POINT how many of the recorded
+changes had been made when the power went (0 to --count), OUT a new folder for the result.
 
-The model is the strict one POSIX promises: a file's bytes survive as they were at its last
-fsync (a write through a descriptor opened with O_SYNC or O_DSYNC, at once), and a folder's entries (creations, renames, links, unlinks) as they were at the folder's
-last fsync; anything not synced is lost, so a file created or renamed in a folder that was not
-synced afterwards is not there. A file never synced keeps the bytes it had in BASE (a new one is
-empty). This is the worst a file system may do, and what the backends must survive.
+The model is the strict one POSIX promises: a file's bytes are sure to survive only as they were
+at its last fsync (a write through a descriptor opened with O_SYNC or O_DSYNC, at once), and a
+folder's entries (creations, renames, links, unlinks) as they were at the folder's last fsync.
+A file never synced has the bytes it had in BASE (a new one is empty). Anything not synced may
+or may not have reached the disk, file by file and folder by folder, so one point gives several
+states; VARIANT picks one (--variants lists those of a point, one per line with what it keeps):
+
+    lost            every unsynced change is lost (the default)
+    kept            every change survived (what a crashed process leaves)
+    only:ID         the unsynced changes of one file or folder survived, no other
+    all-but:ID      every unsynced change survived but those of one file or folder
+
+ID is `f<inode>` for a file's bytes and `d:<path>` for a folder's entries.
 """
 import os
 import sys
@@ -118,17 +127,55 @@ class Disk:
             elif isinstance(inode, int):
                 self.synced_content[inode] = bytes(self.content[inode])
 
-    def after_power_cut(self, base, out):
-        """Writes the surviving tree of BASE's folder into OUT."""
+    def synced_entries_of(self, folder):
+        if folder in self.synced_entries:
+            return self.synced_entries[folder]
+        # Never synced: the folder holds the entries it held in BASE.
+        prefix = folder.rstrip("/") + "/"
+        return {
+            p[len(prefix):]: v for p, v in self.base_live.items()
+            if p.startswith(prefix) and "/" not in p[len(prefix):]
+        }
+
+    def synced_bytes(self, inode):
+        return self.synced_content.get(inode, self.base_content.get(inode, b""))
+
+    def pending(self):
+        """The files and folders with changes not yet synced: {ID: description}."""
+        found = {}
+        for path, entry in sorted(self.live.items()):
+            if entry == "dir":
+                if self.entries(path) != self.synced_entries_of(path):
+                    found["d:" + path] = "the entries of folder " + path
+        names = {}
+        for folder in [p for p, v in self.live.items() if v == "dir"]:
+            for name, entry in self.synced_entries_of(folder).items():
+                if isinstance(entry, int):
+                    names.setdefault(entry, os.path.join(folder, name))
+        for path, entry in self.live.items():
+            if isinstance(entry, int):
+                names[entry] = path
+        for inode, path in sorted(names.items()):
+            if bytes(self.content[inode]) != self.synced_bytes(inode):
+                found["f%d" % inode] = "the bytes of " + path
+        return found
+
+    def after_power_cut(self, out, variant="lost"):
+        """Writes the surviving tree of the operation's folder into OUT."""
+        pending = set(self.pending())
+        if variant == "lost":
+            kept = set()
+        elif variant == "kept":
+            kept = pending
+        elif variant.startswith("only:"):
+            kept = {variant[len("only:"):]} & pending
+        elif variant.startswith("all-but:"):
+            kept = pending - {variant[len("all-but:"):]}
+        else:
+            raise SystemExit("unknown variant " + variant)
+
         def entries_of(folder):
-            if folder in self.synced_entries:
-                return self.synced_entries[folder]
-            # Never synced: the folder holds the entries it held in BASE.
-            prefix = folder.rstrip("/") + "/"
-            return {
-                p[len(prefix):]: v for p, v in self.base_live.items()
-                if p.startswith(prefix) and "/" not in p[len(prefix):]
-            }
+            return self.entries(folder) if "d:" + folder in kept else self.synced_entries_of(folder)
 
         def build(folder, target):
             os.makedirs(target, exist_ok=True)
@@ -137,7 +184,7 @@ class Disk:
                 if entry == "dir":
                     build(path, out_path)
                     continue
-                data = self.synced_content.get(entry, self.base_content.get(entry, b""))
+                data = bytes(self.content[entry]) if "f%d" % entry in kept else self.synced_bytes(entry)
                 with open(out_path, "wb") as file:
                     file.write(data)
                 os.chmod(out_path, 0o600)
@@ -151,11 +198,28 @@ def main():
     if sys.argv[3] == "--count":
         print(len(changes))
         return
-    point, out, root = int(sys.argv[3]), sys.argv[4], sys.argv[5]
+    point = int(sys.argv[3])
+    if sys.argv[4] == "--variants":
+        disk = Disk(base, sys.argv[5])
+        for op, args, data in changes[:point]:
+            disk.apply(op, args, data)
+        pending = disk.pending()
+        print("lost every unsynced change lost")
+        if pending:
+            print("kept every change survived")
+        # With one pending item these are "kept" and "lost"; with two, each "all-but" is the
+        # other's "only".
+        for key, what in pending.items() if len(pending) > 1 else []:
+            print("only:%s only %s survived" % (key, what))
+            if len(pending) > 2:
+                print("all-but:%s all but %s survived" % (key, what))
+        return
+    out, root = sys.argv[4], sys.argv[5]
+    variant = sys.argv[6] if len(sys.argv) > 6 else "lost"
     disk = Disk(base, root)
     for op, args, data in changes[:point]:
         disk.apply(op, args, data)
-    disk.after_power_cut(base, out)
+    disk.after_power_cut(out, variant)
 
 
 if __name__ == "__main__":
