@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "AccountSettings", targets: ["AccountSettings"]),
         .library(name: "AccountsCLI", targets: ["AccountsCLI"]),
         .library(name: "AccountsBench", targets: ["AccountsBench"]),
+        // The HTTP routes (native API, Strapi auth routes, /healthz) for any Hummingbird app.
+        .library(name: "AccountServer", targets: ["AccountServer"]),
         // No executable products: SwiftPM makes one for each executable target here (`accounts`,
         // `accounts-bench`), and a package that depends on this one can name its own executables
         // `accounts` without a clash (as Examples/CustomBackend does).
@@ -50,6 +52,12 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs; a command plugin, so it
         // is built only when documentation is generated, never into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        // `accounts serve` and the AccountServer routes; swift-service-lifecycle (which
+        // Hummingbird brings) runs and stops the server on SIGTERM/SIGINT.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // The HTTP client of the server's tests only (Hummingbird's own package needs it too).
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
@@ -123,10 +131,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "AccountServer",
+            dependencies: [
+                "AccountCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "AccountsCLI",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountConformance", "AccountBackendKit", "AccountSettings",
-                "AccountOperations", "FileSupport",
+                "AccountOperations", "FileSupport", "AccountServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -201,6 +219,20 @@ let package = Package(
                 "accounts", "accounts-bench", "accounts-torture",
             ],
             exclude: ["Scenarios"],
+            swiftSettings: strict
+        ),
+        // The HTTP service: the real server on a free loopback port, driven over HTTP.
+        .testTarget(
+            name: "AccountServerTests",
+            dependencies: [
+                "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
+                "AccountServer", "StandardBackends", "MemoryBackend",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                "accounts",
+            ],
             swiftSettings: strict
         ),
     ]

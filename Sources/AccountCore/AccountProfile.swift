@@ -35,3 +35,10 @@ public enum StartScreen: Sendable, Hashable {
     /// A guest: the sign-up screen. `sessionExpired` tells whether a saved session just lapsed.
     case guest(sessionExpired: Bool)
 }
+
+extension AccountProfile {
+    /// The welcome screen's greeting: "{nickname} 님 환영합니다." or "Welcome, {nickname}.".
+    public func welcome(_ language: Language) -> String {
+        language == .korean ? "\(nickname) 님 환영합니다." : "Welcome, \(nickname)."
+    }
+}

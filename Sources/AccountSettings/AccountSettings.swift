@@ -29,4 +29,6 @@ public struct AccountSettings: Sendable {
     public var storePathIsDefault: Bool
     /// Whether the session file is the built-in default.
     public var sessionFileIsDefault: Bool
+    /// How `accounts serve` listens and limits clients.
+    public var server: ServerSettings
 }

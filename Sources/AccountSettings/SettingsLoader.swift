@@ -131,7 +131,26 @@ public enum SettingsLoader {
             hashOpsLimit: try integer(config, "hashing.ops_limit", schema),
             hashMemLimitKiB: try integer(config, "hashing.mem_limit_kib", schema),
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
-            sessionFileIsDefault: sessionPath == nil)
+            sessionFileIsDefault: sessionPath == nil,
+            server: try serverSettings(config, schema))
+    }
+
+    private static func serverSettings(_ config: ConfigReader, _ schema: SettingsSchema) throws(AccountError)
+        -> ServerSettings
+    {
+        let proxies = try string(config, "server.trusted_proxies", schema).split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return ServerSettings(
+            host: try string(config, "server.host", schema),
+            port: try integer(config, "server.port", schema),
+            maxBodyBytes: try integer(config, "server.max_body_bytes", schema),
+            idleTimeoutSeconds: try integer(config, "server.idle_timeout_seconds", schema),
+            trustedProxies: proxies,
+            signUpsPerMinute: try integer(config, "server.signups_per_minute", schema),
+            loginsPerMinute: try integer(config, "server.logins_per_minute", schema),
+            passwordChecksPerMinute: try integer(config, "server.password_checks_per_minute", schema),
+            hashingConcurrency: try integer(config, "server.hashing_concurrency", schema),
+            hashingQueue: try integer(config, "server.hashing_queue", schema))
     }
 
     /// One backend's section: every option (defaults filled in) and where its store is.

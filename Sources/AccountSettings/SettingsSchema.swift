@@ -77,6 +77,40 @@ struct SettingsSchema: Sendable {
             SettingKey(
                 name: "login.throttle_max_delay_seconds", kind: .integer(1...604_800), defaultValue: "900",
                 summary: "the longest wait"),
-        ]
+        ] + serverKeys
     }
+
+    /// The keys of `accounts serve`.
+    static let serverKeys: [SettingKey] = [
+        SettingKey(
+            name: "server.host", kind: .text, defaultValue: "127.0.0.1",
+            summary: "the address `accounts serve` listens on"),
+        SettingKey(
+            name: "server.port", kind: .integer(0...65_535), defaultValue: "8080",
+            summary: "the TCP port (0: any free port, printed at start)"),
+        SettingKey(
+            name: "server.max_body_bytes", kind: .integer(1_024...16_777_216), defaultValue: "65536",
+            summary: "the largest request body; a larger one gets 413"),
+        SettingKey(
+            name: "server.idle_timeout_seconds", kind: .integer(1...3_600), defaultValue: "60",
+            summary: "a connection without a request for this long is closed"),
+        SettingKey(
+            name: "server.trusted_proxies", kind: .text, defaultValue: "",
+            summary: "comma-separated peer addresses whose X-Forwarded-For names the client"),
+        SettingKey(
+            name: "server.signups_per_minute", kind: .integer(1...1_000_000), defaultValue: "10",
+            summary: "sign-ups one client may make per minute (429 beyond)"),
+        SettingKey(
+            name: "server.logins_per_minute", kind: .integer(1...1_000_000), defaultValue: "30",
+            summary: "logins one client may try per minute (429 beyond)"),
+        SettingKey(
+            name: "server.password_checks_per_minute", kind: .integer(1...1_000_000), defaultValue: "10",
+            summary: "password changes and withdrawals one client may try per minute (429 beyond)"),
+        SettingKey(
+            name: "server.hashing_concurrency", kind: .integer(0...1_024), defaultValue: "0",
+            summary: "Argon2id computations at once (0: one per core)"),
+        SettingKey(
+            name: "server.hashing_queue", kind: .integer(0...100_000), defaultValue: "32",
+            summary: "requests that may wait for hashing; more get 503 with Retry-After"),
+    ]
 }

@@ -26,7 +26,7 @@ public struct AccountsCommand: AsyncParsableCommand {
                 AppCommand.self, StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self,
                 WhoAmICommand.self,
                 WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
-                MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self,
+                MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self, ServeCommand.self,
             ]
         )
     }

@@ -5,7 +5,9 @@ struct CLIMessages {
     let language: Language
     private var ko: Bool { language == .korean }
 
-    func welcome(_ nickname: String) -> String { ko ? "\(nickname) 님 환영합니다." : "Welcome, \(nickname)." }
+    func welcome(_ profile: AccountProfile) -> String { profile.welcome(language) }
+
+    var serverStopped: String { ko ? "서버를 멈췄고 저장소를 닫았습니다." : "Server stopped; the store is closed." }
 
     func guest(expired: Bool) -> [String] {
         var lines: [String] = []

@@ -23,7 +23,7 @@ struct InteractiveApp {
             let token = try context.sessionFile.read()
             switch try await service.start(token: token) {
             case .member(let profile):
-                io.show(messages.welcome(profile.nickname))
+                io.show(messages.welcome(profile))
                 io.show(text.signedInAs(profile.email))
                 guard try await memberMenu(profile: profile, token: token) else { return }
             case .guest(let expired):

@@ -28,7 +28,7 @@ struct LoginCommand: AsyncParsableCommand {
                     signedIn, replacing: replaced, accountCreated: false, service: service)
                 return (signedIn, warning)
             }
-            let welcome = context.messages.welcome(signedIn.profile.nickname)
+            let welcome = context.messages.welcome(signedIn.profile)
             return CommandReply(
                 lines: [welcome],
                 fields: [

@@ -42,7 +42,7 @@ struct SignUpCommand: AsyncParsableCommand {
                     signedIn, replacing: replaced, accountCreated: true, service: service)
                 return (signedIn, warning)
             }
-            let welcome = context.messages.welcome(signedIn.profile.nickname)
+            let welcome = context.messages.welcome(signedIn.profile)
             return CommandReply(
                 lines: [welcome],
                 fields: [("user", CommandContext.json(signedIn.profile)), ("message", .string(welcome))],

@@ -23,10 +23,10 @@ struct StartCommand: AsyncParsableCommand {
             switch screen {
             case .member(let profile):
                 return CommandReply(
-                    lines: [context.messages.welcome(profile.nickname)],
+                    lines: [context.messages.welcome(profile)],
                     fields: [
                         ("screen", .string("welcome")), ("user", CommandContext.json(profile)),
-                        ("message", .string(context.messages.welcome(profile.nickname))),
+                        ("message", .string(context.messages.welcome(profile))),
                     ])
             case .guest(let expired):
                 // A token the store no longer honours is stale: drop it so the next run is clean.

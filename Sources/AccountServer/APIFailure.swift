@@ -1,0 +1,107 @@
+import AccountCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A failed request as the client sees it: a status, the stable code of `--json`, a message in
+/// the request's language, and `Retry-After` when waiting helps. Store failures never show
+/// their internals (paths, engine messages): those go to the server's log only.
+struct APIFailure: Error, HTTPResponseError {
+    /// The two shapes of error body.
+    enum Style: Sendable {
+        /// `{"ok":false,"code":…,"message":…}`, as `accounts … --json`.
+        case native
+        /// `{"data":null,"error":{"status":…,"name":…,"message":…,"details":{…}}}`, as Strapi.
+        case strapi
+    }
+
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    let retryAfterSeconds: Int64?
+    let style: Style
+
+    init(_ error: any Error, language: Language, style: Style) {
+        self.style = style
+        switch error {
+        case let problem as RequestProblem:
+            switch problem.kind {
+            case .malformed: status = .badRequest
+            case .unsupportedMediaType: status = .unsupportedMediaType
+            case .tooLarge: status = .contentTooLarge
+            }
+            code = problem.code
+            message = problem.message(language)
+            retryAfterSeconds = nil
+        case let busy as ServerBusy:
+            status = .serviceUnavailable
+            code = "server_busy"
+            message =
+                language == .korean
+                ? "서버가 바쁩니다. 잠시 후 다시 시도하세요." : "The server is busy; try again in a moment."
+            retryAfterSeconds = busy.retryAfterSeconds
+        case let account as AccountError:
+            var (status, retryAfter) = Self.status(of: account)
+            code = account.code
+            message = status == .internalServerError ? Self.internalMessage(language) : account.message(language)
+            // Strapi answers a taken email and wrong credentials with 400, and its clients
+            // expect that; the native API says 409 and 401.
+            if style == .strapi, account == .emailTaken || account == .invalidCredentials { status = .badRequest }
+            self.status = status
+            retryAfterSeconds = retryAfter
+        default:
+            status = .internalServerError
+            code = "internal_error"
+            message = Self.internalMessage(language)
+            retryAfterSeconds = nil
+        }
+    }
+
+    static func status(of error: AccountError) -> (HTTPResponse.Status, Int64?) {
+        switch error {
+        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname: (.badRequest, nil)
+        case .emailTaken: (.conflict, nil)
+        case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
+        case .tooManyAttempts(let seconds): (.tooManyRequests, max(1, seconds))
+        case .storeBusy: (.serviceUnavailable, 1)
+        default: (.internalServerError, nil)
+        }
+    }
+
+    static func internalMessage(_ language: Language) -> String {
+        language == .korean
+            ? "서버 저장소에 오류가 발생했습니다. 자세한 내용은 서버 로그에 있습니다."
+            : "The server's store failed; the details are in the server's log."
+    }
+
+    /// Strapi's error names for the statuses it uses.
+    var strapiName: String {
+        switch status {
+        case .badRequest, .conflict:
+            code == "email_taken" ? "ApplicationError" : "ValidationError"
+        case .unauthorized: "UnauthorizedError"
+        case .tooManyRequests: "RateLimitError"
+        case .contentTooLarge: "PayloadTooLargeError"
+        case .serviceUnavailable: "ServiceUnavailableError"
+        default: "InternalServerError"
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        let body: Data
+        switch style {
+        case .native:
+            body = try JSONEncoder.api.encode(FailureBody(code: code, message: message))
+        case .strapi:
+            body = try JSONEncoder.api.encode(
+                StrapiFailureBody(
+                    error: .init(status: Int(status.code), name: strapiName, message: message, details: ["code": code]))
+            )
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
+    }
+}

@@ -1,0 +1,175 @@
+import AccountCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The account routes over one `AccountService`: the native JSON API under `/v1`, Strapi's
+/// users-permissions auth routes under `/api`, and `/healthz`. `accounts serve` mounts them;
+/// a Hummingbird application can mount them in its own router, with its own repository:
+///
+/// ```swift
+/// let api = AccountAPI(service: service)
+/// let router = Router(context: AccountRequestContext.self)
+/// api.addRoutes(to: router)
+/// ```
+///
+/// One service (so one open repository) serves every request. Sign-up, login, password change
+/// and withdrawal are limited per client and run through the ``HashingGate``.
+public struct AccountAPI: Sendable {
+    /// The service every route calls.
+    public let service: AccountService
+    /// The backend's name, for `/healthz`.
+    public let backendName: String
+    let limiter: ClientRateLimiter
+    let gate: HashingGate
+    let clientAddress: ClientAddress
+    let maxBodyBytes: Int
+
+    /// - Parameters:
+    ///   - service: the service over the store all requests share.
+    ///   - backendName: shown by `/healthz`.
+    ///   - limits: per-client tries per minute.
+    ///   - trustedProxies: peers whose `X-Forwarded-For` is believed.
+    ///   - gate: the bounded hashing queue.
+    ///   - maxBodyBytes: the largest JSON body read.
+    ///   - clock: the limits' clock.
+    public init(
+        service: AccountService, backendName: String, limits: ClientLimits = ClientLimits(),
+        trustedProxies: [String] = [], gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 32),
+        maxBodyBytes: Int = 65_536, clock: any AccountClock = SystemClock()
+    ) {
+        self.service = service
+        self.backendName = backendName
+        limiter = ClientRateLimiter(
+            limits: [
+                .signUp: limits.signUpsPerMinute, .login: limits.loginsPerMinute,
+                .passwordCheck: limits.passwordChecksPerMinute,
+            ], clock: clock)
+        self.gate = gate
+        clientAddress = ClientAddress(trustedProxies: Set(trustedProxies))
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Adds every route to `router`.
+    public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>) {
+        addNativeRoutes(to: router.group("v1"))
+        addStrapiRoutes(to: router.group("api"))
+        router.get("healthz") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                _ = try await service.repository.userCount()
+                return try json(HealthBody(backend: backendName))
+            }
+        }
+    }
+
+    // MARK: - Shared by both route families
+
+    /// Runs `body` with the request's language; turns any error into the style's error body.
+    /// A failure the client sees only as 500 is logged with its cause (never a secret: errors
+    /// carry none).
+    func respond(
+        _ request: Request, _ context: some RequestContext, style: APIFailure.Style,
+        _ body: (Language) async throws -> Response
+    ) async throws -> Response {
+        let language = AcceptLanguage.language(from: request.headers[.acceptLanguage])
+        do {
+            return try await body(language)
+        } catch {
+            let failure = APIFailure(error, language: language, style: style)
+            if failure.status == .internalServerError {
+                let cause = (error as? AccountError)?.message(.english) ?? String(describing: type(of: error))
+                context.logger.error(
+                    "request failed", metadata: ["code": .string(failure.code), "cause": .string(cause)])
+            }
+            throw failure
+        }
+    }
+
+    /// Counts the try against the client's limit, then runs `body` through the hashing gate.
+    func limited<T: Sendable>(
+        _ action: ClientRateLimiter.Action, _ request: Request, _ context: some AccountRoutesContext,
+        _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        let client = clientAddress.resolve(
+            peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor])
+        try limiter.admit(action, client: client)
+        return try await gate.run(body)
+    }
+
+    /// The JSON body, read up to the limit and decoded.
+    func decode<Body: Decodable>(_ type: Body.Type, from request: Request) async throws -> Body {
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard mediaType == "application/json" else { throw RequestProblem(kind: .unsupportedMediaType) }
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
+            throw RequestProblem(kind: .tooLarge(limit: maxBodyBytes))
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw RequestProblem(kind: .tooLarge(limit: maxBodyBytes))
+        }
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw RequestProblem(kind: .malformed("the field \"\(key.stringValue)\" is missing"))
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw RequestProblem(
+                kind: .malformed("the field \"\(context.codingPath.last?.stringValue ?? "")\" has the wrong type"))
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw RequestProblem(
+                kind: .malformed("the field \"\(context.codingPath.last?.stringValue ?? "")\" is null"))
+        } catch {
+            throw RequestProblem(kind: .malformed("not a JSON object"))
+        }
+    }
+
+    /// The bearer token of `Authorization`, if any (the service refuses a malformed one).
+    func bearerToken(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONEncoder.api.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+    }
+}
+
+/// Per-client tries per minute of the actions that check or set a password.
+public struct ClientLimits: Sendable {
+    /// Sign-ups.
+    public var signUpsPerMinute: Int
+    /// Logins.
+    public var loginsPerMinute: Int
+    /// Password changes and withdrawals.
+    public var passwordChecksPerMinute: Int
+
+    /// The defaults of `accounts serve`.
+    public init(signUpsPerMinute: Int = 10, loginsPerMinute: Int = 30, passwordChecksPerMinute: Int = 10) {
+        self.signUpsPerMinute = signUpsPerMinute
+        self.loginsPerMinute = loginsPerMinute
+        self.passwordChecksPerMinute = passwordChecksPerMinute
+    }
+}
+
+extension JSONEncoder {
+    /// Sorted keys, so the same answer is the same bytes (an unknown email and a wrong password
+    /// must not differ even in key order); slashes unescaped.
+    static var api: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+}

@@ -1,0 +1,17 @@
+/// Who a request comes from, for the per-client limits: the socket's peer, or — only when the
+/// peer is a trusted proxy — the address the proxy put last in `X-Forwarded-For` (the one it
+/// saw; earlier entries are whatever the client claimed and are never believed).
+struct ClientAddress {
+    let trustedProxies: Set<String>
+
+    func resolve(peer: String?, forwardedFor: String?) -> String {
+        let peer = peer ?? "unknown"
+        guard trustedProxies.contains(peer), let forwardedFor else { return peer }
+        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // Walk back over proxies we trust: the first address that is not one is the client.
+        for hop in hops.reversed() where !hop.isEmpty && !trustedProxies.contains(hop) {
+            return hop
+        }
+        return peer
+    }
+}

@@ -1,0 +1,64 @@
+import AccountCore
+import Hummingbird
+
+extension AccountAPI {
+    /// `/v1/…`: the native JSON API, with the codes and rules of the CLI.
+    func addNativeRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
+        let service = service
+        group.post("signup") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                let body = try await decode(SignUpBody.self, from: request)
+                let session = try await limited(.signUp, request, context) {
+                    try await service.signUp(
+                        email: body.email, password: body.password, confirmation: body.confirmation ?? body.password,
+                        nickname: body.nickname, remember: body.remember ?? false)
+                }
+                return try json(SessionBody(session), status: .created)
+            }
+        }
+        group.post("login") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                let body = try await decode(LoginBody.self, from: request)
+                let session = try await limited(.login, request, context) {
+                    try await service.login(
+                        email: body.email, password: body.password, remember: body.remember ?? false)
+                }
+                return try json(SessionBody(session))
+            }
+        }
+        group.post("logout") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                try await service.logout(token: bearerToken(request))
+                return try json(DoneBody())
+            }
+        }
+        group.get("me") { request, context in
+            try await respond(request, context, style: .native) { language in
+                let profile = try await service.whoami(token: bearerToken(request))
+                return try json(MeBody(user: UserBody(profile), welcome: profile.welcome(language)))
+            }
+        }
+        group.post("password") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                let body = try await decode(ChangePasswordBody.self, from: request)
+                let token = bearerToken(request)
+                try await limited(.passwordCheck, request, context) {
+                    try await service.changePassword(
+                        token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
+                        confirmation: body.confirmation ?? body.newPassword)
+                }
+                return try json(DoneBody())
+            }
+        }
+        group.post("withdraw") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                let body = try await decode(WithdrawBody.self, from: request)
+                let token = bearerToken(request)
+                try await limited(.passwordCheck, request, context) {
+                    try await service.withdraw(token: token, password: body.password)
+                }
+                return try json(DoneBody())
+            }
+        }
+    }
+}

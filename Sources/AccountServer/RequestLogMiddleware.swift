@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// One structured log line per request, after its response: request id, method, path (never
+/// the query), status, duration and client. Headers and bodies are never logged, so no
+/// password, token or `Authorization` value can reach the log.
+public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddleware {
+    /// Logs at `info`.
+    public init() {}
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(request, context, status: Int(response.status.code), since: start)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError).map { Int($0.status.code) } ?? 500
+            log(request, context, status: status, since: start)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "path": .string(request.uri.path),
+                "status": .stringConvertible(status),
+                "ms": .string(String(format: "%.1f", milliseconds)),
+                "client": .string(context.peerAddress ?? "unknown"),
+            ])
+    }
+}

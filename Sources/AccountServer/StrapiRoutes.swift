@@ -1,0 +1,50 @@
+import AccountCore
+import Hummingbird
+
+extension AccountAPI {
+    /// `/api/…`: the auth routes of Strapi's users-permissions plugin, so a client written for
+    /// Strapi works unchanged. AccountStore's rules (the ID rule, password strength, nickname)
+    /// still apply; `username` is the nickname and `identifier` the email.
+    func addStrapiRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
+        let service = service
+        group.post("auth/local/register") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                let body = try await decode(StrapiRegisterBody.self, from: request)
+                let session = try await limited(.signUp, request, context) {
+                    try await service.signUp(
+                        email: body.email, password: body.password, confirmation: body.password,
+                        nickname: body.username)
+                }
+                return try json(StrapiAuthBody(session))
+            }
+        }
+        group.post("auth/local") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                let body = try await decode(StrapiLoginBody.self, from: request)
+                let session = try await limited(.login, request, context) {
+                    try await service.login(email: body.identifier, password: body.password, remember: false)
+                }
+                return try json(StrapiAuthBody(session))
+            }
+        }
+        group.post("auth/change-password") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                let body = try await decode(StrapiChangePasswordBody.self, from: request)
+                let token = bearerToken(request)
+                let profile = try await limited(.passwordCheck, request, context) {
+                    try await service.changePassword(
+                        token: token, currentPassword: body.currentPassword, newPassword: body.password,
+                        confirmation: body.passwordConfirmation)
+                    return try await service.whoami(token: token)
+                }
+                // The session used stays valid (every other one is revoked), so it is the new jwt.
+                return try json(StrapiAuthBody(token: token ?? "", profile: profile))
+            }
+        }
+        group.get("users/me") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                try json(StrapiUser(try await service.whoami(token: bearerToken(request))))
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// How `accounts serve` listens and what it allows each client (the `server.…` keys).
+public struct ServerSettings: Sendable, Equatable {
+    /// The address to listen on; `127.0.0.1` unless a reverse proxy or another host must reach it.
+    public var host: String
+    /// The TCP port; 0 picks a free one (it is printed when the server starts).
+    public var port: Int
+    /// The largest request body accepted; larger ones get 413 before they are read.
+    public var maxBodyBytes: Int
+    /// A connection with no request for this long is closed.
+    public var idleTimeoutSeconds: Int
+    /// Peers whose `X-Forwarded-For` names the client (a reverse proxy on the same host, say);
+    /// any other peer is the client itself.
+    public var trustedProxies: [String]
+    /// Sign-ups one client may make per minute.
+    public var signUpsPerMinute: Int
+    /// Logins one client may try per minute.
+    public var loginsPerMinute: Int
+    /// Password changes and withdrawals one client may try per minute.
+    public var passwordChecksPerMinute: Int
+    /// Argon2id computations run at once (0: one per core).
+    public var hashingConcurrency: Int
+    /// Requests that may wait for a hashing slot; one more is answered 503 at once.
+    public var hashingQueue: Int
+
+    /// The defaults of every key.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 65_536, idleTimeoutSeconds: Int = 60,
+        trustedProxies: [String] = [], signUpsPerMinute: Int = 10, loginsPerMinute: Int = 30,
+        passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.trustedProxies = trustedProxies
+        self.signUpsPerMinute = signUpsPerMinute
+        self.loginsPerMinute = loginsPerMinute
+        self.passwordChecksPerMinute = passwordChecksPerMinute
+        self.hashingConcurrency = hashingConcurrency
+        self.hashingQueue = hashingQueue
+    }
+}

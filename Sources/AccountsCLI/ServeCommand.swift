@@ -1,0 +1,47 @@
+import AccountCore
+import AccountServer
+import ArgumentParser
+import Foundation
+import Logging
+
+/// Serve the accounts over HTTP until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the accounts over HTTP (native JSON API, Strapi auth routes, /healthz).",
+        discussion: """
+            Listens on server.host:server.port (default 127.0.0.1:8080) with one store shared by \
+            every request. Prints "Listening on http://HOST:PORT" once it accepts connections; \
+            SIGTERM or SIGINT stops it gracefully: no new connections, in-flight requests \
+            finished, the store closed. One log line per request goes to standard error.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @Option(help: "The address to listen on (server.host).") var host: String?
+    @Option(help: "The port, 0 for any free one (server.port).") var port: Int?
+
+    func run() async throws {
+        try await CommandContext.run(options) { context in
+            let server = context.settings.server
+            let listen = ListenSettings(
+                host: host ?? server.host, port: port ?? server.port, idleTimeoutSeconds: server.idleTimeoutSeconds)
+            let logger = Logger(label: "accounts.serve") { StreamLogHandler.standardError(label: $0) }
+            try await context.withService(creating: true) { service in
+                let api = AccountAPI(
+                    service: service, backendName: context.settings.backendName,
+                    limits: ClientLimits(
+                        signUpsPerMinute: server.signUpsPerMinute, loginsPerMinute: server.loginsPerMinute,
+                        passwordChecksPerMinute: server.passwordChecksPerMinute),
+                    trustedProxies: server.trustedProxies,
+                    gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
+                    maxBodyBytes: server.maxBodyBytes)
+                let application = AccountServerApplication.make(api: api, listen: listen, logger: logger) { port in
+                    // Unbuffered, so a script that waits for this line sees it at once.
+                    FileHandle.standardOutput.write(Data("Listening on http://\(listen.host):\(port)\n".utf8))
+                }
+                try await application.runService()
+            }
+            return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import AccountBackendKit
+import AccountCore
+import AccountServer
+import BackendTestSupport
+import Foundation
+import StandardBackends
+import Testing
+
+/// Limits, the bounded hashing queue, hostile input and shutdown with a request in flight.
+@Suite("Abuse resistance")
+struct AbuseTests {
+    static let password = "Tangerine-Kayak-42"
+    static let signUp = #"{"email":"leesoon7@example.com","password":"Tangerine-Kayak-42","nickname":"이순신"}"#
+    static let unknownLogin = #"{"email":"nobody77@example.com","password":"Tangerine-Kayak-42"}"#
+
+    @Test("a client over its login limit gets 429 with Retry-After until the next minute")
+    func loginLimit() async throws {
+        let limits = ClientLimits(signUpsPerMinute: 10, loginsPerMinute: 3, passwordChecksPerMinute: 10)
+        try await LiveServer.with(Backends.sqlite, limits: limits) { server throws in
+            for _ in 1...3 {
+                #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin).status == 401)
+            }
+            let limited = try await server.send(.POST, "/v1/login", json: Self.unknownLogin)
+            #expect(limited.status == 429)
+            #expect(limited.code == "too_many_attempts")
+            #expect(limited.headers.first(name: "Retry-After") == "60")
+            // X-Forwarded-For from a peer that is not a trusted proxy changes nothing.
+            let spoofed = try await server.send(
+                .POST, "/v1/login", json: Self.unknownLogin, headers: [("X-Forwarded-For", "203.0.113.9")])
+            #expect(spoofed.status == 429)
+            server.clock.advance(seconds: 60)
+            #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin).status == 401)
+        }
+    }
+
+    @Test("behind a trusted proxy each forwarded client has its own limit")
+    func trustedProxy() async throws {
+        let limits = ClientLimits(signUpsPerMinute: 10, loginsPerMinute: 2, passwordChecksPerMinute: 10)
+        try await LiveServer.with(Backends.sqlite, limits: limits, trustedProxies: ["127.0.0.1"]) { server throws in
+            let first = [("X-Forwarded-For", "198.51.100.1, 203.0.113.7")]
+            for _ in 1...2 {
+                #expect(
+                    try await server.send(.POST, "/v1/login", json: Self.unknownLogin, headers: first).status == 401)
+            }
+            #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin, headers: first).status == 429)
+            // The address the proxy saw (the last one) counts, not what the client claimed before it.
+            let claimed = [("X-Forwarded-For", "198.51.100.2, 203.0.113.7")]
+            #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin, headers: claimed).status == 429)
+            let other = [("X-Forwarded-For", "203.0.113.8")]
+            #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin, headers: other).status == 401)
+        }
+    }
+
+    @Test("an unknown email and a wrong password get the same status and body")
+    func indistinguishable() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            _ = try await server.send(.POST, "/v1/signup", json: Self.signUp)
+            let unknown = try await server.send(.POST, "/v1/login", json: Self.unknownLogin)
+            let wrong = try await server.send(
+                .POST, "/v1/login", json: #"{"email":"leesoon7@example.com","password":"Wrong-Kayak-42"}"#)
+            #expect(unknown.status == wrong.status)
+            #expect(unknown.text == wrong.text)
+        }
+    }
+
+    @Test("a full hashing queue answers 503 with Retry-After at once and writes nothing")
+    func hashingQueueFull() async throws {
+        let hasher = HeldHasher()
+        try await LiveServer.with(
+            Backends.sqlite, gate: HashingGate(concurrency: 1, queueLimit: 0), hasher: hasher
+        ) { server in
+            async let held = server.send(.POST, "/v1/signup", json: Self.signUp)
+            await hasher.waitUntilHashing()
+            let refused = try await server.send(
+                .POST, "/v1/signup",
+                json: #"{"email":"admiral7@example.com","password":"\#(Self.password)","nickname":"장군"}"#)
+            #expect(refused.status == 503)
+            #expect(refused.code == "server_busy")
+            #expect(refused.headers.first(name: "Retry-After") != nil)
+            hasher.release()
+            #expect(try await held.status == 201)
+            #expect(try await server.repository.userCount() == 1)
+            #expect(try await server.repository.user(email: "admiral7@example.com") == nil)
+        }
+    }
+
+    @Test("a graceful stop finishes the request in flight, and its sign-up is stored")
+    func gracefulStop() async throws {
+        let hasher = HeldHasher()
+        try await LiveServer.with(Backends.sqlite, hasher: hasher) { server in
+            async let held = server.send(.POST, "/v1/signup", json: Self.signUp)
+            await hasher.waitUntilHashing()
+            await server.stop()
+            hasher.release()
+            let reply = try await held
+            #expect(reply.status == 201)
+            #expect(try await server.repository.user(email: "leesoon7@example.com") != nil)
+        }
+    }
+
+    @Test("oversized, malformed and mistyped bodies and missing or forged tokens: a clear error, nothing written")
+    func hostileInput() async throws {
+        try await LiveServer.with(Backends.sqlite, maxBodyBytes: 2_048) { server in
+            let token = try #require(try await server.send(.POST, "/v1/signup", json: Self.signUp).token)
+            let cases: [(String, LiveServer.Reply, Int, String)] = [
+                (
+                    "oversized", try await server.send(.POST, "/v1/login", json: String(repeating: " ", count: 4_096)),
+                    413, "payload_too_large"
+                ),
+                ("not JSON", try await server.send(.POST, "/v1/login", json: "{\"email\":"), 400, "invalid_request"),
+                ("a JSON array", try await server.send(.POST, "/v1/login", json: "[1,2]"), 400, "invalid_request"),
+                (
+                    "a missing field", try await server.send(.POST, "/v1/login", json: #"{"email":"a@b.cd"}"#), 400,
+                    "invalid_request"
+                ),
+                (
+                    "form-encoded",
+                    try await server.send(
+                        .POST, "/v1/login", json: "email=a&password=b", contentType: "application/x-www-form-urlencoded"
+                    ),
+                    415, "unsupported_media_type"
+                ),
+                ("no token", try await server.send(.GET, "/v1/me"), 401, "not_signed_in"),
+                (
+                    "a forged token", try await server.send(.GET, "/v1/me", token: String(repeating: "ab", count: 32)),
+                    401, "not_signed_in"
+                ),
+                (
+                    "a malformed token", try await server.send(.GET, "/v1/me", token: "x' OR 1=1 --"), 401,
+                    "not_signed_in"
+                ),
+                (
+                    "Basic instead of Bearer",
+                    try await server.send(.GET, "/v1/me", headers: [("Authorization", "Basic \(token)")]), 401,
+                    "not_signed_in"
+                ),
+                (
+                    "withdraw without a token",
+                    try await server.send(.POST, "/v1/withdraw", json: #"{"password":"x"}"#),
+                    401, "not_signed_in"
+                ),
+            ]
+            for (label, reply, status, code) in cases {
+                #expect(reply.status == status, "\(label)")
+                #expect(reply.code == code, "\(label): \(reply.text)")
+            }
+            #expect(cases[5].1.headers.first(name: "WWW-Authenticate") == "Bearer")
+            #expect(try await server.repository.userCount() == 1)
+            #expect(try await server.send(.GET, "/v1/me", token: token).status == 200, "the real session is intact")
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import AccountBackendKit
+import AccountCore
+import AccountCrypto
+import AccountServer
+import AccountTestSupport
+import AsyncHTTPClient
+import BackendTestSupport
+import Foundation
+import InMemoryLogging
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+/// The real server on a free loopback port over a fresh store of one backend, driven over
+/// HTTP; stopped gracefully (and the store closed) when the test's body returns.
+struct LiveServer {
+    let port: Int
+    let client: HTTPClient
+    let repository: any UserRepository
+    let clock: ManualClock
+    let log: CapturedLog
+    /// Starts the graceful shutdown now (the harness waits for it to finish after the body).
+    let stop: @Sendable () async -> Void
+
+    /// An answer: status, headers and the body as text and as a JSON object.
+    struct Reply {
+        let status: Int
+        let headers: HTTPHeaders
+        let text: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:] }
+        var code: String? { json["code"] as? String }
+        var token: String? { json["token"] as? String }
+    }
+
+    /// Sends one request; `json` is sent as `application/json` unless `contentType` says otherwise.
+    func send(
+        _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = nil,
+        headers: [(String, String)] = [], contentType: String = "application/json"
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        if let json {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(string: json))
+        }
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, text: String(buffer: body))
+    }
+
+    /// Runs `body` against a server over a new store of `backend` in a scratch folder.
+    static func with<T: Sendable>(
+        _ backend: any BackendDescriptor,
+        limits: ClientLimits = ClientLimits(
+            signUpsPerMinute: 1_000, loginsPerMinute: 1_000, passwordChecksPerMinute: 1_000),
+        trustedProxies: [String] = [],
+        gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 64),
+        hasher: any PasswordHasher = Argon2idPasswordHasher.fastForTests,
+        maxBodyBytes: Int = 65_536,
+        _ body: @Sendable (LiveServer) async throws -> T
+    ) async throws -> T {
+        let scratch = try ScratchFolder("server-\(backend.name)")
+        let folder = scratch.path
+        return try await PostgresTestServer.run {
+            let repository = try await backend.open(
+                PostgresTestServer.configuration(backend, folder: folder, name: backend.defaultStoreName))
+            let clock = ManualClock()
+            let service = AccountService(
+                repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
+                digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: clock)
+            let api = AccountAPI(
+                service: service, backendName: backend.name, limits: limits, trustedProxies: trustedProxies,
+                gate: gate, maxBodyBytes: maxBodyBytes, clock: clock)
+            let log = CapturedLog()
+            defer { _ = scratch }
+            let result = try await run(api: api, log: log) { port, client, stop in
+                try await body(
+                    LiveServer(
+                        port: port, client: client, repository: repository, clock: clock, log: log, stop: stop))
+            }
+            try await repository.close()
+            return result
+        } thenCleanUp: {
+            await PostgresTestServer.cleanUp(backend, folder: folder)
+        }
+    }
+
+    /// Runs the application until `body` returns, then shuts it down gracefully.
+    static func run<T: Sendable>(
+        api: AccountAPI, log: CapturedLog,
+        _ body: @Sendable (Int, HTTPClient, @escaping @Sendable () async -> Void) async throws -> T
+    ) async throws -> T {
+        let logger = Logger(label: "test.server") { _ in log.handler() }
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let application = AccountServerApplication.make(
+            api: api, listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60), logger: logger
+        ) { port in portContinuation.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        return try await withThrowingTaskGroup(of: T?.self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return nil
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let outcome: Result<T, any Error>
+            do {
+                outcome = .success(try await body(port, client) { await group.triggerGracefulShutdown() })
+            } catch {
+                outcome = .failure(error)
+            }
+            try await client.shutdown()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return try outcome.get()
+        }
+    }
+}
+
+/// Every log line the server wrote (swift-log's in-memory handler), to check what it never
+/// contains.
+struct CapturedLog: Sendable {
+    private let memory = InMemoryLogHandler()
+
+    func handler() -> any LogHandler { memory }
+
+    /// Each entry as "level message key=value …".
+    var text: String {
+        memory.entries.map { entry in
+            let fields = entry.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return "\(entry.level) \(entry.message) " + fields.joined(separator: " ")
+        }.joined(separator: "\n")
+    }
+}
