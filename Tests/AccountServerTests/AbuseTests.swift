@@ -102,7 +102,7 @@ struct AbuseTests {
     func hostileInput() async throws {
         try await LiveServer.with(Backends.sqlite, maxBodyBytes: 2_048) { server in
             let token = try #require(try await server.send(.POST, "/v1/signup", json: Self.signUp).token)
-            let cases: [(String, LiveServer.Reply, Int, String)] = [
+            let cases: [(String, ServerClient.Reply, Int, String)] = [
                 (
                     "oversized", try await server.send(.POST, "/v1/login", json: String(repeating: " ", count: 4_096)),
                     413, "payload_too_large"

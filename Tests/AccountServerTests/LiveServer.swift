@@ -23,32 +23,13 @@ struct LiveServer {
     /// Starts the graceful shutdown now (the harness waits for it to finish after the body).
     let stop: @Sendable () async -> Void
 
-    /// An answer: status, headers and the body as text and as a JSON object.
-    struct Reply {
-        let status: Int
-        let headers: HTTPHeaders
-        let text: String
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:] }
-        var code: String? { json["code"] as? String }
-        var token: String? { json["token"] as? String }
-    }
-
-    /// Sends one request; `json` is sent as `application/json` unless `contentType` says otherwise.
+    /// Sends one request (see ``ServerClient/send(_:_:json:token:headers:contentType:)``).
     func send(
         _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = nil,
         headers: [(String, String)] = [], contentType: String = "application/json"
-    ) async throws -> Reply {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        request.method = method
-        if let json {
-            request.headers.add(name: "Content-Type", value: contentType)
-            request.body = .bytes(ByteBuffer(string: json))
-        }
-        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return Reply(status: Int(response.status.code), headers: response.headers, text: String(buffer: body))
+    ) async throws -> ServerClient.Reply {
+        try await ServerClient(client: client, port: port).send(
+            method, path, json: json, token: token, headers: headers, contentType: contentType)
     }
 
     /// Runs `body` against a server over a new store of `backend` in a scratch folder.
@@ -135,4 +116,39 @@ struct CapturedLog: Sendable {
             return "\(entry.level) \(entry.message) " + fields.joined(separator: " ")
         }.joined(separator: "\n")
     }
+}
+
+/// Requests to a server on a loopback port.
+struct ServerClient {
+    let client: HTTPClient
+    let port: Int
+
+    /// An answer: status, headers and the body as text and as a JSON object.
+    struct Reply {
+        let status: Int
+        let headers: HTTPHeaders
+        let text: String
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:] }
+        var code: String? { json["code"] as? String }
+        var token: String? { json["token"] as? String }
+    }
+
+    /// Sends one request; `json` is sent as `application/json` unless `contentType` says otherwise.
+    func send(
+        _ method: HTTPMethod, _ path: String, json: String? = nil, token: String? = nil,
+        headers: [(String, String)] = [], contentType: String = "application/json"
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        if let json {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(string: json))
+        }
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, text: String(buffer: body))
+    }
+
 }

@@ -17,7 +17,7 @@ struct NativeAPITests {
     /// so every backend's transcript can be compared with the expected one.
     static func accountLife(_ server: LiveServer) async throws -> [String] {
         var transcript: [String] = []
-        func note(_ step: String, _ reply: LiveServer.Reply) {
+        func note(_ step: String, _ reply: ServerClient.Reply) {
             transcript.append("\(step) \(reply.status) \(reply.code ?? "-")")
         }
         let signUp = """

@@ -1,0 +1,82 @@
+import AccountTestSupport
+import AsyncHTTPClient
+import BackendTestSupport
+import Foundation
+import Testing
+
+/// `accounts serve` as operators run it: config from the sandbox, SIGTERM, several hosts.
+@Suite("accounts serve")
+struct ServeCommandTests {
+    static let signUp = #"{"email":"leesoon7@example.com","password":"Tangerine-Kayak-42","nickname":"이순신"}"#
+    static let login = #"{"email":"leesoon7@example.com","password":"Tangerine-Kayak-42"}"#
+
+    @Test("SIGTERM stops the server gracefully: exit 0, the store closed and sound")
+    func sigterm() async throws {
+        let runner = try CLIRunner("serve-sigterm")
+        let server = try await ServeProcess(environment: runner.environment, folder: runner.root)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = ServerClient(client: client, port: server.port)
+        let created = try await http.send(.POST, "/v1/signup", json: Self.signUp)
+        #expect(created.status == 201)
+        #expect(try await http.send(.GET, "/healthz").json["backend"] as? String == "sqlite")
+        try await client.shutdown()
+        let (status, output) = await server.stop()
+        #expect(status == 0)
+        #expect(output.contains("Server stopped; the store is closed."))
+        let count = try runner.run(["users", "count"])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(try runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
+    }
+
+    /// Two servers on one store: what one does, the other sees at once.
+    static func twoHosts(environment: [String: String], folder: String) async throws {
+        let first = try await ServeProcess(environment: environment, folder: folder)
+        let second = try await ServeProcess(environment: environment, folder: folder)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let a = ServerClient(client: client, port: first.port)
+            let b = ServerClient(client: client, port: second.port)
+            let token = try #require(try await a.send(.POST, "/v1/signup", json: Self.signUp).token)
+            #expect(try await b.send(.GET, "/v1/me", token: token).status == 200, "a session made on one host")
+            let other = try #require(try await b.send(.POST, "/v1/login", json: Self.login).token)
+            #expect(try await a.send(.POST, "/v1/logout", token: other).status == 200)
+            #expect(try await b.send(.GET, "/v1/me", token: other).code == "not_signed_in", "a logout on the other")
+            let third = try #require(try await a.send(.POST, "/v1/login", json: Self.login).token)
+            let changed = try await b.send(
+                .POST, "/v1/password",
+                json: #"{"current_password":"Tangerine-Kayak-42","new_password":"Quokka-Lantern-77"}"#, token: token)
+            #expect(changed.status == 200)
+            #expect(try await a.send(.GET, "/v1/me", token: third).code == "not_signed_in", "revoked by the change")
+            #expect(try await a.send(.GET, "/v1/me", token: token).status == 200)
+        } catch {
+            try await client.shutdown()
+            _ = await first.stop()
+            _ = await second.stop()
+            throw error
+        }
+        try await client.shutdown()
+        #expect(await first.stop().status == 0)
+        #expect(await second.stop().status == 0)
+    }
+
+    @Test("two servers on one SQLite file serve the same accounts and sessions")
+    func twoHostsSQLite() async throws {
+        let runner = try CLIRunner("serve-two-sqlite")
+        try await Self.twoHosts(environment: runner.environment, folder: runner.root)
+    }
+
+    @Test(
+        "two servers on one PostgreSQL schema serve the same accounts and sessions",
+        .enabled(if: PostgresTestServer.isConfigured, Comment(rawValue: PostgresTestServer.skipReason)))
+    func twoHostsPostgres() async throws {
+        let runner = try CLIRunner("serve-two-postgres")
+        let schema = PostgresTestServer.uniqueSchema("serve")
+        let environment = runner.environment.merging(PostgresTestServer.cliEnvironment(schema: schema)) { $1 }
+            .merging(["ACCOUNTS_BACKEND": "postgres"]) { $1 }
+        try await PostgresTestServer.run {
+            try await Self.twoHosts(environment: environment, folder: runner.root)
+        } thenCleanUp: {
+            await PostgresTestServer.drop(schema: schema)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import AccountTestSupport
+import Foundation
+
+/// A real `accounts serve` process on a free loopback port, in a CLIRunner's sandbox.
+final class ServeProcess: Sendable {
+    let port: Int
+    private let process: Process
+    private let output: Pipe
+
+    /// Starts the server and waits for its "Listening on http://127.0.0.1:PORT" line.
+    init(environment: [String: String], folder: String) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
+        process.arguments = ["serve", "--port", "0"]
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        self.output = output
+        let line = await Self.readLine(output.fileHandleForReading)
+        guard let port = line.split(separator: ":").last.flatMap({ Int($0) }), line.hasPrefix("Listening on ") else {
+            process.terminate()
+            throw ServeFailure(description: "accounts serve did not start: \(line)")
+        }
+        self.port = port
+    }
+
+    /// Sends SIGTERM and waits for the exit; returns the status and the rest of standard output.
+    func stop() async -> (status: Int32, output: String) {
+        process.terminate()
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let rest = self.output.fileHandleForReading.readDataToEndOfFile()
+                self.process.waitUntilExit()
+                continuation.resume(returning: (self.process.terminationStatus, String(decoding: rest, as: UTF8.self)))
+            }
+        }
+    }
+
+    /// Reads one line off a pipe (on a thread of its own: the read blocks).
+    private static func readLine(_ handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var bytes: [UInt8] = []
+                while let byte = try? handle.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
+                    bytes.append(byte)
+                }
+                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+}
+
+struct ServeFailure: Error, CustomStringConvertible {
+    let description: String
+}
