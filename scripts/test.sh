@@ -33,6 +33,8 @@ echo "== I/O faults, crashes and power cuts in each mutating command, per embedd
 ./scripts/fault-sweep.sh --kill --every 3 --large-points 4
 ./scripts/fault-sweep.sh --power-cut --every 2 --variants lost --large-points 4
 ./scripts/fault-sweep.sh --power-cut --every 6 --large-points 4
+echo "== the live API against its OpenAPI document (schemathesis, 30 examples per operation)"
+./scripts/api-check.sh
 echo "== PostgreSQL test server"
 # The variables (the random password among them) go straight into the environment, unprinted.
 server_env=$(./scripts/postgres-test-server.sh start)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's walkthrough, from a real run: runs each command below with the built `accounts`
-# in a fresh, empty home folder and prints the console transcript.
+# The README's walkthroughs, from a real run: runs each command below with the built `accounts`
+# in a fresh, empty home folder and prints the console transcript; the second one talks to
+# `accounts serve` with curl.
 #   scripts/walkthrough.sh           print it
 #   scripts/walkthrough.sh --update  rewrite the README block between the walkthrough markers
 #   scripts/walkthrough.sh --check   fail if the README block differs from a fresh run (ids and
@@ -41,29 +42,75 @@ transcript() {
     echo '```'
 }
 
-# Ids and times differ from run to run.
-normalize() { sed -E 's/\b[0-9a-f]{32}\b/<id>/g; s/"created_at_ms":[0-9]+/"created_at_ms":<ms>/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g'; }
+# The service: one shell, so $TOKEN carries from one command to the next. The server listens on
+# a free port; the transcript shows 8080, as a reader's would.
+serve_commands=(
+    "accounts serve &"
+    "curl -s localhost:8080/healthz"
+    "curl -s localhost:8080/v1/signup -H 'Content-Type: application/json' -d '{\"email\":\"leesoon7@example.com\",\"password\":\"Tangerine-Kayak-42\",\"nickname\":\"이순신\"}'"
+    "curl -s -w ' %{http_code}\\n' localhost:8080/v1/signup -H 'Content-Type: application/json' -d '{\"email\":\"leesoon7@example.com\",\"password\":\"Tangerine-Kayak-42\",\"nickname\":\"이순신\"}'"
+    "TOKEN=\$(curl -s localhost:8080/v1/login -H 'Content-Type: application/json' -d '{\"email\":\"leesoon7@example.com\",\"password\":\"Tangerine-Kayak-42\",\"remember\":true}' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"token\"])')"
+    "curl -s localhost:8080/v1/me -H \"Authorization: Bearer \$TOKEN\" -H 'Accept-Language: ko'"
+    "curl -s localhost:8080/api/auth/local -H 'Content-Type: application/json' -d '{\"identifier\":\"leesoon7@example.com\",\"password\":\"wrong-password\"}'"
+    "curl -s -X POST localhost:8080/v1/logout -H \"Authorization: Bearer \$TOKEN\""
+    "curl -s -w ' %{http_code}\\n' localhost:8080/v1/me -H \"Authorization: Bearer \$TOKEN\""
+    "kill %1; wait"
+)
 
-readme_block() { sed -n '/<!-- walkthrough:begin -->/,/<!-- walkthrough:end -->/p' README.md | sed '1d;$d'; }
+serve_transcript() {
+    local port script="$home/serve-walkthrough.sh"
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    {
+        echo 'set +e'
+        for command in "${serve_commands[@]}"; do
+            printf 'echo %q\n' "\$ $command"
+            if [ "$command" = "accounts serve &" ]; then
+                # Wait for the line that says it listens, then show it.
+                echo "accounts serve --port $port >serve.out 2>/dev/null &"
+                echo 'until grep -q Listening serve.out 2>/dev/null; do sleep 0.1; done; cat serve.out'
+            elif [ "$command" = "kill %1; wait" ]; then
+                echo 'kill %1; wait; tail -n +2 serve.out'
+            else
+                echo "${command//localhost:8080/127.0.0.1:$port}; echo"
+            fi
+        done
+    } >"$script"
+    echo '```console'
+    (cd "$home" && env -i PATH="$home/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 bash "$script" 2>&1) |
+        sed -E "s/127\.0\.0\.1:$port/127.0.0.1:8080/g" | sed '/^$/d'
+    echo '```'
+}
+
+# Ids, tokens and times differ from run to run.
+normalize() { sed -E 's/\b[0-9a-f]{64}\b/<token>/g; s/\b[0-9a-f]{32}\b/<id>/g; s/"created_at_ms":[0-9]+/"created_at_ms":<ms>/g; s/"expires_at_ms":[0-9]+/"expires_at_ms":<ms>/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g'; }
+
+readme_block() { sed -n "/<!-- ${1:-walkthrough}:begin -->/,/<!-- ${1:-walkthrough}:end -->/p" README.md | sed '1d;$d'; }
 
 case "$mode" in
-print) transcript ;;
+print) transcript; serve_transcript | normalize ;;
 --update)
     fresh=$(transcript)
-    python3 - "$fresh" <<'PY'
-import re, sys
+    fresh_serve=$(serve_transcript | normalize)
+    python3 - "$fresh" "$fresh_serve" <<'PY'
+import sys
 text = open("README.md").read()
-begin, end = "<!-- walkthrough:begin -->\n", "<!-- walkthrough:end -->"
-start = text.index(begin) + len(begin)
-stop = text.index(end)
-open("README.md", "w").write(text[:start] + sys.argv[1] + "\n" + text[stop:])
+for name, block in (("walkthrough", sys.argv[1]), ("serve-walkthrough", sys.argv[2])):
+    begin, end = "<!-- %s:begin -->\n" % name, "<!-- %s:end -->" % name
+    start = text.index(begin) + len(begin)
+    stop = text.index(end)
+    text = text[:start] + block + "\n" + text[stop:]
+open("README.md", "w").write(text)
 PY
-    echo "README.md walkthrough updated" ;;
+    echo "README.md walkthroughs updated" ;;
 --check)
     if ! diff <(readme_block | normalize) <(transcript | normalize); then
         echo "README walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
         exit 1
     fi
-    echo "README walkthrough matches a fresh run" ;;
+    if ! diff <(readme_block serve-walkthrough | normalize) <(serve_transcript | normalize); then
+        echo "README service walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
+        exit 1
+    fi
+    echo "README walkthroughs match a fresh run" ;;
 *) echo "usage: scripts/walkthrough.sh [--update|--check]" >&2; exit 2 ;;
 esac

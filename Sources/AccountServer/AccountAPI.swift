@@ -6,7 +6,8 @@ import Logging
 import NIOCore
 
 /// The account routes over one `AccountService`: the native JSON API under `/v1`, Strapi's
-/// users-permissions auth routes under `/api`, and `/healthz`. `accounts serve` mounts them;
+/// users-permissions auth routes under `/api`, `/healthz`, and the OpenAPI document of them
+/// all at `/openapi.json`. `accounts serve` mounts them;
 /// a Hummingbird application can mount them in its own router, with its own repository:
 ///
 /// ```swift
@@ -52,16 +53,28 @@ public struct AccountAPI: Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    /// Adds every route to `router`.
+    /// Adds every route to `router`, and a middleware that answers another method on one of
+    /// these paths 405 with `Allow`.
     public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>) {
         addNativeRoutes(to: router.group("v1"))
         addStrapiRoutes(to: router.group("api"))
+        router.get("openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
         router.get("healthz") { request, context in
             try await respond(request, context, style: .native) { _ in
                 _ = try await service.repository.userCount()
                 return try json(HealthBody(backend: backendName))
             }
         }
+        var allowed: [String: [HTTPRequest.Method]] = [:]
+        for route in router.routes {
+            let path = "/" + route.path.description.split(separator: "/").joined(separator: "/")
+            allowed[path, default: []].append(route.method)
+        }
+        router.add(middleware: MethodNotAllowedMiddleware(allowed: allowed))
     }
 
     // MARK: - Shared by both route families
