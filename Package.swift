@@ -56,6 +56,8 @@ let package = Package(
         // Hummingbird brings) runs and stops the server on SIGTERM/SIGINT.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // `/metrics` in Prometheus's format.
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         // The HTTP client of the server's tests only (Hummingbird's own package needs it too).
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
@@ -136,6 +138,7 @@ let package = Package(
                 "AccountCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),

@@ -10,17 +10,20 @@ public struct ListenSettings: Sendable {
     public var port: Int
     /// A connection idle this long is closed.
     public var idleTimeoutSeconds: Int
+    /// Browser origins (`https://app.example.com`) whose pages may call the API; none by default.
+    public var corsOrigins: [String]
 
     /// - Parameters: see the properties.
-    public init(host: String, port: Int, idleTimeoutSeconds: Int) {
+    public init(host: String, port: Int, idleTimeoutSeconds: Int, corsOrigins: [String] = []) {
         self.host = host
         self.port = port
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.corsOrigins = corsOrigins
     }
 }
 
 /// The Hummingbird application of `accounts serve`: the account routes behind the request log,
-/// listening where `listen` says. Run it with `runService()`: SIGTERM and SIGINT stop it
+/// and the Prometheus metrics at `/metrics`, listening where `listen` says. Run it with `runService()`: SIGTERM and SIGINT stop it
 /// gracefully (no new connections, in-flight requests finished).
 public enum AccountServerApplication {
     /// - Parameters:
@@ -33,7 +36,14 @@ public enum AccountServerApplication {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router(context: AccountRequestContext.self)
-        router.add(middleware: RequestLogMiddleware())
+        let metrics = ServerMetrics(gate: api.gate)
+        router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))
+        }
         api.addRoutes(to: router)
         return Application(
             router: router,

@@ -31,6 +31,8 @@ public final class HashingGate: Sendable {
 
     /// Requests waiting for a slot now.
     public var queueDepth: Int { state.withLock { $0.waiting.count } }
+    /// Requests holding a slot now.
+    public var inProgress: Int { state.withLock { $0.running } }
     /// Requests refused because the queue was full, since start.
     public var rejections: Int { state.withLock { $0.rejected } }
 

@@ -4,10 +4,15 @@ import Logging
 
 /// One structured log line per request, after its response: request id, method, path (never
 /// the query), status, duration and client. Headers and bodies are never logged, so no
-/// password, token or `Authorization` value can reach the log.
+/// password, token or `Authorization` value can reach the log. With `metrics`, each request is
+/// also counted there.
 public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddleware {
-    /// Logs at `info`.
-    public init() {}
+    let metrics: ServerMetrics?
+
+    /// Logs at `info`, and counts into `metrics` when given.
+    public init(metrics: ServerMetrics? = nil) {
+        self.metrics = metrics
+    }
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -26,6 +31,9 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
 
     private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
+        metrics?.record(
+            method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status,
+            duration: elapsed)
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000
         context.logger.info(
             "request",

@@ -11,6 +11,8 @@ public struct ServerSettings: Sendable, Equatable {
     /// Peers whose `X-Forwarded-For` names the client (a reverse proxy on the same host, say);
     /// any other peer is the client itself.
     public var trustedProxies: [String]
+    /// Browser origins whose pages may call the API (CORS); none by default.
+    public var corsOrigins: [String]
     /// Sign-ups one client may make per minute.
     public var signUpsPerMinute: Int
     /// Logins one client may try per minute.
@@ -25,7 +27,8 @@ public struct ServerSettings: Sendable, Equatable {
     /// The defaults of every key.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 65_536, idleTimeoutSeconds: Int = 60,
-        trustedProxies: [String] = [], signUpsPerMinute: Int = 10, loginsPerMinute: Int = 30,
+        trustedProxies: [String] = [], corsOrigins: [String] = [], signUpsPerMinute: Int = 10,
+        loginsPerMinute: Int = 30,
         passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32
     ) {
         self.host = host
@@ -33,6 +36,7 @@ public struct ServerSettings: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.trustedProxies = trustedProxies
+        self.corsOrigins = corsOrigins
         self.signUpsPerMinute = signUpsPerMinute
         self.loginsPerMinute = loginsPerMinute
         self.passwordChecksPerMinute = passwordChecksPerMinute

@@ -138,14 +138,17 @@ public enum SettingsLoader {
     private static func serverSettings(_ config: ConfigReader, _ schema: SettingsSchema) throws(AccountError)
         -> ServerSettings
     {
-        let proxies = try string(config, "server.trusted_proxies", schema).split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        func list(_ key: String) throws(AccountError) -> [String] {
+            try string(config, key, schema).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        }
         return ServerSettings(
             host: try string(config, "server.host", schema),
             port: try integer(config, "server.port", schema),
             maxBodyBytes: try integer(config, "server.max_body_bytes", schema),
             idleTimeoutSeconds: try integer(config, "server.idle_timeout_seconds", schema),
-            trustedProxies: proxies,
+            trustedProxies: try list("server.trusted_proxies"),
+            corsOrigins: try list("server.cors_origins"),
             signUpsPerMinute: try integer(config, "server.signups_per_minute", schema),
             loginsPerMinute: try integer(config, "server.logins_per_minute", schema),
             passwordChecksPerMinute: try integer(config, "server.password_checks_per_minute", schema),

@@ -98,6 +98,9 @@ struct SettingsSchema: Sendable {
             name: "server.trusted_proxies", kind: .text, defaultValue: "",
             summary: "comma-separated peer addresses whose X-Forwarded-For names the client"),
         SettingKey(
+            name: "server.cors_origins", kind: .text, defaultValue: "",
+            summary: "comma-separated browser origins whose pages may call the API"),
+        SettingKey(
             name: "server.signups_per_minute", kind: .integer(1...1_000_000), defaultValue: "10",
             summary: "sign-ups one client may make per minute (429 beyond)"),
         SettingKey(

@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let server = context.settings.server
             let listen = ListenSettings(
-                host: host ?? server.host, port: port ?? server.port, idleTimeoutSeconds: server.idleTimeoutSeconds)
+                host: host ?? server.host, port: port ?? server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
+                corsOrigins: server.corsOrigins)
             let logger = Logger(label: "accounts.serve") { StreamLogHandler.standardError(label: $0) }
             try await context.withService(creating: true) { service in
                 let api = AccountAPI(

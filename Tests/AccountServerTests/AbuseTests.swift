@@ -33,6 +33,26 @@ struct AbuseTests {
         }
     }
 
+    @Test("an account's own throttle (in the store) answers 429 with its wait, whoever asks")
+    func accountThrottle() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            _ = try await server.send(.POST, "/v1/signup", json: Self.signUp)
+            let wrong = #"{"email":"leesoon7@example.com","password":"Wrong-Kayak-42"}"#
+            for _ in 1...5 {
+                #expect(try await server.send(.POST, "/v1/login", json: wrong).status == 401)
+            }
+            let throttled = try await server.send(
+                .POST, "/v1/login", json: #"{"email":"leesoon7@example.com","password":"\#(Self.password)"}"#)
+            #expect(throttled.status == 429)
+            #expect(throttled.code == "too_many_attempts")
+            #expect(throttled.headers.first(name: "Retry-After") == "1")
+            server.clock.advance(seconds: 1)
+            let allowed = try await server.send(
+                .POST, "/v1/login", json: #"{"email":"leesoon7@example.com","password":"\#(Self.password)"}"#)
+            #expect(allowed.status == 200)
+        }
+    }
+
     @Test("behind a trusted proxy each forwarded client has its own limit")
     func trustedProxy() async throws {
         let limits = ClientLimits(signUpsPerMinute: 10, loginsPerMinute: 2, passwordChecksPerMinute: 10)
@@ -51,6 +71,27 @@ struct AbuseTests {
         }
     }
 
+    @Test("CORS: only the configured origins, on preflights and on every answer, errors included")
+    func cors() async throws {
+        try await LiveServer.with(Backends.sqlite, corsOrigins: ["https://app.example.com"]) { server in
+            let preflight = try await server.send(
+                .OPTIONS, "/v1/login",
+                headers: [("Origin", "https://app.example.com"), ("Access-Control-Request-Method", "POST")])
+            #expect(preflight.status == 204)
+            #expect(preflight.headers.first(name: "Access-Control-Allow-Origin") == "https://app.example.com")
+            #expect(preflight.headers.first(name: "Access-Control-Allow-Headers")?.contains("Authorization") == true)
+            let denied = try await server.send(
+                .OPTIONS, "/v1/login",
+                headers: [("Origin", "https://evil.example.net"), ("Access-Control-Request-Method", "POST")])
+            #expect(denied.headers.first(name: "Access-Control-Allow-Origin") == nil)
+            let error = try await server.send(.GET, "/v1/me", headers: [("Origin", "https://app.example.com")])
+            #expect(error.status == 401)
+            #expect(error.headers.first(name: "Access-Control-Allow-Origin") == "https://app.example.com")
+            let other = try await server.send(.GET, "/v1/me", headers: [("Origin", "https://evil.example.net")])
+            #expect(other.headers.first(name: "Access-Control-Allow-Origin") == nil)
+        }
+    }
+
     @Test("an unknown email and a wrong password get the same status and body")
     func indistinguishable() async throws {
         try await LiveServer.with(Backends.sqlite) { server in
@@ -63,7 +104,7 @@ struct AbuseTests {
         }
     }
 
-    @Test("a full hashing queue answers 503 with Retry-After at once and writes nothing")
+    @Test("a full hashing queue answers 503 with Retry-After at once, writes nothing, and /metrics counts it")
     func hashingQueueFull() async throws {
         let hasher = HeldHasher()
         try await LiveServer.with(
@@ -81,6 +122,19 @@ struct AbuseTests {
             #expect(try await held.status == 201)
             #expect(try await server.repository.userCount() == 1)
             #expect(try await server.repository.user(email: "admiral7@example.com") == nil)
+            let metrics = try await server.send(.GET, "/metrics")
+            #expect(metrics.headers.first(name: "Content-Type")?.hasPrefix("text/plain") == true)
+            #expect(metrics.text.contains("accounts_hashing_rejections_total 1"))
+            #expect(metrics.text.contains("accounts_hashing_queue_depth 0"))
+            #expect(
+                metrics.text.contains(#"accounts_http_requests_total{route="/v1/signup",method="POST",status="503"} 1"#)
+            )
+            #expect(
+                metrics.text.contains(#"accounts_http_requests_total{route="/v1/signup",method="POST",status="201"} 1"#)
+            )
+            #expect(
+                metrics.text.contains(
+                    #"accounts_http_request_duration_seconds_count{route="/v1/signup",method="POST"} 2"#))
         }
     }
 

@@ -41,6 +41,7 @@ struct LiveServer {
         gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 64),
         hasher: any PasswordHasher = Argon2idPasswordHasher.fastForTests,
         maxBodyBytes: Int = 65_536,
+        corsOrigins: [String] = [],
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
@@ -57,7 +58,7 @@ struct LiveServer {
                 gate: gate, maxBodyBytes: maxBodyBytes, clock: clock)
             let log = CapturedLog()
             defer { _ = scratch }
-            let result = try await run(api: api, log: log) { port, client, stop in
+            let result = try await run(api: api, log: log, corsOrigins: corsOrigins) { port, client, stop in
                 try await body(
                     LiveServer(
                         port: port, client: client, repository: repository, clock: clock, log: log, stop: stop))
@@ -71,13 +72,15 @@ struct LiveServer {
 
     /// Runs the application until `body` returns, then shuts it down gracefully.
     static func run<T: Sendable>(
-        api: AccountAPI, log: CapturedLog,
+        api: AccountAPI, log: CapturedLog, corsOrigins: [String] = [],
         _ body: @Sendable (Int, HTTPClient, @escaping @Sendable () async -> Void) async throws -> T
     ) async throws -> T {
         let logger = Logger(label: "test.server") { _ in log.handler() }
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let application = AccountServerApplication.make(
-            api: api, listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60), logger: logger
+            api: api,
+            listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60, corsOrigins: corsOrigins),
+            logger: logger
         ) { port in portContinuation.yield(port) }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)

@@ -1,0 +1,67 @@
+import Prometheus
+import Synchronization
+
+/// The server's Prometheus metrics, served at `/metrics`: requests by route, method and status,
+/// their latency, and the hashing queue (depth, in progress, rejections). Each server has its
+/// own registry, so several in one process (tests, an application with two) never mix.
+public final class ServerMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let gate: HashingGate
+    private let rejectionsSeen = Mutex(0)
+    private var requests: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "accounts", subsystem: "http", metricName: "requests", unitName: "total",
+            helpText: "HTTP requests by route, method and status")
+    }
+    private var latency: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "accounts", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+            helpText: "HTTP request latency by route and method")
+    }
+    private let buckets: [Duration] = [
+        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+    ]
+
+    /// - Parameter gate: the hashing queue whose depth and rejections are reported.
+    public init(gate: HashingGate) {
+        self.gate = gate
+    }
+
+    /// Counts one request. `route` is the matched route pattern (never the raw path, so the
+    /// label stays bounded), or "unmatched".
+    func record(method: String, route: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: requests, labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: latency, labels: [("route", route), ("method", method)], buckets: buckets
+        )
+        .record(duration)
+    }
+
+    /// The exposition text.
+    public func emit() -> String {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "accounts", subsystem: "hashing", metricName: "queue_depth", unitName: "",
+                helpText: "Requests waiting for an Argon2id slot")
+        ).set(Double(gate.queueDepth))
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "accounts", subsystem: "hashing", metricName: "in_progress", unitName: "",
+                helpText: "Requests holding an Argon2id slot")
+        ).set(Double(gate.inProgress))
+        let rejected = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "accounts", subsystem: "hashing", metricName: "rejections", unitName: "total",
+                helpText: "Requests answered 503 because the hashing queue was full"))
+        let current = gate.rejections
+        let delta = rejectionsSeen.withLock { seen in
+            defer { seen = current }
+            return current - seen
+        }
+        if delta > 0 { rejected.increment(by: Int64(delta)) }
+        return registry.emitToString()
+    }
+}
