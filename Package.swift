@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "AccountServer",
             dependencies: [
-                "AccountCore",
+                "AccountCore", "FileSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -155,7 +155,10 @@ let package = Package(
         .executableTarget(name: "accounts", dependencies: ["AccountsCLI", "StandardBackends"], swiftSettings: strict),
         .target(
             name: "AccountsBench",
-            dependencies: ["AccountCore", "AccountCrypto", "AccountBackendKit", "AccountSettings"],
+            dependencies: [
+                "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountSettings",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "accounts-bench", dependencies: ["AccountsBench", "StandardBackends"], swiftSettings: strict),

@@ -31,6 +31,24 @@ enum SessionChecks {
             try context.expect(try await store.user(id: user.id) != nil, "revoking a session removed the user")
             try await store.close()
         },
+        ConformanceCheck("signedIn(tokenHash:) reads the session with its user, and nothing for a revoked one") {
+            context in
+            let store = try await context.open()
+            let user = Fixtures.user(1)
+            let session = Fixtures.session(1, user: user.id, remember: true)
+            try await store.createUser(user, initialSession: session)
+            try await store.createUser(Fixtures.user(2), initialSession: Fixtures.session(2, user: Fixtures.id(2)))
+            let found = try await store.signedIn(tokenHash: session.tokenHash)
+            try context.expect(found?.session == session, "signedIn returned another session")
+            try context.expect(found?.user == user, "signedIn returned another user")
+            try context.expect(
+                try await store.signedIn(tokenHash: Fixtures.session(9, user: user.id).tokenHash) == nil,
+                "signedIn found a session that was never stored")
+            _ = try await store.deleteSession(tokenHash: session.tokenHash)
+            try context.expect(
+                try await store.signedIn(tokenHash: session.tokenHash) == nil, "signedIn found a revoked session")
+            try await store.close()
+        },
         ConformanceCheck("a password change revokes every other session of that user only") { context in
             let store = try await context.open()
             let user = Fixtures.user(1)

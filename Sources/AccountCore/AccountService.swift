@@ -188,7 +188,7 @@ public struct AccountService: Sendable {
     ) async throws -> (user: UserRecord, session: SessionRecord) {
         guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
         let tokenHash = digester.digest(token)
-        guard let session = try await repository.session(tokenHash: tokenHash) else {
+        guard let (session, found) = try await repository.signedIn(tokenHash: tokenHash) else {
             throw AccountError.notSignedIn
         }
         let now = clock.now()
@@ -196,7 +196,7 @@ public struct AccountService: Sendable {
             _ = try await repository.deleteSession(tokenHash: tokenHash)
             throw AccountError.sessionExpired
         }
-        guard let user = try await repository.user(id: session.userID) else {
+        guard let user = found else {
             _ = try await repository.deleteSession(tokenHash: tokenHash)
             throw AccountError.notSignedIn
         }

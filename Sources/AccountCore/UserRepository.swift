@@ -90,6 +90,11 @@ public protocol UserRepository: Sendable {
     /// The session with this token hash, if any.
     func session(tokenHash: String) async throws -> SessionRecord?
 
+    /// The session with this token hash and its user, read together: what every signed-in
+    /// request needs first. `nil` when there is no such session; the user is `nil` when the
+    /// session's user is gone (only damage leaves such a session).
+    func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)?
+
     /// Every session of the user, in ascending token-hash order.
     func sessions(userID: UserID) async throws -> [SessionRecord]
 
@@ -115,6 +120,13 @@ public protocol UserRepository: Sendable {
 }
 
 extension UserRepository {
+    /// `session(tokenHash:)`, then `user(id:)`: two reads, correct for any backend. The standard
+    /// backends read both at once (one statement, one transaction, one round trip).
+    public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
+        guard let session = try await session(tokenHash: tokenHash) else { return nil }
+        return (session, try await user(id: session.userID))
+    }
+
     /// A batch of users without sessions.
     public func createUsers(_ users: [UserRecord]) async throws -> [String] {
         try await createUsers(users, sessions: [])

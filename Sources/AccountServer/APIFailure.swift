@@ -1,4 +1,5 @@
 import AccountCore
+import FileSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -92,16 +93,13 @@ struct APIFailure: Error, HTTPResponseError {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
-        let body: Data
-        switch style {
-        case .native:
-            body = try JSONEncoder.api.encode(FailureBody(code: code, message: message))
-        case .strapi:
-            body = try JSONEncoder.api.encode(
-                StrapiFailureBody(
-                    error: .init(status: Int(status.code), name: strapiName, message: message, details: ["code": code]))
-            )
-        }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
+        let body: JSONValue =
+            switch style {
+            case .native: APIBody.failure(code: code, message: message)
+            case .strapi:
+                APIBody.strapiFailure(status: Int(status.code), name: strapiName, message: message, code: code)
+            }
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body.serialized())))
     }
 }

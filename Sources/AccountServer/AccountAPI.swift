@@ -1,4 +1,5 @@
 import AccountCore
+import FileSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -66,7 +67,7 @@ public struct AccountAPI: Sendable {
         router.get("healthz") { request, context in
             try await respond(request, context, style: .native) { _ in
                 _ = try await service.repository.userCount()
-                return try json(HealthBody(backend: backendName))
+                return json(APIBody.health(backend: backendName))
             }
         }
         var allowed: [String: [HTTPRequest.Method]] = [:]
@@ -148,11 +149,10 @@ public struct AccountAPI: Sendable {
         return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
-    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONEncoder.api.encode(value)
-        return Response(
+    func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
     }
 }
 
@@ -170,16 +170,6 @@ public struct ClientLimits: Sendable {
         self.signUpsPerMinute = signUpsPerMinute
         self.loginsPerMinute = loginsPerMinute
         self.passwordChecksPerMinute = passwordChecksPerMinute
-    }
-}
-
-extension JSONEncoder {
-    /// Sorted keys, so the same answer is the same bytes (an unknown email and a wrong password
-    /// must not differ even in key order); slashes unescaped.
-    static var api: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }
 

@@ -1,4 +1,5 @@
 import AccountCore
+import FileSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -24,14 +25,14 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
                 language == .korean
                 ? "이 경로는 \(request.method.rawValue) 요청을 받지 않습니다."
                 : "\(request.method.rawValue) is not allowed here."
-            let body = try JSONEncoder.api.encode(FailureBody(code: "method_not_allowed", message: message))
+            let body = APIBody.failure(code: "method_not_allowed", message: message).serialized()
             return Response(
                 status: .methodNotAllowed,
                 headers: [
                     .allow: methods.map(\.rawValue).sorted().joined(separator: ", "),
                     .contentType: "application/json; charset=utf-8",
                 ],
-                body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         }
     }
 }

@@ -13,7 +13,7 @@ extension AccountAPI {
                         email: body.email, password: body.password, confirmation: body.confirmation ?? body.password,
                         nickname: body.nickname, remember: body.remember ?? false)
                 }
-                return try json(SessionBody(session), status: .created)
+                return json(APIBody.session(session), status: .created)
             }
         }
         group.post("login") { request, context in
@@ -23,19 +23,19 @@ extension AccountAPI {
                     try await service.login(
                         email: body.email, password: body.password, remember: body.remember ?? false)
                 }
-                return try json(SessionBody(session))
+                return json(APIBody.session(session))
             }
         }
         group.post("logout") { request, context in
             try await respond(request, context, style: .native) { _ in
                 try await service.logout(token: bearerToken(request))
-                return try json(DoneBody())
+                return json(APIBody.done)
             }
         }
         group.get("me") { request, context in
             try await respond(request, context, style: .native) { language in
                 let profile = try await service.whoami(token: bearerToken(request))
-                return try json(MeBody(user: UserBody(profile), welcome: profile.welcome(language)))
+                return json(APIBody.me(profile, welcome: profile.welcome(language)))
             }
         }
         group.post("password") { request, context in
@@ -47,7 +47,7 @@ extension AccountAPI {
                         token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
                         confirmation: body.confirmation ?? body.newPassword)
                 }
-                return try json(DoneBody())
+                return json(APIBody.done)
             }
         }
         group.post("withdraw") { request, context in
@@ -57,7 +57,7 @@ extension AccountAPI {
                 try await limited(.passwordCheck, request, context) {
                     try await service.withdraw(token: token, password: body.password)
                 }
-                return try json(DoneBody())
+                return json(APIBody.done)
             }
         }
     }

@@ -28,16 +28,32 @@ public final class ServerMetrics: Sendable {
         self.gate = gate
     }
 
+    private struct Key: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+    /// The collectors already made, so a request costs a dictionary lookup, not a registry's.
+    private let collectors = Mutex<[Key: (requests: Counter, latency: DurationHistogram)]>([:])
+
     /// Counts one request. `route` is the matched route pattern (never the raw path, so the
     /// label stays bounded), or "unmatched".
     func record(method: String, route: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            descriptor: requests, labels: [("route", route), ("method", method), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: latency, labels: [("route", route), ("method", method)], buckets: buckets
-        )
-        .record(duration)
+        let key = Key(route: route, method: method, status: status)
+        let (counter, histogram) = collectors.withLock { collectors in
+            if let made = collectors[key] { return made }
+            let made = (
+                registry.makeCounter(
+                    descriptor: requests,
+                    labels: [("route", route), ("method", method), ("status", String(status))]),
+                registry.makeDurationHistogram(
+                    descriptor: latency, labels: [("route", route), ("method", method)], buckets: buckets)
+            )
+            collectors[key] = made
+            return made
+        }
+        counter.increment()
+        histogram.record(duration)
     }
 
     /// The exposition text.

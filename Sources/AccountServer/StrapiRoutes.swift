@@ -15,7 +15,7 @@ extension AccountAPI {
                         email: body.email, password: body.password, confirmation: body.password,
                         nickname: body.username)
                 }
-                return try json(StrapiAuthBody(session))
+                return json(APIBody.strapiAuth(token: session.token, profile: session.profile))
             }
         }
         group.post("auth/local") { request, context in
@@ -24,7 +24,7 @@ extension AccountAPI {
                 let session = try await limited(.login, request, context) {
                     try await service.login(email: body.identifier, password: body.password, remember: false)
                 }
-                return try json(StrapiAuthBody(session))
+                return json(APIBody.strapiAuth(token: session.token, profile: session.profile))
             }
         }
         group.post("auth/change-password") { request, context in
@@ -38,12 +38,12 @@ extension AccountAPI {
                     return try await service.whoami(token: token)
                 }
                 // The session used stays valid (every other one is revoked), so it is the new jwt.
-                return try json(StrapiAuthBody(token: token ?? "", profile: profile))
+                return json(APIBody.strapiAuth(token: token ?? "", profile: profile))
             }
         }
         group.get("users/me") { request, context in
             try await respond(request, context, style: .strapi) { _ in
-                try json(StrapiUser(try await service.whoami(token: bearerToken(request))))
+                json(APIBody.strapiUser(try await service.whoami(token: bearerToken(request))))
             }
         }
     }

@@ -97,6 +97,8 @@ struct Bench {
             printResults(results)
         case "login-timing":
             try await LoginTiming.run(options, folder: folder, backends: backends)
+        case "serve-baseline":
+            try await BaselineServer.run(port: options.port)
         default:
             throw BenchOptions.UsageError(BenchOptions.usage)
         }

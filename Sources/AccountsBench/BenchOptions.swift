@@ -17,11 +17,14 @@ struct BenchOptions {
     var memLimitKiB: Int?
     var configFile: String?
     var json = false
+    /// The port of `serve-baseline` (0: any free one, printed).
+    var port = 0
 
     static let usage = """
         usage: accounts-bench workload [--backend NAME] [--mode MODE] [-n N] [--phases ABCDET|hash] [--config FILE] [--json]
                accounts-bench hash [--ops T] [--mem-kib M] [--iterations N] [--config FILE] [--json]
                accounts-bench login-timing [--backend NAME] [--iterations N] [--json]
+               accounts-bench serve-baseline [--port P]   (a bare Hummingbird route, for bench/serve.sh)
         MODE: a value of the backend's sync or synchronous setting (sqlite full|normal, lmdb full|nometasync|none)
         PHASES: A sign-up, B lookup, C duplicate, D withdraw, E bulk import (the default: ABCDE);
         T the last tenth of A's sign-ups on its own, for stores whose writes grow with their size
@@ -66,6 +69,7 @@ struct BenchOptions {
             case "--mem-kib": memLimitKiB = count(argument)
             case "--config": configFile = value(argument)
             case "--json": json = true
+            case "--port": port = Int(value(argument)) ?? 0
             default: Self.fail("unknown argument \(argument)\n\(Self.usage)")
             }
         }

@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             Listens on server.host:server.port (default 127.0.0.1:8080) with one store shared by \
             every request. Prints "Listening on http://HOST:PORT" once it accepts connections; \
             SIGTERM or SIGINT stops it gracefully: no new connections, in-flight requests \
-            finished, the store closed. One log line per request goes to standard error.
+            finished, the store closed. One JSON log line per request goes to standard error.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
             let listen = ListenSettings(
                 host: host ?? server.host, port: port ?? server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
                 corsOrigins: server.corsOrigins)
-            let logger = Logger(label: "accounts.serve") { StreamLogHandler.standardError(label: $0) }
+            let logger = Logger(label: "accounts.serve") { JSONLinesLogHandler(label: $0) }
             try await context.withService(creating: true) { service in
                 let api = AccountAPI(
                     service: service, backendName: context.settings.backendName,

@@ -191,6 +191,14 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         try await read { $0.sessionsByHash[tokenHash] }
     }
 
+    /// Both from one snapshot of the document.
+    public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
+        try await read { document -> (session: SessionRecord, user: UserRecord?)? in
+            guard let session = document.sessionsByHash[tokenHash] else { return nil }
+            return (session, document.user(id: session.userID))
+        }
+    }
+
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         try await read { $0.sessions(of: userID) }
     }

@@ -265,6 +265,18 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
+    /// Both reads in one read transaction.
+    public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
+        try await read { (txn, layout, path) throws(AccountError) -> (session: SessionRecord, user: UserRecord?)? in
+            let found = try txn.withValue(layout.sessions, key: tokenHash) {
+                (record) throws(AccountError) -> SessionRecord in
+                try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, record, path: path)
+            }
+            guard let session = found else { return nil }
+            return (session, try Self.user(id: session.userID.rawValue, txn, layout, path))
+        }
+    }
+
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         try await read { (txn, layout, path) throws(AccountError) -> [SessionRecord] in
             try Self.sessionHashes(of: userID.rawValue, txn, layout).map { (tokenHash) throws(AccountError) in

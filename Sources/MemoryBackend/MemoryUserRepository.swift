@@ -139,6 +139,13 @@ public final class MemoryUserRepository: UserRepository {
         state.withLock { $0.sessionsByHash[tokenHash] }
     }
 
+    /// Both under one hold of the lock.
+    public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
+        state.withLock { state in
+            state.sessionsByHash[tokenHash].map { ($0, state.usersByID[$0.userID]) }
+        }
+    }
+
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         state.withLock { state in
             state.sessionsByHash.values.filter { $0.userID == userID }.sorted {

@@ -254,6 +254,41 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
+    /// One round trip: the session joined with its user.
+    public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
+        try await withConnection { [schema] connection in
+            let columns =
+                "s.token_sha256, s.user_id, s.created_at_ms, s.last_seen_at_ms, s.expires_at_ms, s.idle_timeout_s, s.remember, "
+                + "u.id, u.email, u.nickname, u.password_hash, u.created_at_ms, u.password_changed_at_ms, "
+                + "u.failed_login_count, u.last_failed_login_at_ms"
+            guard
+                let row = try await connection.rows(
+                    """
+                    SELECT \(unescaped: columns) FROM \(unescaped: schema.sessions) s
+                    LEFT JOIN \(unescaped: schema.users) u ON u.id = s.user_id WHERE s.token_sha256 = \(tokenHash)
+                    """
+                ).first
+            else { return nil }
+            let cells = row.makeRandomAccess()
+            let session = SessionRecord(
+                tokenHash: try cells[0].decode(String.self), userID: UserID(rawValue: try cells[1].decode(String.self)),
+                createdAt: Timestamp(millisecondsSince1970: try cells[2].decode(Int64.self)),
+                lastSeenAt: Timestamp(millisecondsSince1970: try cells[3].decode(Int64.self)),
+                expiresAt: Timestamp(millisecondsSince1970: try cells[4].decode(Int64.self)),
+                idleTimeoutSeconds: try cells[5].decode(Int64.self), remember: try cells[6].decode(Bool.self))
+            guard let id = try cells[7].decode(String?.self) else { return (session, nil) }
+            let user = UserRecord(
+                id: UserID(rawValue: id), email: try cells[8].decode(String.self),
+                nickname: String(buffer: try cells[9].decode(ByteBuffer.self)),
+                passwordHash: try cells[10].decode(String.self),
+                createdAt: Timestamp(millisecondsSince1970: try cells[11].decode(Int64.self)),
+                passwordChangedAt: Timestamp(millisecondsSince1970: try cells[12].decode(Int64.self)),
+                failedLoginCount: Int(try cells[13].decode(Int64.self)),
+                lastFailedLoginAt: try cells[14].decode(Int64?.self).map { Timestamp(millisecondsSince1970: $0) })
+            return (session, user)
+        }
+    }
+
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         try await withConnection { [schema] connection in
             try await connection.rows(

@@ -306,6 +306,15 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
+    /// Both reads under one hold of the reader connection.
+    public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
+        try read { connection throws(AccountError) -> (session: SessionRecord, user: UserRecord?)? in
+            guard let session = try connection.firstRow(Self.selectSessionByToken, [.text(tokenHash)], Self.session)
+            else { return nil }
+            return (session, try connection.firstRow(Self.selectUserByID, [.text(session.userID.rawValue)], Self.user))
+        }
+    }
+
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         try read { connection throws(AccountError) -> [SessionRecord] in
             try connection.rows(

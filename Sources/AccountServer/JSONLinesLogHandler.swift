@@ -1,0 +1,86 @@
+import FileSupport
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The log of `accounts serve`: one JSON object per line on standard error, each written with
+/// one `write(2)` (so lines from several threads never interleave), with the time in UTC to
+/// the second. Cheap enough to log every request: the time's text is made once per second,
+/// and nothing else is formatted that the line does not show.
+public struct JSONLinesLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    private let label: String
+    private let file: Int32
+
+    /// - Parameters:
+    ///   - label: the logger's label, shown as `"logger"`.
+    ///   - file: the descriptor written to (standard error unless a test says otherwise).
+    public init(label: String, file: Int32 = STDERR_FILENO) {
+        self.label = label
+        self.file = file
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        line += Array(#"{"time":""#.utf8) + Array(Self.clock.now().utf8) + Array(#"","level":""#.utf8)
+        line += Array(event.level.rawValue.utf8) + Array(#"","logger":"#.utf8)
+        JSONValue.appendQuoted(label, to: &line)
+        line += Array(#","message":"#.utf8)
+        JSONValue.appendQuoted(event.message.description, to: &line)
+        let fields = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
+        for key in fields.keys.sorted() {
+            line.append(UInt8(ascii: ","))
+            JSONValue.appendQuoted(key, to: &line)
+            line.append(UInt8(ascii: ":"))
+            JSONValue.appendQuoted(fields[key]!.description, to: &line)
+        }
+        line += Array("}\n".utf8)
+        line.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(file, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    return  // A log that cannot be written must not fail the request.
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// The current UTC time as ISO 8601 text, made anew only when the second changes.
+    static let clock = SecondClock()
+
+    final class SecondClock: Sendable {
+        private let cached = Mutex<(second: Int, text: String)>((-1, ""))
+
+        func now() -> String {
+            let second = time(nil)
+            return cached.withLock { cached in
+                if cached.second != second {
+                    var parts = tm()
+                    var copy = second
+                    gmtime_r(&copy, &parts)
+                    cached = (
+                        second,
+                        String(
+                            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1,
+                            parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+                    )
+                }
+                return cached.text
+            }
+        }
+    }
+}

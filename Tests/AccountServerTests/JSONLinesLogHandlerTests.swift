@@ -1,0 +1,29 @@
+import AccountServer
+import Foundation
+import Logging
+import Testing
+
+/// The log of `accounts serve`: each entry one JSON object on one line, whatever it contains.
+@Suite("JSON lines log")
+struct JSONLinesLogHandlerTests {
+    @Test("an entry with quotes, newlines and Korean in its fields is one parseable JSON line")
+    func oneLine() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        var logger = Logger(label: "test") { JSONLinesLogHandler(label: $0, file: fds[1]) }
+        logger[metadataKey: "hb.request.id"] = "abc"
+        logger.info("request \"odd\"\nline", metadata: ["path": "/v1/me", "nickname": "이순신 \"q\"\t"])
+        logger.debug("below the level: not written")
+        close(fds[1])
+        let text = String(
+            decoding: FileHandle(fileDescriptor: fds[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "one line, ended by a newline: \(text)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(object["message"] as? String == "request \"odd\"\nline")
+        #expect(object["nickname"] as? String == "이순신 \"q\"\t")
+        #expect(object["hb.request.id"] as? String == "abc")
+        #expect(object["level"] as? String == "info")
+        #expect((object["time"] as? String)?.hasSuffix("Z") == true)
+    }
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# make bench-serve: `accounts serve` under load from wrk (Debian), release build, one machine.
+#
+#   - authenticated GET /v1/me on SQLite, LMDB and PostgreSQL (a throwaway server), against a
+#     bare Hummingbird route with a constant JSON body (accounts-bench serve-baseline);
+#   - login and sign-up throughput on SQLite, against the hashing limit: cores ÷ one Argon2id's
+#     time (accounts-bench hash, the configured parameters);
+#   - the server's peak memory under 500 concurrent logins (the hashing queue answers the
+#     excess 503 instead of holding 19 MiB per request).
+#
+# Knobs: DURATION=10s, CONNECTIONS=32, REPS=3 (medians of the reps; each rep runs every
+# configuration once, interleaved). wrk shares the 2 cores with the server: figures are for
+# comparison within one run, not absolute capacity.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION-10s}
+CONNECTIONS=${CONNECTIONS-32}
+REPS=${REPS-3}
+
+./scripts/install-dependencies.sh --test-server
+if ! command -v wrk >/dev/null; then
+    sudo_cmd=""
+    [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get install -y -qq wrk >/dev/null
+fi
+for product in accounts accounts-bench; do
+    if ! build_log=$(swift build -c release --product "$product" 2>&1); then
+        echo "$build_log" >&2
+        exit 1
+    fi
+done
+bin="$(swift build -c release --show-bin-path)"
+work=$(mktemp -d "${TMPDIR:-/tmp}/accounts-serve-bench-XXXXXX")
+pids=()
+pg_folder=""
+cleanup() {
+    for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    if [ -n "$pg_folder" ]; then ./scripts/postgres-test-server.sh stop "$pg_folder" >/dev/null 2>&1 || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+password="Tangerine-Kayak-42"
+cores=$(nproc)
+
+# The environment of a server for backend $1 in home $2: limits off (one client is all of wrk).
+server_env() {
+    local backend=$1 home=$2
+    echo "HOME=$home" "LANG=C.UTF-8" "PATH=/usr/bin:/bin" "ACCOUNTS_BACKEND=$backend" \
+        ACCOUNTS_SERVER_SIGNUPS_PER_MINUTE=1000000 ACCOUNTS_SERVER_LOGINS_PER_MINUTE=1000000 \
+        ACCOUNTS_SERVER_PASSWORD_CHECKS_PER_MINUTE=1000000
+    if [ "$backend" = postgres ]; then
+        echo "ACCOUNTS_POSTGRES_HOST=$TEST_POSTGRES_HOST" "ACCOUNTS_POSTGRES_PORT=$TEST_POSTGRES_PORT" \
+            "ACCOUNTS_POSTGRES_USER=$TEST_POSTGRES_USER" "ACCOUNTS_POSTGRES_DATABASE=$TEST_POSTGRES_DATABASE" \
+            "ACCOUNTS_POSTGRES_PASSWORD=$TEST_POSTGRES_PASSWORD" "ACCOUNTS_POSTGRES_SCHEMA=bench_$RANDOM"
+    fi
+}
+
+# Starts a server (`accounts serve` for backend $1, or the baseline for "baseline") and sets
+# $url and $server_pid.
+start_server() {
+    local backend=$1 home="$work/$1-$RANDOM"
+    mkdir -p "$home"
+    if [ "$backend" = baseline ]; then
+        "$bin/accounts-bench" serve-baseline --port 0 >"$home/out" 2>/dev/null &
+    else
+        # shellcheck disable=SC2046
+        env -i $(server_env "$backend" "$home") "$bin/accounts" serve --port 0 >"$home/out" 2>"$home/log" &
+    fi
+    server_pid=$!
+    pids+=("$server_pid")
+    for _ in $(seq 1 200); do
+        grep -q Listening "$home/out" 2>/dev/null && break
+        sleep 0.05
+    done
+    url=$(sed -n 's/^Listening on //p' "$home/out")
+    if [ -z "$url" ]; then
+        echo "the $backend server did not start:" >&2
+        cat "$home/log" >&2 2>/dev/null || true
+        exit 1
+    fi
+}
+
+stop_server() { kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }
+
+# wrk's figures as "requests/s p50_ms p99_ms non2xx".
+wrk_figures() {
+    wrk -t2 -c"$1" -d"$DURATION" --latency "${@:2}" 2>&1 | awk '
+        function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+        /Requests\/sec/ { rps = $2 }
+        $1 == "50%" { p50 = ms($2) }
+        $1 == "99%" { p99 = ms($2) }
+        /Non-2xx/ { bad = $NF }
+        END { printf "%.0f %.2f %.2f %d\n", rps, p50, p99, bad }'
+}
+
+cat >"$work/login.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"email":"leesoon7@example.com","password":"$password"}'
+LUA
+cat >"$work/signup.lua" <<LUA
+-- Every request a new email: a per-thread prefix (wrk numbers its threads in setup) and a counter.
+local threads = 0
+function setup(thread)
+    threads = threads + 1
+    thread:set("prefix", string.format("b%04dx%05d", threads, math.random(0, 99999)))
+end
+local counter = 0
+request = function()
+    counter = counter + 1
+    local body = string.format('{"email":"%s%08d@example.com","password":"$password","nickname":"bench"}', prefix, counter)
+    return wrk.format("POST", "/v1/signup", {["Content-Type"] = "application/json"}, body)
+end
+LUA
+
+backends="sqlite lmdb"
+if server_vars=$(./scripts/postgres-test-server.sh start 2>/dev/null); then
+    eval "$server_vars"
+    pg_folder=$TEST_POSTGRES_FOLDER
+    backends="$backends postgres"
+else
+    echo "PostgreSQL: no throwaway server could be started; its row is left out" >&2
+fi
+
+results="$work/results"
+: >"$results"
+for rep in $(seq 1 "$REPS"); do
+    echo "== rep $rep/$REPS" >&2
+    start_server baseline
+    echo "baseline $(wrk_figures "$CONNECTIONS" "$url/")" >>"$results"
+    stop_server
+    for backend in $backends; do
+        start_server "$backend"
+        curl -s "$url/v1/signup" -H 'Content-Type: application/json' \
+            -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\",\"nickname\":\"이순신\"}" >/dev/null
+        token=$(curl -s "$url/v1/login" -H 'Content-Type: application/json' \
+            -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\"}" |
+            python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+        echo "me-$backend $(wrk_figures "$CONNECTIONS" -H "Authorization: Bearer $token" "$url/v1/me")" >>"$results"
+        if [ "$backend" = sqlite ]; then
+            echo "login-sqlite $(wrk_figures 16 -s "$work/login.lua" "$url/v1/login")" >>"$results"
+            echo "signup-sqlite $(wrk_figures 16 -s "$work/signup.lua" "$url/v1/signup")" >>"$results"
+        fi
+        stop_server
+    done
+done
+
+# Memory under 500 concurrent logins (once): the server's peak resident set.
+start_server sqlite
+curl -s "$url/v1/signup" -H 'Content-Type: application/json' \
+    -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\",\"nickname\":\"이순신\"}" >/dev/null
+idle_kib=$(awk '/VmRSS/ { print $2 }' "/proc/$server_pid/status")
+burst=$(wrk_figures 500 -s "$work/login.lua" "$url/v1/login")
+peak_kib=$(awk '/VmHWM/ { print $2 }' "/proc/$server_pid/status")
+stop_server
+
+hash_us=$("$bin/accounts-bench" hash --iterations 40 | awk '$1 == "RESULT" { print $9 }')
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+figure() { awk -v k="$1" -v f="$2" '$1 == k { print $f }' "$results" | median; }
+
+base_rps=$(figure baseline 2)
+hash_limit=$(awk -v c="$cores" -v us="$hash_us" 'BEGIN { printf "%.0f", c * 1e6 / us }')
+echo
+echo "accounts serve, release build, wrk -t2 -c$CONNECTIONS -d$DURATION (login/sign-up -c16), median of $REPS, $cores cores"
+printf '%-28s %10s %9s %9s %8s %s\n' "workload" "req/s" "p50 ms" "p99 ms" "non-2xx" "ratio"
+printf '%-28s %10s %9s %9s %8s %s\n' "bare Hummingbird GET /" "$base_rps" "$(figure baseline 3)" "$(figure baseline 4)" \
+    "$(figure baseline 5)" "1.00 (baseline)"
+for backend in $backends; do
+    rps=$(figure "me-$backend" 2)
+    printf '%-28s %10s %9s %9s %8s %s\n' "GET /v1/me ($backend)" "$rps" "$(figure "me-$backend" 3)" \
+        "$(figure "me-$backend" 4)" "$(figure "me-$backend" 5)" \
+        "$(awk -v a="$rps" -v b="$base_rps" 'BEGIN { printf "%.2f of the baseline", a / b }')"
+done
+for kind in login signup; do
+    rps=$(figure "$kind-sqlite" 2)
+    printf '%-28s %10s %9s %9s %8s %s\n' "POST /v1/$kind (sqlite)" "$rps" "$(figure "$kind-sqlite" 3)" \
+        "$(figure "$kind-sqlite" 4)" "$(figure "$kind-sqlite" 5)" \
+        "$(awk -v a="$rps" -v b="$hash_limit" 'BEGIN { printf "%.2f of the hashing limit", a / b }')"
+done
+echo "hashing limit: $cores cores / $(awk -v us="$hash_us" 'BEGIN { printf "%.1f", us / 1000 }') ms per Argon2id = $hash_limit per second"
+read -r burst_rps _ _ burst_bad <<<"$burst"
+echo "500 concurrent logins for $DURATION: $burst_rps req/s, $burst_bad answered 503/429; server RSS $((idle_kib / 1024)) MiB idle, peak $((peak_kib / 1024)) MiB"
