@@ -27,12 +27,13 @@ trap cleanup EXIT
 # Fast Argon2id (never for real accounts), and limits and an account throttle high enough that
 # generated requests are checked rather than refused with 429 (429 is documented, and tested on
 # its own): wrong current passwords would otherwise lock the account schemathesis signs in as.
-run_accounts() {
-    env -i PATH="/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
-        ACCOUNTS_HASHING_OPS_LIMIT=1 ACCOUNTS_HASHING_MEM_LIMIT_KIB=8 \
-        ACCOUNTS_SERVER_SIGNUPS_PER_MINUTE=1000000 ACCOUNTS_SERVER_LOGINS_PER_MINUTE=1000000 \
-        ACCOUNTS_SERVER_PASSWORD_CHECKS_PER_MINUTE=1000000 ACCOUNTS_LOGIN_THROTTLE_AFTER=1000 "$accounts" "$@"
-}
+settings=(
+    PATH="/usr/bin:/bin" HOME="$home" LANG=C.UTF-8
+    ACCOUNTS_HASHING_OPS_LIMIT=1 ACCOUNTS_HASHING_MEM_LIMIT_KIB=8
+    ACCOUNTS_SERVER_SIGNUPS_PER_MINUTE=1000000 ACCOUNTS_SERVER_LOGINS_PER_MINUTE=1000000
+    ACCOUNTS_SERVER_PASSWORD_CHECKS_PER_MINUTE=1000000 ACCOUNTS_LOGIN_THROTTLE_AFTER=1000
+)
+run_accounts() { env -i "${settings[@]}" "$accounts" "$@"; }
 # An account whose token schemathesis gets from /v1/login, so the signed-in routes are tried
 # with a valid token too, not only missing and forged ones.
 password="Tangerine-Kayak-42"
@@ -44,7 +45,9 @@ path = "/v1/login"
 payload = { email = "leesoon7@example.com", password = "$password" }
 extract_selector = "/token"
 TOML
-run_accounts serve --port 0 >"$home/serve.out" 2>"$home/serve.log" &
+# Started directly, not through the function: $! must be the server itself, or the cleanup
+# would stop only a subshell and leave the server running.
+env -i "${settings[@]}" "$accounts" serve --port 0 >"$home/serve.out" 2>"$home/serve.log" &
 server=$!
 for _ in $(seq 1 100); do
     grep -q Listening "$home/serve.out" 2>/dev/null && break
