@@ -35,6 +35,14 @@ struct APIFailure: Error, HTTPResponseError {
             code = problem.code
             message = problem.message(language)
             retryAfterSeconds = nil
+        case is RequestTimedOut:
+            status = .serviceUnavailable
+            code = "request_timeout"
+            message =
+                language == .korean
+                ? "요청이 제한 시간을 넘었습니다. 처리가 아직 끝나지 않았을 수 있으니 결과를 확인한 뒤 다시 시도하세요."
+                : "The request took too long; it may still take effect, so check before trying again."
+            retryAfterSeconds = 1
         case let busy as ServerBusy:
             status = .serviceUnavailable
             code = "server_busy"

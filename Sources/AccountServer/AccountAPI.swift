@@ -28,6 +28,7 @@ public struct AccountAPI: Sendable {
     let gate: HashingGate
     let clientAddress: ClientAddress
     let maxBodyBytes: Int
+    let deadline: RequestDeadline
 
     /// - Parameters:
     ///   - service: the service over the store all requests share.
@@ -36,11 +37,12 @@ public struct AccountAPI: Sendable {
     ///   - trustedProxies: peers whose `X-Forwarded-For` is believed.
     ///   - gate: the bounded hashing queue.
     ///   - maxBodyBytes: the largest JSON body read.
+    ///   - deadline: how long a request that checks or sets a password may take.
     ///   - clock: the limits' clock.
     public init(
         service: AccountService, backendName: String, limits: ClientLimits = ClientLimits(),
         trustedProxies: [String] = [], gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 32),
-        maxBodyBytes: Int = 65_536, clock: any AccountClock = SystemClock()
+        maxBodyBytes: Int = 65_536, deadline: RequestDeadline = .seconds(30), clock: any AccountClock = SystemClock()
     ) {
         self.service = service
         self.backendName = backendName
@@ -52,6 +54,7 @@ public struct AccountAPI: Sendable {
         self.gate = gate
         clientAddress = ClientAddress(trustedProxies: Set(trustedProxies))
         self.maxBodyBytes = maxBodyBytes
+        self.deadline = deadline
     }
 
     /// Adds every route to `router`, and a middleware that answers another method on one of
@@ -101,15 +104,17 @@ public struct AccountAPI: Sendable {
         }
     }
 
-    /// Counts the try against the client's limit, then runs `body` through the hashing gate.
+    /// Counts the try against the client's limit, then runs `body` through the hashing gate,
+    /// within the deadline.
     func limited<T: Sendable>(
         _ action: ClientRateLimiter.Action, _ request: Request, _ context: some AccountRoutesContext,
-        _ body: @Sendable () async throws -> T
+        _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let client = clientAddress.resolve(
             peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor])
         try limiter.admit(action, client: client)
-        return try await gate.run(body)
+        let gate = gate
+        return try await deadline.run { try await gate.run(body) }
     }
 
     /// The JSON body, read up to the limit and decoded.

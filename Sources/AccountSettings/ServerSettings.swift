@@ -8,6 +8,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var maxBodyBytes: Int
     /// A connection with no request for this long is closed.
     public var idleTimeoutSeconds: Int
+    /// How long a request that checks or sets a password may take before it is answered 503.
+    public var requestTimeoutSeconds: Int
     /// Peers whose `X-Forwarded-For` names the client (a reverse proxy on the same host, say);
     /// any other peer is the client itself.
     public var trustedProxies: [String]
@@ -27,7 +29,8 @@ public struct ServerSettings: Sendable, Equatable {
     /// The defaults of every key.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 65_536, idleTimeoutSeconds: Int = 60,
-        trustedProxies: [String] = [], corsOrigins: [String] = [], signUpsPerMinute: Int = 10,
+        requestTimeoutSeconds: Int = 30, trustedProxies: [String] = [], corsOrigins: [String] = [],
+        signUpsPerMinute: Int = 10,
         loginsPerMinute: Int = 30,
         passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32
     ) {
@@ -35,6 +38,7 @@ public struct ServerSettings: Sendable, Equatable {
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.requestTimeoutSeconds = requestTimeoutSeconds
         self.trustedProxies = trustedProxies
         self.corsOrigins = corsOrigins
         self.signUpsPerMinute = signUpsPerMinute

@@ -147,6 +147,7 @@ public enum SettingsLoader {
             port: try integer(config, "server.port", schema),
             maxBodyBytes: try integer(config, "server.max_body_bytes", schema),
             idleTimeoutSeconds: try integer(config, "server.idle_timeout_seconds", schema),
+            requestTimeoutSeconds: try integer(config, "server.request_timeout_seconds", schema),
             trustedProxies: try list("server.trusted_proxies"),
             corsOrigins: try list("server.cors_origins"),
             signUpsPerMinute: try integer(config, "server.signups_per_minute", schema),

@@ -95,6 +95,9 @@ struct SettingsSchema: Sendable {
             name: "server.idle_timeout_seconds", kind: .integer(1...3_600), defaultValue: "60",
             summary: "a connection without a request for this long is closed"),
         SettingKey(
+            name: "server.request_timeout_seconds", kind: .integer(1...3_600), defaultValue: "30",
+            summary: "a sign-up, login, password change or withdrawal slower than this gets 503"),
+        SettingKey(
             name: "server.trusted_proxies", kind: .text, defaultValue: "",
             summary: "comma-separated peer addresses whose X-Forwarded-For names the client"),
         SettingKey(

@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
                         passwordChecksPerMinute: server.passwordChecksPerMinute),
                     trustedProxies: server.trustedProxies,
                     gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
-                    maxBodyBytes: server.maxBodyBytes)
+                    maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds))
                 let application = AccountServerApplication.make(api: api, listen: listen, logger: logger) { port in
                     // Unbuffered, so a script that waits for this line sees it at once.
                     FileHandle.standardOutput.write(Data("Listening on http://\(listen.host):\(port)\n".utf8))

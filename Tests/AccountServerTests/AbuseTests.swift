@@ -138,6 +138,28 @@ struct AbuseTests {
         }
     }
 
+    @Test("past its deadline a request gets 503 request_timeout at once; its sign-up still completes")
+    func requestTimeout() async throws {
+        let hasher = HeldHasher()
+        // The deadline passes as soon as the sign-up is inside Argon2id (and held there).
+        try await LiveServer.with(
+            Backends.sqlite, hasher: hasher, deadline: RequestDeadline { await hasher.waitUntilHashing() }
+        ) { server in
+            let reply = try await server.send(.POST, "/v1/signup", json: Self.signUp)
+            #expect(reply.status == 503)
+            #expect(reply.code == "request_timeout")
+            #expect(reply.text.contains("may still take effect"))
+            hasher.release()
+            // The work was not cut off: the account appears once the held hash returns.
+            var stored = false
+            for _ in 0..<1_000 where !stored {
+                stored = try await server.repository.user(email: "leesoon7@example.com") != nil
+                if !stored { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            #expect(stored)
+        }
+    }
+
     @Test("a graceful stop finishes the request in flight, and its sign-up is stored")
     func gracefulStop() async throws {
         let hasher = HeldHasher()

@@ -42,6 +42,7 @@ struct LiveServer {
         hasher: any PasswordHasher = Argon2idPasswordHasher.fastForTests,
         maxBodyBytes: Int = 65_536,
         corsOrigins: [String] = [],
+        deadline: RequestDeadline = .seconds(60),
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
@@ -55,7 +56,7 @@ struct LiveServer {
                 digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: clock)
             let api = AccountAPI(
                 service: service, backendName: backend.name, limits: limits, trustedProxies: trustedProxies,
-                gate: gate, maxBodyBytes: maxBodyBytes, clock: clock)
+                gate: gate, maxBodyBytes: maxBodyBytes, deadline: deadline, clock: clock)
             let log = CapturedLog()
             defer { _ = scratch }
             let result = try await run(api: api, log: log, corsOrigins: corsOrigins) { port, client, stop in
