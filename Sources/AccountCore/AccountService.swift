@@ -57,10 +57,12 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// The signed-in user's profile.
+    /// The signed-in user's profile. `touching` refreshes the session's idle timer (at most
+    /// once a minute); a front end that only checks the session before a password change or a
+    /// withdrawal passes `false`, so a refused change leaves the session exactly as it was.
     /// - Throws: `notSignedIn` without a valid session, `sessionExpired` when it lapsed.
-    public func whoami(token: String?) async throws -> AccountProfile {
-        AccountProfile(try await signedInUser(token: token).user)
+    public func whoami(token: String?, touching: Bool = true) async throws -> AccountProfile {
+        AccountProfile(try await signedInUser(token: token, touching: touching).user)
     }
 
     // MARK: - Sign-up and login

@@ -16,7 +16,7 @@ struct PasswdCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let token = try context.sessionFile.read()
             return try await context.withService { service in
-                _ = try await service.whoami(token: token)
+                _ = try await service.whoami(token: token, touching: false)
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
                 let current = try reader.read(context.messages.currentPasswordPrompt, what: "current password")
                 let new = try reader.read(context.messages.newPasswordPrompt, what: "new password")

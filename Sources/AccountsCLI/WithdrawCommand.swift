@@ -18,7 +18,7 @@ struct WithdrawCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let token = try context.sessionFile.read()
             return try await context.withService { service in
-                let profile = try await service.whoami(token: token)
+                let profile = try await service.whoami(token: token, touching: false)
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
                 if !yes && !TerminalPrompt.isAvailable {
                     // Asking is impossible, and the password alone is not a confirmation.
