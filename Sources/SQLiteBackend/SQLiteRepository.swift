@@ -19,23 +19,26 @@ public final class SQLiteRepository: UserRepository, Sendable {
     private let writer: Mutex<SQLiteConnection>
     private let io: SerialIOQueue
     private let busyTimeoutMilliseconds: Int
-    /// A second connection for reads, used on the caller's thread: a WAL reader never waits for
-    /// the writer, so a lookup costs microseconds instead of a thread hop.
-    private let reader: Mutex<SQLiteConnection>
+    /// Connections for reads, used on the caller's thread: a WAL reader never waits for the
+    /// writer, so a lookup costs microseconds instead of a thread hop. One per core, so reads
+    /// from several threads (a server's) do not queue behind one connection's lock.
+    private let readers: [ReaderConnection]
+    /// Where the next read starts looking for a free reader.
+    private let nextReader = Atomic<Int>(0)
     /// The database file.
     public let path: String
     /// Why this process may only read the store (its file or folder is not writable), or `nil`.
     private let readOnlyReason: String?
 
     private init(
-        connection: sending SQLiteConnection, reader: sending SQLiteConnection, io: SerialIOQueue,
+        connection: sending SQLiteConnection, readers: [ReaderConnection], io: SerialIOQueue,
         busyTimeoutMilliseconds: Int, readOnlyReason: String? = nil
     ) {
         self.readOnlyReason = readOnlyReason
         path = connection.path
         writer = Mutex(connection)
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        self.reader = Mutex(reader)
+        self.readers = readers
         self.io = io
     }
 
@@ -52,10 +55,14 @@ public final class SQLiteRepository: UserRepository, Sendable {
             () throws -> (connection: SQLiteConnection, readOnly: String?, access: SQLiteConnection.Access) in
             try openWriter(options, recognizer, newStoreID)
         }
-        let reader = try SQLiteConnection(path: options.path, access: opened.access)
-        reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        var readers: [ReaderConnection] = []
+        for _ in 0..<max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN))) {
+            let reader = try SQLiteConnection(path: options.path, access: opened.access)
+            reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+            readers.append(ReaderConnection(reader))
+        }
         let repository = SQLiteRepository(
-            connection: opened.connection, reader: reader, io: io,
+            connection: opened.connection, readers: readers, io: io,
             busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, readOnlyReason: opened.readOnly)
         _ = try await repository.storeInfo()
         return repository
@@ -347,7 +354,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
 
     public func close() async throws {
         try await io.run { [self] in writer.withLock { $0.close() } }
-        reader.withLock { $0.close() }
+        for reader in readers { reader.connection.withLock { $0.close() } }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer connection.
@@ -390,7 +397,19 @@ public final class SQLiteRepository: UserRepository, Sendable {
         -> T
     {
         do {
-            return try reader.withLock { (connection) throws(AccountError) -> T in try body(connection) }
+            // A free reader if there is one, else wait for the one this read starts at.
+            let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
+            for offset in 0..<readers.count {
+                let reader = readers[(start &+ offset) % readers.count]
+                if let result = try reader.connection.withLockIfAvailable({ (connection) throws(AccountError) -> T in
+                    try body(connection)
+                }) {
+                    return result
+                }
+            }
+            return try readers[start % readers.count].connection.withLock { (connection) throws(AccountError) -> T in
+                try body(connection)
+            }
         } catch .storeCorrupted(let detail) {
             throw SQLiteDamageCheck.recheck(path, detail)
         }
@@ -447,5 +466,14 @@ public final class SQLiteRepository: UserRepository, Sendable {
             lastSeenAt: Timestamp(millisecondsSince1970: try row.integer(3)),
             expiresAt: Timestamp(millisecondsSince1970: try row.integer(4)), idleTimeoutSeconds: try row.integer(5),
             remember: try row.integer(6) != 0)
+    }
+}
+
+/// One read connection and the lock that owns it.
+final class ReaderConnection: Sendable {
+    let connection: Mutex<SQLiteConnection>
+
+    init(_ connection: sending SQLiteConnection) {
+        self.connection = Mutex(connection)
     }
 }
