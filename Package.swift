@@ -67,9 +67,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLMDB", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "AccountCore", swiftSettings: strict),
+        // Keeps Argon2id's 19 MiB working memory mapped between hashes (see its source for why).
+        .target(name: "CArgon2Memory", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "AccountCrypto",
-            dependencies: ["AccountCore", "CSodium", "CZxcvbn"],
+            dependencies: ["AccountCore", "CSodium", "CZxcvbn", "CArgon2Memory"],
             swiftSettings: strict
         ),
         .target(name: "AccountBackendKit", dependencies: ["AccountCore"], swiftSettings: strict),

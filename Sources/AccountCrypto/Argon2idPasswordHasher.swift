@@ -1,4 +1,5 @@
 import AccountCore
+import CArgon2Memory
 import CSodium
 
 /// Argon2id password hashing through libsodium, in PHC string form
@@ -28,6 +29,9 @@ public struct Argon2idPasswordHasher: PasswordHasher {
 
     public func hash(_ password: String) throws -> String {
         var output = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
+        // One mapping per thread, kept between hashes (CArgon2Memory says why and what it costs).
+        accounts_argon2_memory_reuse(1)
+        defer { accounts_argon2_memory_reuse(0) }
         // utf8CString always has a terminator, so the pointer is never nil, even for "".
         let status = password.utf8CString.withUnsafeBufferPointer { chars in
             crypto_pwhash_argon2id_str(&output, chars.baseAddress!, UInt64(chars.count - 1), opsLimit, memLimitBytes)
@@ -40,7 +44,9 @@ public struct Argon2idPasswordHasher: PasswordHasher {
     }
 
     public func verify(_ password: String, against phcString: String) -> Bool {
-        password.utf8CString.withUnsafeBufferPointer { chars in
+        accounts_argon2_memory_reuse(1)
+        defer { accounts_argon2_memory_reuse(0) }
+        return password.utf8CString.withUnsafeBufferPointer { chars in
             crypto_pwhash_argon2id_str_verify(phcString, chars.baseAddress!, UInt64(chars.count - 1)) == 0
         }
     }

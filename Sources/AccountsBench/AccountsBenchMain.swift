@@ -2,6 +2,7 @@ import AccountBackendKit
 import AccountCore
 import AccountCrypto
 import Foundation
+import Synchronization
 
 /// `accounts-bench`: the measurements that must never be timed tests (see `BenchOptions.usage`
 /// and `make bench`, which runs it next to the raw-engine reference in `bench/raw`). A library,
@@ -32,23 +33,38 @@ struct Bench {
     let folder: String
     let backends: BackendRegistry
 
-    /// Argon2id at the configured parameters (or `--ops`, `--mem-kib`), `options.iterations` times.
+    /// Argon2id at the configured parameters (or `--ops`, `--mem-kib`), `options.iterations` times
+    /// on each of `options.threads` threads at once; `seconds` is the wall time of them all, so
+    /// ops ÷ seconds is the hashes per second the machine reaches with that many.
     func hashPhase() async throws -> PhaseResult {
         let settings = try await BenchSettings.load(options, scratchFolder: folder, backends: backends)
         let opsLimit = options.opsLimit ?? settings.hashOpsLimit
         let memLimitKiB = options.memLimitKiB ?? settings.hashMemLimitKiB
         let hasher = Argon2idPasswordHasher(opsLimit: UInt64(opsLimit), memLimitBytes: memLimitKiB * 1024)
+        let iterations = options.iterations
+        let latencies = Mutex<[Double]>([])
+        let failure = Mutex<(any Error)?>(nil)
         let clock = ContinuousClock()
-        var latencies: [Double] = []
         let start = clock.now
-        for _ in 0..<options.iterations {
-            let begin = clock.now
-            _ = try hasher.hash("Tangerine-Kayak-42")
-            latencies.append(WorkloadRunner.microseconds(clock.now - begin))
+        DispatchQueue.concurrentPerform(iterations: options.threads) { _ in
+            var mine: [Double] = []
+            do {
+                for _ in 0..<iterations {
+                    let begin = clock.now
+                    _ = try hasher.hash("Tangerine-Kayak-42")
+                    mine.append(WorkloadRunner.microseconds(clock.now - begin))
+                }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            latencies.withLock { $0 += mine }
         }
+        let seconds = WorkloadRunner.microseconds(clock.now - start) / 1e6
+        if let error = failure.withLock({ $0 }) { throw error }
+        let threads = options.threads == 1 ? "" : ",threads=\(options.threads)"
         return PhaseResult(
-            phase: "hash", backend: "argon2id", mode: "t=\(opsLimit),m=\(memLimitKiB)KiB", n: options.iterations,
-            latenciesMicroseconds: latencies, seconds: WorkloadRunner.microseconds(clock.now - start) / 1e6)
+            phase: "hash", backend: "argon2id", mode: "t=\(opsLimit),m=\(memLimitKiB)KiB\(threads)",
+            n: iterations * options.threads, latenciesMicroseconds: latencies.withLock { $0 }, seconds: seconds)
     }
 
     func printResults(_ results: [PhaseResult]) {

@@ -12,6 +12,9 @@ struct BenchOptions {
     static let optionalPhases: Set<String> = ["T"]
     var phases = workloadPhases
     var iterations = 41
+    /// `hash --threads N`: N threads hashing at once, `iterations` each (the machine's own
+    /// ceiling for concurrent hashing, which a server's login rate is bounded by).
+    var threads = 1
     /// Argon2id passes and memory; `nil` means the configured ones (`hashing.*`).
     var opsLimit: Int?
     var memLimitKiB: Int?
@@ -22,7 +25,7 @@ struct BenchOptions {
 
     static let usage = """
         usage: accounts-bench workload [--backend NAME] [--mode MODE] [-n N] [--phases ABCDET|hash] [--config FILE] [--json]
-               accounts-bench hash [--ops T] [--mem-kib M] [--iterations N] [--config FILE] [--json]
+               accounts-bench hash [--ops T] [--mem-kib M] [--iterations N] [--threads K] [--config FILE] [--json]
                accounts-bench login-timing [--backend NAME] [--iterations N] [--json]
                accounts-bench serve-baseline [--port P]   (a bare Hummingbird route, for bench/serve.sh)
         MODE: a value of the backend's sync or synchronous setting (sqlite full|normal, lmdb full|nometasync|none)
@@ -65,6 +68,7 @@ struct BenchOptions {
                     Self.fail("\(argument) takes letters of ABCDET, or hash; not '\(list)'")
                 }
             case "--iterations": iterations = count(argument)
+            case "--threads": threads = count(argument)
             case "--ops": opsLimit = count(argument)
             case "--mem-kib": memLimitKiB = count(argument)
             case "--config": configFile = value(argument)

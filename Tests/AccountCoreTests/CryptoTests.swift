@@ -1,10 +1,33 @@
 import AccountCore
 import AccountCrypto
 import AccountTestSupport
+import Glibc
 import Testing
 
 @Suite("Crypto")
 struct CryptoTests {
+    @Test("Argon2id's kept working memory gives hashes that verify, and never leaks outside a hash")
+    func keptArgon2Memory() throws {
+        let hasher = Argon2idPasswordHasher(opsLimit: 2, memLimitBytes: 1024 * 1024)
+        // Hashes and verifications on one thread: the first maps the memory, the rest reuse it
+        // (the bytes the previous hash left behind must not change a result).
+        var hashes: [String] = []
+        for index in 0..<4 { hashes.append(try hasher.hash("Tangerine-Kayak-\(index)")) }
+        for (index, hash) in hashes.enumerated() {
+            #expect(hasher.verify("Tangerine-Kayak-\(index)", against: hash))
+            #expect(!hasher.verify("Tangerine-Kayak-\(index + 1)", against: hash))
+        }
+        // Outside a hash, an anonymous mapping of the same size is the kernel's: zero-filled.
+        let length = 1024 * 1024
+        let region = try #require(
+            mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0).flatMap {
+                $0 == MAP_FAILED ? nil : $0
+            })
+        defer { munmap(region, length) }
+        let bytes = UnsafeRawBufferPointer(start: region, count: length)
+        #expect(bytes.allSatisfy { $0 == 0 }, "a mapping made outside a hash is zero-filled")
+    }
+
     @Test("Argon2id hashes are PHC strings with the configured parameters, salted, and verify")
     func argon2id() throws {
         let hasher = Argon2idPasswordHasher(opsLimit: 2, memLimitBytes: 64 * 1024)
