@@ -5,7 +5,7 @@ public struct AccountService: Sendable {
     /// The store.
     public let repository: any UserRepository
     private let hasher: any PasswordHasher
-    private let strength: any PasswordStrengthEstimator
+    let strength: any PasswordStrengthEstimator
     private let digester: any TokenDigester
     private let random: any RandomSource
     private let clock: any AccountClock

@@ -21,23 +21,10 @@ struct InteractiveMessages {
     var loginTitle: String { ko ? "— 로그인 —" : "— Log in —" }
     var changePasswordTitle: String { ko ? "— 비밀번호 변경 —" : "— Change password —" }
     var backHint: String { ko ? "(빈 칸으로 Enter를 누르면 이전 단계로 돌아갑니다.)" : "(Press Enter on an empty field to go back.)" }
-    var idRules: String {
-        ko
-            ? "아이디는 이메일입니다: @ 앞은 영문 소문자와 숫자 6–20자(숫자로 시작할 수 없음), @ 뒤는 example.com 같은 도메인."
-            : "The ID is an email: 6–20 lowercase letters and digits before '@', not starting with a digit; a domain like example.com after it."
-    }
-    var nicknameRules: String {
-        ko
-            ? "닉네임은 2–20자이며 제어 문자와 줄바꿈은 쓸 수 없습니다."
-            : "The nickname is 2–20 characters, without control characters or line breaks."
-    }
-    func passwordRules(_ policy: PasswordPolicy) -> String {
-        let range = "\(policy.minimumLength)–\(policy.maximumLength)"
-        return ko
-            ? "비밀번호는 \(range)자이며, 추측하기 어렵고, 아이디(@ 앞부분)와 닉네임을 포함할 수 없습니다."
-            : "The password is \(range) characters, hard to guess, and must not contain the ID (before '@') or the nickname."
-    }
-    var confirmationRules: String { ko ? "같은 비밀번호를 한 번 더 입력하세요." : "Type the same password again." }
+    var idRules: String { RuleSummary.id(language) }
+    var nicknameRules: String { RuleSummary.nickname(language) }
+    func passwordRules(_ policy: PasswordPolicy) -> String { RuleSummary.password(policy, language) }
+    var confirmationRules: String { RuleSummary.confirmation(language) }
     func signedInAs(_ email: String) -> String { ko ? "아이디: \(email)" : "Signed in as \(email)." }
     /// The word the withdrawal prompt asks for; nothing else confirms it.
     var confirmationWord: String { "yes" }

@@ -1,0 +1,67 @@
+/// Every rule each field of a form breaks, for a front end that checks fields as they are typed
+/// (the answers of `AccountService.signUpProblems` and `newPasswordProblems`). The same rules
+/// the service enforces on submit; the duplicate ID is not among them (only a submit tells).
+public struct FormCheck<Field: Hashable & Sendable>: Sendable {
+    /// The broken rules by field; a field that breaks none is absent.
+    public private(set) var problems: [Field: [AccountError]] = [:]
+
+    /// No field breaks a rule.
+    public var isValid: Bool { problems.isEmpty }
+
+    /// The rules `field` breaks, in the order a reader would fix them.
+    public subscript(field: Field) -> [AccountError] { problems[field] ?? [] }
+
+    mutating func add(_ errors: [AccountError], to field: Field) {
+        if !errors.isEmpty { problems[field, default: []] += errors }
+    }
+}
+
+/// The fields of the sign-up form.
+public enum SignUpField: String, Sendable, Hashable, CaseIterable {
+    case email, nickname, password, confirmation
+}
+
+/// The fields of the change-password form that have rules (the current password has none).
+public enum NewPasswordField: String, Sendable, Hashable, CaseIterable {
+    case newPassword, confirmation
+}
+
+extension AccountService {
+    /// The rules a sign-up form's fields break as typed; the password is checked against the
+    /// ID and nickname as far as they are valid. An empty field is reported as such.
+    public func signUpProblems(
+        email: String, nickname: String, password: String, confirmation: String
+    ) -> FormCheck<SignUpField> {
+        var check = FormCheck<SignUpField>()
+        check.add(EmailAddress.brokenRules(in: email).map(AccountError.invalidEmail), to: .email)
+        check.add(Nickname.brokenRules(in: nickname).map(AccountError.invalidNickname), to: .nickname)
+        let validEmail = (try? EmailAddress(email).normalized) ?? ""
+        let validNickname = (try? Nickname(nickname).value) ?? ""
+        check.add(
+            passwordPolicy.problems(
+                password: password, email: validEmail, nickname: validNickname, estimator: strength),
+            to: .password)
+        check.add(confirmationProblems(password, confirmation), to: .confirmation)
+        return check
+    }
+
+    /// The rules a new password (and its confirmation) breaks for `profile`'s account; it must
+    /// also differ from `current` when that is given.
+    public func newPasswordProblems(
+        for profile: AccountProfile, current: String?, newPassword: String, confirmation: String
+    ) -> FormCheck<NewPasswordField> {
+        var check = FormCheck<NewPasswordField>()
+        check.add(
+            passwordPolicy.problems(
+                password: newPassword, email: profile.email, nickname: profile.nickname,
+                current: current.flatMap { $0.isEmpty ? nil : $0 }, estimator: strength),
+            to: .newPassword)
+        check.add(confirmationProblems(newPassword, confirmation), to: .confirmation)
+        return check
+    }
+
+    private func confirmationProblems(_ password: String, _ confirmation: String) -> [AccountError] {
+        PasswordPolicy.normalize(password) == PasswordPolicy.normalize(confirmation) && !confirmation.isEmpty
+            ? [] : [.passwordMismatch]
+    }
+}
