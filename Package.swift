@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "AccountsBench", targets: ["AccountsBench"]),
         // The HTTP routes (native API, Strapi auth routes, /healthz) for any Hummingbird app.
         .library(name: "AccountServer", targets: ["AccountServer"]),
+        // The apps' screens as web pages over the same routes' service (start, sign-up, welcome…).
+        .library(name: "AccountWeb", targets: ["AccountWeb"]),
         // No executable products: SwiftPM makes one for each executable target here (`accounts`,
         // `accounts-bench`), and a package that depends on this one can name its own executables
         // `accounts` without a clash (as Examples/CustomBackend does).
@@ -58,6 +60,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         // `/metrics` in Prometheus's format.
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // The web pages' templates (HTML-escaping Mustache; no dependencies of its own).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // The HTTP client of the server's tests only (Hummingbird's own package needs it too).
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
@@ -139,8 +143,20 @@ let package = Package(
             dependencies: [
                 "AccountCore", "FileSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AccountWeb",
+            dependencies: [
+                "AccountCore", "AccountServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: strict
         ),
@@ -148,7 +164,7 @@ let package = Package(
             name: "AccountsCLI",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountConformance", "AccountBackendKit", "AccountSettings",
-                "AccountOperations", "FileSupport", "AccountServer",
+                "AccountOperations", "FileSupport", "AccountServer", "AccountWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -234,10 +250,11 @@ let package = Package(
             name: "AccountServerTests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
-                "AccountServer", "StandardBackends", "MemoryBackend",
+                "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 "accounts",
             ],

@@ -7,4 +7,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift package generate-documentation --warnings-as-errors \
     --target AccountCore --target AccountBackendKit --target AccountConformance \
-    --target AccountOperations --target AccountServer --target AccountsCLI
+    --target AccountOperations --target AccountServer --target AccountWeb --target AccountsCLI

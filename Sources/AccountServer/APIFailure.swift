@@ -8,22 +8,22 @@ import NIOCore
 /// A failed request as the client sees it: a status, the stable code of `--json`, a message in
 /// the request's language, and `Retry-After` when waiting helps. Store failures never show
 /// their internals (paths, engine messages): those go to the server's log only.
-struct APIFailure: Error, HTTPResponseError {
+package struct APIFailure: Error, HTTPResponseError {
     /// The two shapes of error body.
-    enum Style: Sendable {
+    package enum Style: Sendable {
         /// `{"ok":false,"code":…,"message":…}`, as `accounts … --json`.
         case native
         /// `{"data":null,"error":{"status":…,"name":…,"message":…,"details":{…}}}`, as Strapi.
         case strapi
     }
 
-    let status: HTTPResponse.Status
-    let code: String
-    let message: String
-    let retryAfterSeconds: Int64?
-    let style: Style
+    package let status: HTTPResponse.Status
+    package let code: String
+    package let message: String
+    package let retryAfterSeconds: Int64?
+    package let style: Style
 
-    init(_ error: any Error, language: Language, style: Style) {
+    package init(_ error: any Error, language: Language, style: Style) {
         self.style = style
         switch error {
         case let problem as RequestProblem:
@@ -97,7 +97,7 @@ struct APIFailure: Error, HTTPResponseError {
         }
     }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }

@@ -2,8 +2,8 @@ import AccountCore
 
 /// The reply language from an `Accept-Language` header: Korean when it prefers `ko` over
 /// English, English otherwise (and when there is no header).
-enum AcceptLanguage {
-    static func language(from header: String?) -> Language {
+package enum AcceptLanguage {
+    package static func language(from header: String?) -> Language {
         guard let header else { return .english }
         var best: (language: Language, quality: Double)?
         for part in header.split(separator: ",") {

@@ -27,7 +27,7 @@ public struct AccountAPI: Sendable {
     let limiter: ClientRateLimiter
     let gate: HashingGate
     let clientAddress: ClientAddress
-    let maxBodyBytes: Int
+    package let maxBodyBytes: Int
     let deadline: RequestDeadline
 
     /// - Parameters:
@@ -106,7 +106,7 @@ public struct AccountAPI: Sendable {
 
     /// Counts the try against the client's limit, then runs `body` through the hashing gate,
     /// within the deadline.
-    func limited<T: Sendable>(
+    package func limited<T: Sendable>(
         _ action: ClientRateLimiter.Action, _ request: Request, _ context: some AccountRoutesContext,
         _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -1,6 +1,10 @@
+import AccountCore
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// How `accounts serve` listens.
 public struct ListenSettings: Sendable {
@@ -12,13 +16,60 @@ public struct ListenSettings: Sendable {
     public var idleTimeoutSeconds: Int
     /// Browser origins (`https://app.example.com`) whose pages may call the API; none by default.
     public var corsOrigins: [String]
+    /// Serve HTTPS with these files; plain HTTP when `nil` (behind a TLS proxy, say).
+    public var tls: TLSFiles?
 
     /// - Parameters: see the properties.
-    public init(host: String, port: Int, idleTimeoutSeconds: Int, corsOrigins: [String] = []) {
+    public init(
+        host: String, port: Int, idleTimeoutSeconds: Int, corsOrigins: [String] = [], tls: TLSFiles? = nil
+    ) {
         self.host = host
         self.port = port
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.corsOrigins = corsOrigins
+        self.tls = tls
+    }
+
+    /// `https` with TLS files, else `http`.
+    public var scheme: String { tls == nil ? "http" : "https" }
+}
+
+/// The PEM files of a server that speaks HTTPS itself.
+public struct TLSFiles: Sendable {
+    /// The certificate chain, leaf first.
+    public var certificatePath: String
+    /// The private key of the leaf certificate.
+    public var keyPath: String
+
+    /// - Parameters: see the properties.
+    public init(certificatePath: String, keyPath: String) {
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
+    }
+
+    /// The server's TLS configuration (TLS 1.2 at least, NIOSSL's default ciphers).
+    /// - Throws: `configInvalid` naming the file that cannot be read or used, and why.
+    public func serverConfiguration() throws(AccountError) -> TLSConfiguration {
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
+        } catch {
+            throw .configInvalid(
+                key: "server.tls_certificate", reason: "cannot read a PEM certificate from \(certificatePath): \(error)"
+            )
+        }
+        guard !chain.isEmpty else {
+            throw .configInvalid(key: "server.tls_certificate", reason: "\(certificatePath) holds no certificate")
+        }
+        let key: NIOSSLPrivateKey
+        do {
+            key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
+        } catch {
+            throw .configInvalid(
+                key: "server.tls_key", reason: "cannot read a PEM private key from \(keyPath): \(error)")
+        }
+        return TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
     }
 }
 
@@ -30,11 +81,14 @@ public enum AccountServerApplication {
     ///   - api: the routes and the service they share.
     ///   - listen: address, port and idle timeout.
     ///   - logger: the server's and the requests' logger.
+    ///   - moreRoutes: adds other routes (the web pages) behind the same log and metrics.
     ///   - onListening: called with the bound port once the server accepts connections.
+    /// - Throws: `configInvalid` when the TLS files cannot be read or used.
     public static func make(
         api: AccountAPI, listen: ListenSettings, logger: Logger,
+        moreRoutes: (Router<AccountRequestContext>) -> Void = { _ in },
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
+    ) throws -> some ApplicationProtocol {
         let router = Router(context: AccountRequestContext.self)
         let metrics = ServerMetrics(gate: api.gate)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
@@ -44,10 +98,17 @@ public enum AccountServerApplication {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))
         }
+        moreRoutes(router)
         api.addRoutes(to: router)
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(idleTimeout: .seconds(Int64(listen.idleTimeoutSeconds))))
+        let server =
+            try listen.tls.map { files in
+                try HTTPServerBuilder.tls(http1, tlsConfiguration: files.serverConfiguration())
+            } ?? http1
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(listen.idleTimeoutSeconds)))),
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: "AccountStore"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? listen.port) },

@@ -6,9 +6,9 @@ import Synchronization
 /// host) still applies; this one stops one client from trying many accounts.
 ///
 /// Only the current minute's counts are kept, so memory is bounded by the clients of one minute.
-final class ClientRateLimiter: Sendable {
+package final class ClientRateLimiter: Sendable {
     /// The actions limited separately.
-    enum Action: String, Sendable {
+    package enum Action: String, Sendable {
         case signUp, login, passwordCheck
     }
 

@@ -25,6 +25,14 @@ public struct ServerSettings: Sendable, Equatable {
     public var hashingConcurrency: Int
     /// Requests that may wait for a hashing slot; one more is answered 503 at once.
     public var hashingQueue: Int
+    /// Serves the web pages (start, sign-up, welcome, login, change password, withdrawal).
+    public var webPages: Bool
+    /// Marks the pages' cookies `Secure`; set it when the site is reached over HTTPS.
+    public var secureCookies: Bool
+    /// A PEM certificate chain: the server speaks HTTPS itself (with ``tlsKeyPath``).
+    public var tlsCertificatePath: String?
+    /// The PEM private key of ``tlsCertificatePath``.
+    public var tlsKeyPath: String?
 
     /// The defaults of every key.
     public init(
@@ -32,7 +40,9 @@ public struct ServerSettings: Sendable, Equatable {
         requestTimeoutSeconds: Int = 30, trustedProxies: [String] = [], corsOrigins: [String] = [],
         signUpsPerMinute: Int = 10,
         loginsPerMinute: Int = 30,
-        passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32
+        passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32,
+        webPages: Bool = true, secureCookies: Bool = false, tlsCertificatePath: String? = nil,
+        tlsKeyPath: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -46,5 +56,9 @@ public struct ServerSettings: Sendable, Equatable {
         self.passwordChecksPerMinute = passwordChecksPerMinute
         self.hashingConcurrency = hashingConcurrency
         self.hashingQueue = hashingQueue
+        self.webPages = webPages
+        self.secureCookies = secureCookies
+        self.tlsCertificatePath = tlsCertificatePath
+        self.tlsKeyPath = tlsKeyPath
     }
 }

@@ -132,12 +132,19 @@ public enum SettingsLoader {
             hashMemLimitKiB: try integer(config, "hashing.mem_limit_kib", schema),
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
             sessionFileIsDefault: sessionPath == nil,
-            server: try serverSettings(config, schema))
+            server: try serverSettings(config, origins, schema))
     }
 
-    private static func serverSettings(_ config: ConfigReader, _ schema: SettingsSchema) throws(AccountError)
-        -> ServerSettings
-    {
+    private static func serverSettings(
+        _ config: ConfigReader, _ origins: PathOrigins, _ schema: SettingsSchema
+    ) throws(AccountError) -> ServerSettings {
+        let certificate = try origins.resolve("server.tls_certificate", schema: schema)
+        let key = try origins.resolve("server.tls_key", schema: schema)
+        if (certificate == nil) != (key == nil) {
+            throw .configInvalid(
+                key: certificate == nil ? "server.tls_certificate" : "server.tls_key",
+                reason: "HTTPS needs both server.tls_certificate and server.tls_key")
+        }
         func list(_ key: String) throws(AccountError) -> [String] {
             try string(config, key, schema).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
@@ -154,7 +161,10 @@ public enum SettingsLoader {
             loginsPerMinute: try integer(config, "server.logins_per_minute", schema),
             passwordChecksPerMinute: try integer(config, "server.password_checks_per_minute", schema),
             hashingConcurrency: try integer(config, "server.hashing_concurrency", schema),
-            hashingQueue: try integer(config, "server.hashing_queue", schema))
+            hashingQueue: try integer(config, "server.hashing_queue", schema),
+            webPages: try boolean(config, "server.web_pages", schema),
+            secureCookies: try boolean(config, "server.secure_cookies", schema),
+            tlsCertificatePath: certificate, tlsKeyPath: key)
     }
 
     /// One backend's section: every option (defaults filled in) and where its store is.

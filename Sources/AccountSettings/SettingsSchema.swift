@@ -118,5 +118,17 @@ struct SettingsSchema: Sendable {
         SettingKey(
             name: "server.hashing_queue", kind: .integer(0...100_000), defaultValue: "32",
             summary: "requests that may wait for hashing; more get 503 with Retry-After"),
+        SettingKey(
+            name: "server.web_pages", kind: .boolean, defaultValue: "true",
+            summary: "serve the web pages (start, sign-up, welcome, login…) beside the API"),
+        SettingKey(
+            name: "server.secure_cookies", kind: .boolean, defaultValue: "false",
+            summary: "mark the pages' cookies Secure: set it when people reach the site over HTTPS"),
+        SettingKey(
+            name: "server.tls_certificate", kind: .path, defaultValue: nil,
+            summary: "a PEM certificate chain: serve HTTPS directly (with server.tls_key)"),
+        SettingKey(
+            name: "server.tls_key", kind: .path, defaultValue: nil,
+            summary: "the PEM private key of server.tls_certificate"),
     ]
 }

@@ -3,6 +3,7 @@ import AccountCore
 import AccountCrypto
 import AccountServer
 import AccountTestSupport
+import AccountWeb
 import AsyncHTTPClient
 import BackendTestSupport
 import Foundation
@@ -43,6 +44,7 @@ struct LiveServer {
         maxBodyBytes: Int = 65_536,
         corsOrigins: [String] = [],
         deadline: RequestDeadline = .seconds(60),
+        webPages: WebSettings? = nil,
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
@@ -59,7 +61,8 @@ struct LiveServer {
                 gate: gate, maxBodyBytes: maxBodyBytes, deadline: deadline, clock: clock)
             let log = CapturedLog()
             defer { _ = scratch }
-            let result = try await run(api: api, log: log, corsOrigins: corsOrigins) { port, client, stop in
+            let result = try await run(api: api, log: log, corsOrigins: corsOrigins, webPages: webPages) {
+                port, client, stop in
                 try await body(
                     LiveServer(
                         port: port, client: client, repository: repository, clock: clock, log: log, stop: stop))
@@ -73,16 +76,17 @@ struct LiveServer {
 
     /// Runs the application until `body` returns, then shuts it down gracefully.
     static func run<T: Sendable>(
-        api: AccountAPI, log: CapturedLog, corsOrigins: [String] = [],
+        api: AccountAPI, log: CapturedLog, corsOrigins: [String] = [], webPages: WebSettings? = nil,
         _ body: @Sendable (Int, HTTPClient, @escaping @Sendable () async -> Void) async throws -> T
     ) async throws -> T {
         let logger = Logger(label: "test.server") { _ in log.handler() }
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let application = AccountServerApplication.make(
+        let pages = try webPages.map { try AccountWebPages(api: api, settings: $0) }
+        let application = try AccountServerApplication.make(
             api: api,
             listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60, corsOrigins: corsOrigins),
-            logger: logger
-        ) { port in portContinuation.yield(port) }
+            logger: logger, moreRoutes: { pages?.addRoutes(to: $0) },
+            onListening: { port in portContinuation.yield(port) })
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         return try await withThrowingTaskGroup(of: T?.self) { tasks in

@@ -28,6 +28,28 @@ struct ServeCommandTests {
         #expect(try runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
     }
 
+    @Test("the web pages are served by default and switched off by server.web_pages")
+    func webPagesSetting() async throws {
+        let runner = try CLIRunner("serve-pages")
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            for (enabled, expected) in [(nil, 200), ("false", 404)] {
+                var environment = runner.environment
+                environment["ACCOUNTS_SERVER_WEB_PAGES"] = enabled
+                let server = try await ServeProcess(environment: environment, folder: runner.root)
+                let http = ServerClient(client: client, port: server.port)
+                let start = try await http.send(.GET, "/signup")
+                #expect(start.status == expected, "server.web_pages=\(enabled ?? "default")")
+                #expect(try await http.send(.GET, "/healthz").status == 200, "the API stays either way")
+                #expect(await server.stop().status == 0)
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
     /// Two servers on one store: what one does, the other sees at once.
     static func twoHosts(environment: [String: String], folder: String) async throws {
         let first = try await ServeProcess(environment: environment, folder: folder)

@@ -4,6 +4,8 @@ import Foundation
 /// A real `accounts serve` process on a free loopback port, in a CLIRunner's sandbox.
 final class ServeProcess: Sendable {
     let port: Int
+    /// `http` or `https`, as the server announced.
+    let scheme: String
     private let process: Process
     private let output: Pipe
 
@@ -27,6 +29,7 @@ final class ServeProcess: Sendable {
             throw ServeFailure(description: "accounts serve did not start: \(line)")
         }
         self.port = port
+        scheme = line.hasPrefix("Listening on https://") ? "https" : "http"
     }
 
     /// Sends SIGTERM and waits for the exit; returns the status and the rest of standard output.

@@ -1,0 +1,170 @@
+import AccountCore
+import AccountServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The apps' screens as web pages, served beside the API by `accounts serve`: start, sign-up,
+/// welcome ("{nickname} 님 환영합니다."), login with "remember me", change password and
+/// withdrawal.
+///
+/// Server-rendered forms that work without JavaScript; `/assets/app.js` only adds live checks.
+/// The pages share the API's service, per-client limits and hashing queue:
+///
+/// ```swift
+/// let api = AccountAPI(service: service, backendName: "sqlite")
+/// let pages = try AccountWebPages(api: api, settings: WebSettings(secureCookies: true))
+/// api.addRoutes(to: router)
+/// pages.addRoutes(to: router)
+/// ```
+///
+/// Sessions live in an `HttpOnly`, `SameSite=Lax` cookie holding the same revocable token the
+/// API hands out; every form that changes something carries a form token (double submit).
+public struct AccountWebPages: Sendable {
+    let api: AccountAPI
+    let cookies: WebCookies
+    let renderer: PageRenderer
+
+    /// - Parameters:
+    ///   - api: the routes whose service, limits and hashing queue the pages share.
+    ///   - settings: cookie settings.
+    public init(api: AccountAPI, settings: WebSettings = WebSettings()) throws {
+        self.api = api
+        cookies = WebCookies(secure: settings.secureCookies)
+        renderer = try PageRenderer()
+    }
+
+    var service: AccountService { api.service }
+
+    /// Adds the pages (`/`, `/signup`, `/login`, `/welcome`, `/password`, `/withdraw`,
+    /// `/logout`, `/language`) and their assets to `router`, behind the security headers, and
+    /// an HTML "page not found" for a browser's `GET` of any unknown path. Add them before the
+    /// API's routes, so a known path asked with the wrong method still gets the API's 405.
+    public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>) {
+        router.add(middleware: PageNotFoundMiddleware<Context>(pages: self))
+        let group = router.group().add(middleware: SecurityHeadersMiddleware<Context>())
+        addStartRoutes(to: group)
+        addSignUpRoutes(to: group)
+        addLoginRoutes(to: group)
+        addSignedInRoutes(to: group)
+    }
+
+    // MARK: - Responses
+
+    /// A rendered page; sets the form token cookie when the browser had none.
+    func page(
+        _ template: String, _ values: [String: Any], visit: WebVisit, status: HTTPResponse.Status = .ok,
+        cookies extra: [Cookie] = [], retryAfter: Int64? = nil
+    ) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        var response = Response(
+            status: status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: renderer.render(template, values))))
+        if visit.issuesFormToken { response.setCookie(cookies.formToken(visit.formToken)) }
+        for cookie in extra { response.setCookie(cookie) }
+        return response
+    }
+
+    /// `303 See Other` to `location` (after a form post, so a reload does not post again).
+    func redirect(_ location: String, cookies extra: [Cookie] = []) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        for cookie in extra { response.setCookie(cookie) }
+        return response
+    }
+
+    /// A page that only says what went wrong, with a way back to the start.
+    func messagePage(
+        title: String, message: String, visit: WebVisit, status: HTTPResponse.Status, retryAfter: Int64? = nil
+    ) -> Response {
+        var values = visit.pageValues(title: title, path: "/", formError: message)
+        values["startLink"] = visit.text.startLink
+        return page("message", values, visit: visit, status: status, retryAfter: retryAfter)
+    }
+
+    /// An error as the person sees it: the API's status and message (the wait included for a
+    /// limit; never a store's internals, which go to the log).
+    func failure(_ error: any Error, visit: WebVisit, context: some RequestContext) -> APIFailure {
+        let failure = APIFailure(error, language: visit.language, style: .native)
+        if failure.status == .internalServerError {
+            let cause = (error as? AccountError)?.message(.english) ?? String(describing: type(of: error))
+            context.logger.error(
+                "page request failed", metadata: ["code": .string(failure.code), "cause": .string(cause)])
+        }
+        return failure
+    }
+
+    /// Reads a posted form and checks its form token; a form that cannot be read or carries
+    /// the wrong token gets a page saying nothing was changed.
+    func postedForm(_ request: Request, visit: WebVisit) async -> Result<FormBody, FormRejection> {
+        let form: FormBody
+        do {
+            form = try await FormBody.read(request, limit: api.maxBodyBytes)
+        } catch FormProblem.tooLarge {
+            return .failure(FormRejection(status: .contentTooLarge, message: visit.text.unreadableForm))
+        } catch {
+            return .failure(FormRejection(status: .unsupportedMediaType, message: visit.text.unreadableForm))
+        }
+        guard visit.accepts(form) else {
+            return .failure(FormRejection(status: .forbidden, message: visit.text.staleForm))
+        }
+        return .success(form)
+    }
+
+    /// Runs `body` with a posted form that carries this browser's form token; any other post
+    /// gets a page saying nothing was changed.
+    func posted(
+        _ request: Request, _ body: (FormBody, WebVisit) async throws -> Response
+    ) async throws -> Response {
+        let visit = WebVisit(request)
+        switch await postedForm(request, visit: visit) {
+        case .success(let form): return try await body(form, visit)
+        case .failure(let rejection): return rejectionPage(rejection, visit: visit)
+        }
+    }
+
+    func rejectionPage(_ rejection: FormRejection, visit: WebVisit) -> Response {
+        messagePage(title: visit.text.errorTitle, message: rejection.message, visit: visit, status: rejection.status)
+    }
+
+    /// The signed-in member, or where to send the browser instead (the start screen, saying
+    /// when the session expired).
+    func member(_ visit: WebVisit) async throws -> Result<AccountProfile, Redirect> {
+        switch try await service.start(token: visit.sessionToken) {
+        case .member(let profile): return .success(profile)
+        case .guest(let expired):
+            return .failure(Redirect(location: expired ? "/?notice=session_expired" : "/", clearsSession: true))
+        }
+    }
+
+    func response(for redirect: Redirect) -> Response {
+        self.redirect(redirect.location, cookies: redirect.clearsSession ? [cookies.clearedSession()] : [])
+    }
+
+    /// The answer of a live check: `{"valid":…,"fields":{"name":["message",…]}}`.
+    func checkAnswer(valid: Bool, fields: [String: [String]]) -> Response {
+        struct Answer: Encodable {
+            let valid: Bool
+            let fields: [String: [String]]
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(Answer(valid: valid, fields: fields))) ?? Data("{}".utf8)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// A posted form turned away before anything was tried.
+struct FormRejection: Error {
+    let status: HTTPResponse.Status
+    let message: String
+}
+
+/// Where a page sends a browser that may not see it.
+struct Redirect: Error {
+    let location: String
+    let clearsSession: Bool
+}

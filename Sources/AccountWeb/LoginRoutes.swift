@@ -1,0 +1,87 @@
+import AccountCore
+import AccountServer
+import Hummingbird
+
+extension AccountWebPages {
+    /// The login form: ID, password, "remember me". A wrong password keeps the ID and asks
+    /// again; a throttled account or client is told how long to wait.
+    func addLoginRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
+        group.get("login") { request, _ in
+            let visit = WebVisit(request)
+            if try await isMember(visit) { return redirect("/welcome") }
+            return loginPage(LoginEntry(), visit: visit)
+        }
+        group.post("login") { request, context in
+            return try await posted(request) { form, visit in
+                var entry = LoginEntry(form)
+                let emailRules = EmailAddress.brokenRules(in: entry.email)
+                if !emailRules.isEmpty || entry.password.isEmpty {
+                    entry.emailErrors = emailRules.map { AccountError.invalidEmail($0).message(visit.language) }
+                    entry.passwordErrors = entry.password.isEmpty ? [visit.text.passwordMissing] : []
+                    return loginPage(entry, visit: visit, status: .badRequest)
+                }
+                do {
+                    let service = service
+                    let signedIn = try await api.limited(.login, request, context) { [entry] in
+                        try await service.login(email: entry.email, password: entry.password, remember: entry.remember)
+                    }
+                    return redirect("/welcome", cookies: [cookies.session(signedIn, remember: entry.remember)])
+                } catch {
+                    let failure = failure(error, visit: visit, context: context)
+                    entry.password = ""
+                    entry.formError = failure.message
+                    return loginPage(entry, visit: visit, status: failure.status, retryAfter: failure.retryAfterSeconds)
+                }
+            }
+        }
+    }
+
+    /// Whether the browser holds a valid session (a store failure counts as "no": the page
+    /// shown is then a guest's, and the next step reports the failure).
+    func isMember(_ visit: WebVisit) async throws -> Bool {
+        guard visit.sessionToken != nil else { return false }
+        if case .success? = try? await member(visit) { return true }
+        return false
+    }
+
+    private func loginPage(
+        _ entry: LoginEntry, visit: WebVisit, status: HTTPResponse.Status = .ok, retryAfter: Int64? = nil
+    ) -> Response {
+        let text = visit.text
+        let form = FormModel(
+            action: "/login", submit: text.logIn,
+            fields: [
+                FieldModel(
+                    name: "email", label: text.idLabel, type: "email", value: entry.email, autocomplete: "username",
+                    errors: entry.emailErrors),
+                FieldModel(
+                    name: "password", label: text.passwordLabel, type: "password", autocomplete: "current-password",
+                    errors: entry.passwordErrors),
+            ],
+            checkboxes: [
+                CheckboxModel(
+                    name: "remember", label: text.rememberLabel, hint: text.rememberHint, checked: entry.remember)
+            ],
+            links: [(href: "/signup", label: text.noAccount)])
+        let values = form.values(into: visit.pageValues(title: text.logIn, path: "/login", formError: entry.formError))
+        return page("form", values, visit: visit, status: status, retryAfter: retryAfter)
+    }
+}
+
+/// What was typed into the login form (the password is never shown again).
+struct LoginEntry: Sendable {
+    var email = ""
+    var password = ""
+    var remember = false
+    var emailErrors: [String] = []
+    var passwordErrors: [String] = []
+    var formError: String?
+
+    init() {}
+
+    init(_ form: FormBody) {
+        email = form["email"]
+        password = form["password"]
+        remember = form.isChecked("remember")
+    }
+}

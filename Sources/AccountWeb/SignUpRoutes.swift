@@ -1,0 +1,124 @@
+import AccountCore
+import AccountServer
+import Hummingbird
+
+extension AccountWebPages {
+    /// The sign-up form: ID, password, confirmation, nickname, "remember me". Every rule
+    /// broken is listed under its field (as typed, with the script; on submit, without); a
+    /// taken ID is found on submit and reported under the ID, the other fields kept.
+    func addSignUpRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
+        group.get("signup") { request, context in
+            let visit = WebVisit(request)
+            if try await isMember(visit) { return redirect("/welcome") }
+            return signUpPage(SignUpEntry(), visit: visit)
+        }
+        group.post("signup") { request, context in
+            return try await posted(request) { form, visit in
+                var entry = SignUpEntry(form)
+                let check = service.signUpProblems(
+                    email: entry.email, nickname: entry.nickname, password: entry.password,
+                    confirmation: entry.confirmation)
+                guard check.isValid else {
+                    entry.show(check, visit.language)
+                    return signUpPage(entry, visit: visit, status: .badRequest)
+                }
+                do {
+                    let service = service
+                    let signedIn = try await api.limited(.signUp, request, context) { [entry] in
+                        try await service.signUp(
+                            email: entry.email, password: entry.password, confirmation: entry.confirmation,
+                            nickname: entry.nickname, remember: entry.remember)
+                    }
+                    return redirect("/welcome", cookies: [cookies.session(signedIn, remember: entry.remember)])
+                } catch AccountError.emailTaken {
+                    entry.errors[.email] = [AccountError.emailTaken.message(visit.language)]
+                    return signUpPage(entry, visit: visit, status: .conflict)
+                } catch {
+                    let failure = failure(error, visit: visit, context: context)
+                    entry.formError = failure.message
+                    return signUpPage(
+                        entry, visit: visit, status: failure.status, retryAfter: failure.retryAfterSeconds)
+                }
+            }
+        }
+        group.post("signup/check") { request, _ in
+            let entry = SignUpEntry(
+                FormBody(fields: (try? await FormBody.read(request, limit: api.maxBodyBytes))?.fields ?? [:]))
+            let language = WebVisit(request).language
+            let check = service.signUpProblems(
+                email: entry.email, nickname: entry.nickname, password: entry.password,
+                confirmation: entry.confirmation)
+            var fields: [String: [String]] = [:]
+            for field in SignUpField.allCases { fields[field.rawValue] = check[field].map { $0.message(language) } }
+            return checkAnswer(valid: check.isValid, fields: fields)
+        }
+    }
+
+    private func signUpPage(
+        _ entry: SignUpEntry, visit: WebVisit, status: HTTPResponse.Status = .ok, retryAfter: Int64? = nil
+    ) -> Response {
+        let text = visit.text
+        let language = visit.language
+        let form = FormModel(
+            action: "/signup", check: "/signup/check", submit: text.signUp,
+            fields: [
+                FieldModel(
+                    name: "email", label: text.idLabel, type: "email", value: entry.email, autocomplete: "username",
+                    rules: RuleSummary.id(language), errors: entry.errors[.email] ?? []),
+                FieldModel(
+                    name: "password", label: text.passwordLabel, type: "password", value: entry.password,
+                    autocomplete: "new-password", rules: RuleSummary.password(service.passwordPolicy, language),
+                    errors: entry.errors[.password] ?? []),
+                FieldModel(
+                    name: "confirmation", label: text.confirmationLabel, type: "password", value: entry.confirmation,
+                    autocomplete: "new-password", rules: RuleSummary.confirmation(language),
+                    errors: entry.errors[.confirmation] ?? []),
+                FieldModel(
+                    name: "nickname", label: text.nicknameLabel, value: entry.nickname, autocomplete: "nickname",
+                    rules: RuleSummary.nickname(language), errors: entry.errors[.nickname] ?? []),
+            ],
+            checkboxes: [
+                CheckboxModel(
+                    name: "remember", label: text.rememberLabel, hint: text.rememberHint, checked: entry.remember)
+            ],
+            links: [(href: "/login", label: text.haveAccount)])
+        let values = form.values(
+            into: visit.pageValues(title: text.signUp, path: "/signup", formError: entry.formError))
+        return page("form", values, visit: visit, status: status, retryAfter: retryAfter)
+    }
+}
+
+/// What was typed into the sign-up form, and what to say about it.
+struct SignUpEntry: Sendable {
+    var email = ""
+    var password = ""
+    var confirmation = ""
+    var nickname = ""
+    var remember = false
+    var errors: [SignUpField: [String]] = [:]
+    var formError: String?
+
+    init() {}
+
+    init(_ form: FormBody) {
+        email = form["email"]
+        password = form["password"]
+        confirmation = form["confirmation"]
+        nickname = form["nickname"]
+        remember = form.isChecked("remember")
+    }
+
+    /// Lists every broken rule under its field; a password that breaks one is cleared with its
+    /// confirmation (as the terminal app does), a confirmation that does not match is cleared.
+    mutating func show(_ check: FormCheck<SignUpField>, _ language: Language) {
+        for field in SignUpField.allCases where !check[field].isEmpty {
+            errors[field] = check[field].map { $0.message(language) }
+        }
+        if !check[.password].isEmpty {
+            password = ""
+            confirmation = ""
+        } else if !check[.confirmation].isEmpty {
+            confirmation = ""
+        }
+    }
+}

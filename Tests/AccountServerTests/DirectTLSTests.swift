@@ -1,0 +1,89 @@
+import AccountTestSupport
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOSSL
+import Testing
+
+/// `accounts serve` speaking HTTPS itself, with a certificate the test makes.
+@Suite("accounts serve over HTTPS")
+struct DirectTLSTests {
+    static let openssl = "/usr/bin/openssl"
+
+    /// A self-signed P-256 certificate for 127.0.0.1 and its key, in `folder`.
+    static func makeCertificate(in folder: String) throws -> (certificate: String, key: String) {
+        let certificate = folder + "/cert.pem"
+        let key = folder + "/key.pem"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "openssl made the certificate")
+        return (certificate, key)
+    }
+
+    @Test(
+        "with server.tls_certificate and server.tls_key it serves HTTPS, and the pages' cookies are Secure",
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: openssl),
+            "needs the openssl command (scripts/install-dependencies.sh --test-server installs it)"))
+    func https() async throws {
+        let runner = try CLIRunner("serve-tls")
+        let files = try Self.makeCertificate(in: runner.root)
+        var environment = runner.environment
+        environment["ACCOUNTS_SERVER_TLS_CERTIFICATE"] = files.certificate
+        environment["ACCOUNTS_SERVER_TLS_KEY"] = files.key
+        let server = try await ServeProcess(environment: environment, folder: runner.root)
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(files.certificate))
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(tlsConfiguration: tls, redirectConfiguration: .disallow))
+        let plain = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            #expect(server.scheme == "https")
+            let health = try await client.execute(
+                HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/healthz"), timeout: .seconds(30))
+            #expect(health.status == .ok)
+            let page = try await client.execute(
+                HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/signup"), timeout: .seconds(30))
+            #expect(page.headers["Set-Cookie"].contains { $0.hasPrefix("accounts_form=") && $0.contains("Secure") })
+            await #expect(throws: (any Error).self, "plain HTTP is not answered on the HTTPS port") {
+                _ = try await plain.execute(
+                    HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/healthz"), timeout: .seconds(10))
+            }
+        } catch {
+            try await client.shutdown()
+            try await plain.shutdown()
+            _ = await server.stop()
+            throw error
+        }
+        try await client.shutdown()
+        try await plain.shutdown()
+        #expect(await server.stop().status == 0)
+    }
+
+    @Test("a missing key or an unreadable certificate is config_invalid, naming the key and the file")
+    func badFiles() throws {
+        let runner = try CLIRunner("serve-tls-bad")
+        let notPEM = runner.root + "/not.pem"
+        try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: notPEM))
+        let half = try runner.run(
+            ["serve", "--port", "0", "--json"], environment: ["ACCOUNTS_SERVER_TLS_CERTIFICATE": notPEM])
+        #expect(half.status != 0)
+        #expect(half.stdout.contains(#""code":"config_invalid""#) && half.stdout.contains("server.tls_key"))
+        let unreadable = try runner.run(
+            ["serve", "--port", "0", "--json"],
+            environment: ["ACCOUNTS_SERVER_TLS_CERTIFICATE": notPEM, "ACCOUNTS_SERVER_TLS_KEY": notPEM])
+        #expect(unreadable.status != 0)
+        #expect(unreadable.stdout.contains("cannot read a PEM certificate from \(notPEM)"))
+        let store = runner.root + "/data/accounts/accounts.sqlite"
+        #expect(!FileManager.default.fileExists(atPath: store), "no store was created for a server that cannot start")
+    }
+}
