@@ -8,6 +8,7 @@
 #   scripts/api-check.sh --examples N more examples per operation
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/wait-for-listening.sh
 examples=30
 if [ "${1:-}" = "--examples" ]; then examples=$2; fi
 
@@ -49,16 +50,7 @@ TOML
 # would stop only a subshell and leave the server running.
 env -i "${settings[@]}" "$accounts" serve --port 0 >"$home/serve.out" 2>"$home/serve.log" &
 server=$!
-for _ in $(seq 1 100); do
-    grep -q Listening "$home/serve.out" 2>/dev/null && break
-    sleep 0.1
-done
-url=$(sed -n 's/^Listening on //p' "$home/serve.out")
-if [ -z "$url" ]; then
-    echo "accounts serve did not start:" >&2
-    cat "$home/serve.log" >&2
-    exit 1
-fi
+wait_for_listening "$home/serve.out" "$home/serve.log" "accounts serve"
 echo "schemathesis against $url ($examples examples per operation)"
 # positive_data_acceptance is left out: a body the schema allows may still break a rule JSON
 # Schema cannot say (a password zxcvbn guesses, one that contains the nickname), and the API

@@ -2,14 +2,20 @@
 # Installs the Debian packages AccountStore builds against, if any are missing.
 # With --test-server, also what the test suite needs besides: PostgreSQL's server (it starts a
 # throwaway cluster), a C compiler (for the fault-injection shim of scripts/fault-sweep.sh) and
-# libfiu's fiu-run (its --fiu mode).
+# libfiu's fiu-run (its --fiu mode), and openssl (the HTTPS test makes its own certificate).
+# With --browser, also the headless browser of scripts/browser-check.sh: Chromium, its
+# WebDriver, and a font with Hangul so the Korean screenshots show text, not boxes.
 # Uses sudo when not root; does nothing when everything is present.
 set -euo pipefail
 
 packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev liblmdb-dev)
-if [ "${1:-}" = "--test-server" ]; then
-    packages+=(postgresql gcc libc6-dev fiu-utils)
-fi
+for option in "$@"; do
+    case "$option" in
+        --test-server) packages+=(postgresql gcc libc6-dev fiu-utils openssl) ;;
+        --browser) packages+=(chromium chromium-driver fonts-noto-cjk) ;;
+        *) echo "usage: $0 [--test-server] [--browser]" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 for package in "${packages[@]}"; do

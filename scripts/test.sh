@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-dependencies.sh --test-server
+./scripts/install-dependencies.sh --test-server --browser
 echo "== swift format lint"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift \
     Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift
@@ -35,6 +35,8 @@ echo "== I/O faults, crashes and power cuts in each mutating command, per embedd
 ./scripts/fault-sweep.sh --power-cut --every 6 --large-points 4
 echo "== the live API against its OpenAPI document (schemathesis, 30 examples per operation)"
 ./scripts/api-check.sh
+echo "== the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean"
+./scripts/browser-check.sh
 echo "== PostgreSQL test server"
 # The variables (the random password among them) go straight into the environment, unprinted.
 server_env=$(./scripts/postgres-test-server.sh start)
