@@ -38,8 +38,9 @@ trap cleanup EXIT
 
 # The default Argon2id cost and settings, so the browser sees what a person would, except the
 # per-client limits: the flow's people (one per variant) share one address and run within a
-# minute, so each limit is the default times the variants (a CI run once hit the default of 10
-# password checks a minute in its third variant). WebPagesTests cover the limits themselves.
+# minute, so each limit is the default times the variants (a CI run once went over the default 10
+# password checks a minute in its third variant: the limits count per clock minute, so whether a
+# run's 12 or so fall into one depends on its speed). WebPagesTests cover the limits themselves.
 people=$(echo "${BROWSER_VARIANTS:-en-js,en-nojs,ko-js}" | tr ',' '\n' | wc -l)
 env -i PATH="/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
     ACCOUNTS_SERVER_SIGNUPS_PER_MINUTE=$((10 * people)) \
