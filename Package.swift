@@ -41,7 +41,13 @@ let package = Package(
         .trait(
             name: "PostgreSQL",
             description: "Include the PostgreSQL backend (postgres-nio, SwiftNIO, BoringSSL) in the standard set."),
-        .default(enabledTraits: ["PostgreSQL"]),
+        .trait(
+            name: "Server",
+            description: """
+                Include `accounts serve` (Hummingbird, SwiftNIO, swift-nio-ssl with BoringSSL for direct HTTPS, \
+                the web pages) in the CLI and `serve-baseline` in accounts-bench.
+                """),
+        .default(enabledTraits: ["PostgreSQL", "Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -164,7 +170,9 @@ let package = Package(
             name: "AccountsCLI",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountConformance", "AccountBackendKit", "AccountSettings",
-                "AccountOperations", "FileSupport", "AccountServer", "AccountWeb",
+                "AccountOperations", "FileSupport",
+                .target(name: "AccountServer", condition: .when(traits: ["Server"])),
+                .target(name: "AccountWeb", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -175,7 +183,7 @@ let package = Package(
             name: "AccountsBench",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountSettings",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: strict),
         .executableTarget(

@@ -34,6 +34,8 @@ echo "== the journal is one of the backends, chosen by --backend and by config"
 accounts backends | tee "$home/backends.txt"
 grep -q "journal" "$home/backends.txt" || fail "accounts backends does not list journal"
 accounts verify --backend journal
+# Its default traits are off, so no HTTP stack came along, and `accounts serve` is not there.
+expect_status 2 "Unexpected argument 'serve'" "$bin/accounts" serve
 
 echo "== its options are checked like the standard backends' (typed errors naming the key)"
 expect_status 8 "journal.sync" env ACCOUNTS_JOURNAL_SYNC=sometimes "$bin/accounts" users count --backend journal

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 // A backend written outside AccountStore: an append-only journal file. It depends on
-// AccountStore by path with its default traits off, so nothing of PostgreSQL (SwiftNIO,
-// BoringSSL) is compiled here: the kit, the suite, the embedded backends and the CLI only.
+// AccountStore by path with its default traits off, so nothing of PostgreSQL or `accounts serve`
+// (SwiftNIO, BoringSSL, Hummingbird) is compiled here: the kit, the suite, the embedded backends
+// and the CLI only.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]

@@ -113,8 +113,10 @@ struct Bench {
             printResults(results)
         case "login-timing":
             try await LoginTiming.run(options, folder: folder, backends: backends)
-        case "serve-baseline":
-            try await BaselineServer.run(port: options.port)
+        #if Server
+            case "serve-baseline":
+                try await BaselineServer.run(port: options.port)
+        #endif
         default:
             throw BenchOptions.UsageError(BenchOptions.usage)
         }

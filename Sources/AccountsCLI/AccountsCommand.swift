@@ -22,13 +22,23 @@ public struct AccountsCommand: AsyncParsableCommand {
                 session could not be saved, 130 cancelled at a prompt.
                 """,
             version: AccountsVersion.current,
-            subcommands: [
-                AppCommand.self, StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self,
-                WhoAmICommand.self,
-                WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
-                MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self, ServeCommand.self,
-            ]
+            subcommands: subcommands
         )
+    }
+
+    static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            AppCommand.self, StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self,
+            WhoAmICommand.self,
+            WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
+            MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self,
+        ]
+        // Behind the package trait `Server` (on by default): a package that turns it off builds
+        // no HTTP stack, and its `accounts` has every command but this one.
+        #if Server
+            commands.append(ServeCommand.self)
+        #endif
+        return commands
     }
 
     // No options here: swift-argument-parser gives a parent's option to the parent even when a

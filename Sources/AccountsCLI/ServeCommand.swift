@@ -1,64 +1,67 @@
-import AccountCore
-import AccountServer
-import AccountWeb
-import ArgumentParser
-import Foundation
-import Logging
+#if Server
+    import AccountCore
+    import AccountServer
+    import AccountWeb
+    import ArgumentParser
+    import Foundation
+    import Logging
 
-/// Serve the accounts over HTTP until SIGTERM or SIGINT.
-struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Serve the accounts over HTTP (web pages, native JSON API, Strapi auth routes, /healthz).",
-        discussion: """
-            Listens on server.host:server.port (default 127.0.0.1:8080) with one store shared by \
-            every request: the web pages at / (unless server.web_pages is false), the JSON API \
-            under /v1, Strapi's auth routes under /api, /healthz, /metrics and /openapi.json. \
-            With server.tls_certificate and server.tls_key it speaks HTTPS. Prints \
-            "Listening on http://HOST:PORT" (https with TLS) once it accepts connections; \
-            SIGTERM or SIGINT stops it gracefully: no new connections, in-flight requests \
-            finished, the store closed. One JSON log line per request goes to standard error.
-            """)
+    /// Serve the accounts over HTTP until SIGTERM or SIGINT.
+    struct ServeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve the accounts over HTTP (web pages, native JSON API, Strapi auth routes, /healthz).",
+            discussion: """
+                Listens on server.host:server.port (default 127.0.0.1:8080) with one store shared by \
+                every request: the web pages at / (unless server.web_pages is false), the JSON API \
+                under /v1, Strapi's auth routes under /api, /healthz, /metrics and /openapi.json. \
+                With server.tls_certificate and server.tls_key it speaks HTTPS. Prints \
+                "Listening on http://HOST:PORT" (https with TLS) once it accepts connections; \
+                SIGTERM or SIGINT stops it gracefully: no new connections, in-flight requests \
+                finished, the store closed. One JSON log line per request goes to standard error.
+                """)
 
-    @OptionGroup var options: GlobalOptions
-    @Option(help: "The address to listen on (server.host).") var host: String?
-    @Option(help: "The port, 0 for any free one (server.port).") var port: Int?
+        @OptionGroup var options: GlobalOptions
+        @Option(help: "The address to listen on (server.host).") var host: String?
+        @Option(help: "The port, 0 for any free one (server.port).") var port: Int?
 
-    func run() async throws {
-        try await CommandContext.run(options) { context in
-            let server = context.settings.server
-            let listen = ListenSettings(
-                host: host ?? server.host, port: port ?? server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
-                corsOrigins: server.corsOrigins,
-                tls: server.tlsCertificatePath.flatMap { certificate in
-                    server.tlsKeyPath.map { TLSFiles(certificatePath: certificate, keyPath: $0) }
-                })
-            let logger = Logger(label: "accounts.serve") { JSONLinesLogHandler(label: $0) }
-            // Bad TLS files are reported before the store is opened (or created).
-            _ = try listen.tls?.serverConfiguration()
-            try await context.withService(creating: true) { service in
-                let api = AccountAPI(
-                    service: service, backendName: context.settings.backendName,
-                    limits: ClientLimits(
-                        signUpsPerMinute: server.signUpsPerMinute, loginsPerMinute: server.loginsPerMinute,
-                        passwordChecksPerMinute: server.passwordChecksPerMinute),
-                    trustedProxies: server.trustedProxies,
-                    gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
-                    maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds))
-                let pages =
-                    try server.webPages
-                    ? AccountWebPages(
-                        api: api, settings: WebSettings(secureCookies: server.secureCookies || listen.tls != nil)) : nil
-                let application = try AccountServerApplication.make(
-                    api: api, listen: listen, logger: logger, moreRoutes: { pages?.addRoutes(to: $0) },
-                    onListening: { port in
-                        // Unbuffered, so a script that waits for this line sees it at once.
-                        FileHandle.standardOutput.write(
-                            Data("Listening on \(listen.scheme)://\(listen.host):\(port)\n".utf8))
+        func run() async throws {
+            try await CommandContext.run(options) { context in
+                let server = context.settings.server
+                let listen = ListenSettings(
+                    host: host ?? server.host, port: port ?? server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
+                    corsOrigins: server.corsOrigins,
+                    tls: server.tlsCertificatePath.flatMap { certificate in
+                        server.tlsKeyPath.map { TLSFiles(certificatePath: certificate, keyPath: $0) }
                     })
-                try await application.runService()
+                let logger = Logger(label: "accounts.serve") { JSONLinesLogHandler(label: $0) }
+                // Bad TLS files are reported before the store is opened (or created).
+                _ = try listen.tls?.serverConfiguration()
+                try await context.withService(creating: true) { service in
+                    let api = AccountAPI(
+                        service: service, backendName: context.settings.backendName,
+                        limits: ClientLimits(
+                            signUpsPerMinute: server.signUpsPerMinute, loginsPerMinute: server.loginsPerMinute,
+                            passwordChecksPerMinute: server.passwordChecksPerMinute),
+                        trustedProxies: server.trustedProxies,
+                        gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
+                        maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds))
+                    let pages =
+                        try server.webPages
+                        ? AccountWebPages(
+                            api: api, settings: WebSettings(secureCookies: server.secureCookies || listen.tls != nil))
+                        : nil
+                    let application = try AccountServerApplication.make(
+                        api: api, listen: listen, logger: logger, moreRoutes: { pages?.addRoutes(to: $0) },
+                        onListening: { port in
+                            // Unbuffered, so a script that waits for this line sees it at once.
+                            FileHandle.standardOutput.write(
+                                Data("Listening on \(listen.scheme)://\(listen.host):\(port)\n".utf8))
+                        })
+                    try await application.runService()
+                }
+                return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])
             }
-            return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])
         }
     }
-}
+#endif
