@@ -15,12 +15,9 @@ DATA=${DATA-/tmp/accounts-bench-data}
 ./scripts/install-dependencies.sh
 mkdir -p bench/results "$DATA"
 cc -O2 -Wall -Wextra -Werror -o bench/raw/raw_bench bench/raw/raw_bench.c -lsqlite3 -llmdb
-# Quiet unless it fails; then its errors are the only useful output.
-if ! build_log=$(swift build -c release --product accounts-bench 2>&1); then
-    echo "$build_log" >&2
-    exit 1
-fi
-swift_bench="$(swift build -c release --show-bin-path)/accounts-bench"
+. bench/lib/release-build.sh
+release_build accounts-bench
+swift_bench="$bin/accounts-bench"
 
 stamp=$(date +%Y%m%d-%H%M%S)
 raw="bench/results/raw-$stamp.tsv"

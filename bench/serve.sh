@@ -14,24 +14,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/wait-for-listening.sh
+. bench/lib/release-build.sh
 
 DURATION=${DURATION-10s}
 CONNECTIONS=${CONNECTIONS-32}
 REPS=${REPS-3}
 
-./scripts/install-dependencies.sh --test-server
-if ! command -v wrk >/dev/null; then
-    sudo_cmd=""
-    [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-    $sudo_cmd apt-get install -y -qq wrk >/dev/null
-fi
-for product in accounts accounts-bench; do
-    if ! build_log=$(swift build -c release --product "$product" 2>&1); then
-        echo "$build_log" >&2
-        exit 1
-    fi
-done
-bin="$(swift build -c release --show-bin-path)"
+./scripts/install-dependencies.sh --test-server --bench
+release_build accounts accounts-bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/accounts-serve-bench-XXXXXX")
 pids=()
 pg_folder=""

@@ -5,6 +5,8 @@
 # libfiu's fiu-run (its --fiu mode), and openssl (the HTTPS test makes its own certificate).
 # With --browser, also the headless browser of scripts/browser-check.sh: Chromium, its
 # WebDriver, and a font with Hangul so the Korean screenshots show text, not boxes.
+# With --bench, also the benchmarks' tools: wrk (bench/serve.sh), hyperfine, jq and the sqlite3
+# shell (bench/cli.sh), and a C compiler (the raw-engine reference of bench/run.sh).
 # Uses sudo when not root; does nothing when everything is present.
 set -euo pipefail
 
@@ -13,7 +15,8 @@ for option in "$@"; do
     case "$option" in
         --test-server) packages+=(postgresql gcc libc6-dev fiu-utils openssl) ;;
         --browser) packages+=(chromium chromium-driver fonts-noto-cjk) ;;
-        *) echo "usage: $0 [--test-server] [--browser]" >&2; exit 2 ;;
+        --bench) packages+=(wrk hyperfine jq sqlite3 gcc libc6-dev) ;;
+        *) echo "usage: $0 [--test-server] [--browser] [--bench]" >&2; exit 2 ;;
     esac
 done
 

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./scripts/install-dependencies.sh --test-server --browser
+./scripts/install-dependencies.sh --test-server --browser --bench
 echo "== swift format lint"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift \
     Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift
@@ -21,6 +21,8 @@ echo "== fuzz smoke (20 s per target)"
 ./scripts/fuzz.sh --smoke
 echo "== an outside backend: Examples/CustomBackend"
 ./scripts/example-backend.sh
+echo "== bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
+BENCH_BUILD=debug N=300 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
 echo "== I/O faults, crashes and power cuts in each mutating command, per embedded backend"
 # CI fails every call once (the bugs these found sat at single calls) with random runs per
 # command at 5 % and 20 % (the shim's and libfiu's), crashes at every 3rd call and cuts the power

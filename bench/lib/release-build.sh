@@ -1,0 +1,22 @@
+# Sourced by the bench scripts: release_build PRODUCT... builds each product in release mode
+# with the Swift standard library and Foundation linked statically (a start-up without the
+# dynamic loader's ~11,000 symbol lookups), quietly unless it fails, and sets `bin` to the
+# folder holding them. One flag set for every bench script, so they share one release build
+# instead of rebuilding each other's. BENCH_BUILD=debug uses the debug build instead: for a
+# smoke run of a script (CI), whose figures mean nothing.
+if [ "${BENCH_BUILD:-release}" = debug ]; then
+    release_flags=(-c debug)
+else
+    release_flags=(-c release --static-swift-stdlib)
+fi
+release_build() {
+    local product build_log
+    for product in "$@"; do
+        # Quiet unless it fails; then its errors are the only useful output.
+        if ! build_log=$(swift build "${release_flags[@]}" --product "$product" 2>&1); then
+            echo "$build_log" >&2
+            exit 1
+        fi
+    done
+    bin="$(swift build "${release_flags[@]}" --show-bin-path)"
+}
