@@ -202,7 +202,7 @@ let package = Package(
             name: "BackendTestSupport",
             dependencies: [
                 "AccountTestSupport", "AccountCore", "AccountBackendKit", "StandardBackends", "JSONFileBackend",
-                "SQLiteBackend", "LMDBBackend",
+                "SQLiteBackend", "LMDBBackend", "CSQLite", "CLMDB",
                 .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
             ],
             path: "Tests/BackendTestSupport",

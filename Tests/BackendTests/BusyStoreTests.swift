@@ -11,40 +11,6 @@ import Testing
 /// cleanly, and writes nothing; once the lock is free the same write succeeds.
 @Suite("Busy store")
 struct BusyStoreTests {
-    /// Holds the backend's write lock the way another process would, until released.
-    final class ForeignWriter {
-        private var sqlite: OpaquePointer?
-        private var descriptor: Int32 = -1
-
-        init(backend: String, storePath: String) throws {
-            switch backend {
-            case "sqlite":
-                guard sqlite3_open_v2(storePath, &sqlite, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
-                    sqlite3_exec(sqlite, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK
-                else { throw CLIRunner.CLIError("could not lock \(storePath)") }
-            case "json":
-                descriptor = open(storePath + ".lock", O_RDWR | O_CREAT, 0o600)
-                guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else {
-                    throw CLIRunner.CLIError("could not lock \(storePath).lock")
-                }
-            default:
-                throw CLIRunner.CLIError("no lock holder for backend \(backend)")
-            }
-        }
-
-        func release() {
-            if let sqlite {
-                sqlite3_exec(sqlite, "ROLLBACK", nil, nil, nil)
-                sqlite3_close_v2(sqlite)
-            }
-            sqlite = nil
-            if descriptor >= 0 { close(descriptor) }
-            descriptor = -1
-        }
-
-        deinit { release() }
-    }
-
     /// Backends with a write-lock timeout. LMDB has none: its writers queue on LMDB's own
     /// cross-process mutex and never give `store_busy`.
     static let timedBackends = BackendRegistry.embedded.descriptors.filter { backend in

@@ -1,0 +1,58 @@
+import AccountBackendKit
+import AccountTestSupport
+import BackendTestSupport
+import Foundation
+import StandardBackends
+import Testing
+
+/// A taken ID is refused by a read, so a duplicate sign-up never queues for the write lock
+/// behind other processes' writes and fsyncs: while another process holds the lock,
+/// `accounts signup` with a taken email still answers `email_taken` at once. A new email does
+/// need the lock, which shows the lock really was held.
+@Suite("Duplicate sign-up without the write lock")
+struct DuplicateSignUpTests {
+    static let password = "Tangerine-Kayak-42"
+
+    @Test(
+        "a taken email is refused while another process holds the write lock",
+        arguments: BackendRegistry.embedded.descriptors)
+    func refusedWhileLocked(_ backend: any BackendDescriptor) throws {
+        let cli = try CLIRunner("duplicate-locked-\(backend.name)")
+        let store = cli.root + "/" + backend.defaultStoreName
+        // A short wait for the lock where the backend has one (SQLite, JSON). LMDB's writers wait
+        // without end, so every run is bounded by timeout(1) (exit 124 when it had to stop one).
+        let timeouts = backend.options.filter { $0.name.hasSuffix("timeout_ms") }
+        let shortWait = Dictionary(
+            uniqueKeysWithValues: timeouts.map {
+                ("ACCOUNTS_\(backend.name.uppercased())_\($0.name.uppercased())", "200")
+            })
+        func signUp(_ email: String, within seconds: Int) throws -> CLIRunner.Result {
+            try cli.run(
+                [
+                    "\(seconds)", CLIRunner.executable, "signup", "--backend", backend.name, "--store", store,
+                    "--email", email, "--nickname", "이순신", "--password-stdin", "--json",
+                ],
+                stdin: [Self.password, Self.password], environment: shortWait, executable: "/usr/bin/timeout")
+        }
+        let first = try signUp("leesoon7@example.com", within: 60)
+        try #require(first.status == 0, "\(first.stdout) \(first.stderr)")
+
+        let holder = try ForeignWriter(backend: backend.name, storePath: store)
+        defer { holder.release() }
+        let duplicate = try signUp("leesoon7@example.com", within: 60)
+        #expect(duplicate.status == 4, "\(duplicate.stdout) \(duplicate.stderr)")
+        #expect(duplicate.errorCode == "email_taken", "\(duplicate.stdout)")
+
+        let newcomer = try signUp("newcomer7@example.com", within: 3)
+        if timeouts.isEmpty {
+            #expect(newcomer.status == 124, "a new email waits for the held lock: \(newcomer.stdout)")
+        } else {
+            #expect(newcomer.errorCode == "store_busy", "a new email waits for the held lock: \(newcomer.stdout)")
+        }
+        holder.release()
+        let after = try signUp("newcomer7@example.com", within: 60)
+        #expect(after.status == 0, "once the lock is free: \(after.stdout) \(after.stderr)")
+        let count = try cli.run(["users", "count", "--backend", backend.name, "--store", store])
+        #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+    }
+}
