@@ -1,6 +1,8 @@
-/// One kind of record in the file's order (ascending key), each kept with its encoded JSON, so
-/// that rewriting the file after one change copies bytes instead of sorting and re-encoding
-/// every record: the whole-file rewrite then costs about what writing the bytes costs.
+/// One kind of record in the file's order (ascending key), each kept with its encoded JSON once
+/// a write has needed it, so that rewriting the file after one change copies bytes instead of
+/// sorting and re-encoding every record: the whole-file rewrite then costs about what writing
+/// the bytes costs. Records read from the file start without their encoding (a read-only call,
+/// such as one `accounts whoami`, never pays for it); the first write fills them in.
 struct EncodedRecords: Sendable {
     /// The keys in ascending order (Swift `String` order, as the file has always been sorted).
     private(set) var keys: [String] = []
@@ -8,18 +10,35 @@ struct EncodedRecords: Sendable {
 
     var isEmpty: Bool { keys.isEmpty }
 
-    /// The encoded record for `key`.
+    /// The encoded record for `key`, if it has been encoded.
     subscript(key: String) -> [UInt8]? { encoded[key] }
 
-    /// Inserts or replaces the record at `key`.
+    /// Inserts or replaces the record at `key` with its encoding.
     mutating func set(_ key: String, _ bytes: [UInt8]) {
-        if encoded.updateValue(bytes, forKey: key) == nil { keys.insert(key, at: firstIndex(notBelow: key)) }
+        insertKey(key)
+        encoded[key] = bytes
+    }
+
+    /// Inserts `key` without an encoding (or drops a stale one), for a record that is encoded
+    /// only when a write needs it.
+    mutating func setUnencoded(_ key: String) {
+        insertKey(key)
+        encoded[key] = nil
+    }
+
+    /// Encodes, with `encode`, every record that has no encoding yet.
+    mutating func encodeMissing(_ encode: (String) -> [UInt8]) {
+        guard encoded.count < keys.count else { return }
+        encoded.reserveCapacity(keys.count)
+        for key in keys where encoded[key] == nil { encoded[key] = encode(key) }
     }
 
     /// Removes the record at `key`, if any.
     mutating func remove(_ key: String) {
-        guard encoded.removeValue(forKey: key) != nil else { return }
-        keys.remove(at: firstIndex(notBelow: key))
+        let index = firstIndex(notBelow: key)
+        guard index < keys.count, keys[index] == key else { return }
+        keys.remove(at: index)
+        encoded[key] = nil
     }
 
     /// Removes every record whose key is in `doomed`.
@@ -35,6 +54,16 @@ struct EncodedRecords: Sendable {
         var index = firstIndex(notBelow: key)
         if index < keys.count && keys[index] == key { index += 1 }
         return keys[index...]
+    }
+
+    private mutating func insertKey(_ key: String) {
+        // Records read from the file arrive in order: appending is the common case.
+        if let last = keys.last, last < key {
+            keys.append(key)
+            return
+        }
+        let index = firstIndex(notBelow: key)
+        if index == keys.count || keys[index] != key { keys.insert(key, at: index) }
     }
 
     /// The first position whose key is not below `key` (binary search).

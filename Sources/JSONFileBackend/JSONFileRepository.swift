@@ -254,6 +254,8 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
                 self.cached = nil
                 let (result, changed) = try body(&document)
                 if changed {
+                    // Kept encoded in the cache: the next write on this document copies bytes.
+                    document.encodeMissing()
                     let version = try StoreFile.replace(self.options.path, with: JSONStoreEncoder.encode(document))
                     self.cached = (version, document)
                 } else if let unchanged {

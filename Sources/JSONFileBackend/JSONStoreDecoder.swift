@@ -44,7 +44,7 @@ enum JSONStoreDecoder {
             guard document.user(id: user.id) == nil else {
                 throw .storeCorrupted(detail: "\(path): users[\(index)] repeats id \(user.id)")
             }
-            guard document.put(user) else {
+            guard document.put(user, encoding: false) else {
                 throw .storeCorrupted(detail: "\(path): users[\(index)] repeats an email held by another user")
             }
         }
@@ -52,7 +52,7 @@ enum JSONStoreDecoder {
             guard document.removeSession(tokenHash: session.tokenHash) == nil else {
                 throw .storeCorrupted(detail: "\(path): sessions[\(index)] repeats a token digest")
             }
-            document.put(session)
+            document.put(session, encoding: false)
         }
         return document
     }

@@ -12,7 +12,8 @@ struct JSONStoreDocument: Sendable {
     private(set) var usersByEmail: [String: UserRecord] = [:]
     private(set) var emailByID: [UserID: String] = [:]
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
-    /// The users' and sessions' encoded JSON in the file's order, kept in step with the maps.
+    /// The users' and sessions' keys in the file's order, kept in step with the maps, with their
+    /// encoded JSON once a write has needed it (`encodeMissing`).
     private(set) var encodedUsers = EncodedRecords()
     private(set) var encodedSessions = EncodedRecords()
 
@@ -29,10 +30,11 @@ struct JSONStoreDocument: Sendable {
         emailByID[id].flatMap { usersByEmail[$0] }
     }
 
-    /// Inserts or replaces a user (by id) keeping both indexes in step.
+    /// Inserts or replaces a user (by id) keeping both indexes in step; `encoding: false` (a
+    /// record read from the file) leaves its encoding to the first write.
     /// - Returns: `false` when another user already has this email.
     @discardableResult
-    mutating func put(_ user: UserRecord) -> Bool {
+    mutating func put(_ user: UserRecord, encoding: Bool = true) -> Bool {
         if let holder = usersByEmail[user.email], holder.id != user.id { return false }
         if let oldEmail = emailByID[user.id], oldEmail != user.email {
             usersByEmail[oldEmail] = nil
@@ -40,7 +42,11 @@ struct JSONStoreDocument: Sendable {
         }
         usersByEmail[user.email] = user
         emailByID[user.id] = user.email
-        encodedUsers.set(user.email, JSONStoreEncoder.encode(user))
+        if encoding {
+            encodedUsers.set(user.email, JSONStoreEncoder.encode(user))
+        } else {
+            encodedUsers.setUnencoded(user.email)
+        }
         return true
     }
 
@@ -51,9 +57,32 @@ struct JSONStoreDocument: Sendable {
         return usersByEmail.removeValue(forKey: email)
     }
 
-    mutating func put(_ session: SessionRecord) {
+    mutating func put(_ session: SessionRecord, encoding: Bool = true) {
         sessionsByHash[session.tokenHash] = session
-        encodedSessions.set(session.tokenHash, JSONStoreEncoder.encode(session))
+        if encoding {
+            encodedSessions.set(session.tokenHash, JSONStoreEncoder.encode(session))
+        } else {
+            encodedSessions.setUnencoded(session.tokenHash)
+        }
+    }
+
+    /// Encodes every record read from the file that no write has encoded yet, so this and
+    /// later rewrites copy bytes (once per document: a server's first write pays it).
+    mutating func encodeMissing() {
+        let users = usersByEmail
+        let sessions = sessionsByHash
+        encodedUsers.encodeMissing { JSONStoreEncoder.encode(users[$0]!) }
+        encodedSessions.encodeMissing { JSONStoreEncoder.encode(sessions[$0]!) }
+    }
+
+    /// The encoded JSON of the user with `email` (which must be in the document).
+    func encodedUser(_ email: String) -> [UInt8] {
+        encodedUsers[email] ?? JSONStoreEncoder.encode(usersByEmail[email]!)
+    }
+
+    /// The encoded JSON of the session with `tokenHash` (which must be in the document).
+    func encodedSession(_ tokenHash: String) -> [UInt8] {
+        encodedSessions[tokenHash] ?? JSONStoreEncoder.encode(sessionsByHash[tokenHash]!)
     }
 
     mutating func removeSession(tokenHash: String) -> SessionRecord? {

@@ -19,10 +19,10 @@ enum JSONStoreEncoder {
         out.field("store_id", string: document.storeID, indent: 1)
         out.field("created_at_ms", int: document.createdAt.millisecondsSince1970, indent: 1)
         out.raw("  \"users\" : [")
-        out.records(document.encodedUsers)
+        out.records(document.encodedUsers.keys, document.encodedUser)
         out.raw(document.encodedUsers.isEmpty ? "],\n" : "\n  ],\n")
         out.raw("  \"sessions\" : [")
-        out.records(document.encodedSessions)
+        out.records(document.encodedSessions.keys, document.encodedSession)
         out.raw(document.encodedSessions.isEmpty ? "]\n" : "\n  ]\n")
         out.raw("}\n")
         return out.bytes
@@ -66,14 +66,13 @@ struct JSONTextWriter {
 
     init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
-    /// Appends already-encoded records in order, one per line, comma-separated.
-    mutating func records(_ records: EncodedRecords) {
-        var total = 0
-        for key in records.keys { total += records[key]!.count + 2 }
-        bytes.reserveCapacity(bytes.count + total + 64)
-        for (index, key) in records.keys.enumerated() {
+    /// Appends the records of `keys` in order, one per line, comma-separated.
+    mutating func records(_ keys: [String], _ encoded: (String) -> [UInt8]) {
+        // About 320 bytes a record: one growth at most for the usual sizes.
+        bytes.reserveCapacity(bytes.count + keys.count * 330 + 64)
+        for (index, key) in keys.enumerated() {
             if index == 0 { raw("\n") } else { raw(",\n") }
-            bytes.append(contentsOf: records[key]!)
+            bytes.append(contentsOf: encoded(key))
         }
     }
 

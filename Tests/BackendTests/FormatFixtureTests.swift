@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountConformance
+import AccountCore
 import AccountTestSupport
 import BackendTestSupport
 import Foundation
@@ -32,6 +33,26 @@ struct FormatFixtureTests {
         #expect(!info.storeID.isEmpty)
         #expect(try await store.integrityCheck() == ["ok"])
         try await store.close()
+    }
+
+    /// The JSON store keeps records read from the file unencoded until a write needs them; the
+    /// first write encodes them all, and must give back exactly the bytes an earlier build wrote.
+    @Test("a JSON store rewritten after a change and its undo is the committed file, byte for byte")
+    func jsonRewriteIsByteExact() async throws {
+        let backend = try BackendRegistry.standard.descriptor(named: "json")
+        let scratch = try ScratchFolder("fixture-json-rewrite")
+        let copy = scratch.path + "/" + backend.defaultStoreName
+        try FileManager.default.copyItem(atPath: Self.fixturePath(backend), toPath: copy)
+        let original = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let store = try await BackendRegistry.standard.open(
+            backend, BackendConfiguration(location: copy, values: backend.defaultValues))
+        let user = try #require(try await store.user(email: "user0000001@example.com"))
+        #expect(user.failedLoginCount == 0 && user.lastFailedLoginAt == nil)
+        _ = try await store.recordLoginFailure(userID: user.id, at: Timestamp(millisecondsSince1970: 1_800_000_000_000))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) != original, "the failure was written")
+        try await store.resetLoginFailures(userID: user.id)
+        try await store.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == original)
     }
 
     @Test(
