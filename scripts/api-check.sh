@@ -9,21 +9,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/wait-for-listening.sh
+. scripts/lib/check-server.sh
 examples=30
 if [ "${1:-}" = "--examples" ]; then examples=$2; fi
 
 if ! command -v schemathesis >/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check 'schemathesis==4.32.5'
 fi
-swift build --product accounts >/dev/null
-accounts="$(swift build --show-bin-path)/accounts"
-home=$(mktemp -d "${TMPDIR:-/tmp}/accounts-api-check-XXXXXX")
-server=""
-cleanup() {
-    if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-    rm -rf "$home"
-}
-trap cleanup EXIT
+prepare_check_server api-check
 
 # Fast Argon2id (never for real accounts), and limits and an account throttle high enough that
 # generated requests are checked rather than refused with 429 (429 is documented, and tested on

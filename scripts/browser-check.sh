@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/wait-for-listening.sh
+. scripts/lib/check-server.sh
 screenshots=()
 if [ "${1:-}" = "--screenshots" ]; then screenshots=(--screenshots "$PWD/docs/screenshots"); fi
 
@@ -26,15 +27,7 @@ fi
 if ! python3 -c "import selenium, axe_core_python" 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check 'selenium==4.40.0' 'axe-core-python==0.1.0'
 fi
-swift build --product accounts >/dev/null
-accounts="$(swift build --show-bin-path)/accounts"
-home=$(mktemp -d "${TMPDIR:-/tmp}/accounts-browser-check-XXXXXX")
-server=""
-cleanup() {
-    if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-    rm -rf "$home"
-}
-trap cleanup EXIT
+prepare_check_server browser-check
 
 # The default Argon2id cost and settings, so the browser sees what a person would, except the
 # per-client limits: the flow's people (one per variant) share one address and run within a
