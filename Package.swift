@@ -223,8 +223,8 @@ let package = Package(
             name: "BackendTests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
-                "AccountConformance", "StandardBackends", "SQLiteBackend", "LMDBBackend", "CSQLite",
-                "accounts", "accounts-torture",
+                "AccountConformance", "StandardBackends", "SQLiteBackend", "LMDBBackend", "JSONFileBackend",
+                "FileSupport", "CSQLite", "accounts", "accounts-torture",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict

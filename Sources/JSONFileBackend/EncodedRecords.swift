@@ -26,6 +26,13 @@ struct EncodedRecords: Sendable {
         encoded[key] = nil
     }
 
+    /// Inserts `key`, new to this list, without an encoding: the loading of a file, which
+    /// reserves room for its `count` keys first.
+    mutating func insertNew(_ key: String, reservingFor count: Int) {
+        if keys.isEmpty { keys.reserveCapacity(count) }
+        insertKey(key)
+    }
+
     /// Encodes, with `encode`, every record that has no encoding yet.
     mutating func encodeMissing(_ encode: (String) -> [UInt8]) {
         guard encoded.count < keys.count else { return }

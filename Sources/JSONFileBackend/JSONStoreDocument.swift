@@ -22,6 +22,34 @@ struct JSONStoreDocument: Sendable {
         self.createdAt = createdAt
     }
 
+    /// A record that repeats one read before it, by its place in its list.
+    enum Repeat: Error {
+        case userID(index: Int, UserID)
+        case email(index: Int)
+        case tokenHash(index: Int)
+    }
+
+    /// The document of the records read from a file, in the file's order, with their encoding
+    /// left to the first write. One hash lookup per key: the read of a large store is mostly this.
+    /// - Throws: the first record that repeats an id, an email or a token digest.
+    init(storeID: String, createdAt: Timestamp, users: [UserRecord], sessions: [SessionRecord]) throws(Repeat) {
+        self.init(storeID: storeID, createdAt: createdAt)
+        usersByEmail.reserveCapacity(users.count)
+        emailByID.reserveCapacity(users.count)
+        sessionsByHash.reserveCapacity(sessions.count)
+        for (index, user) in users.enumerated() {
+            if emailByID.updateValue(user.email, forKey: user.id) != nil { throw .userID(index: index, user.id) }
+            if usersByEmail.updateValue(user, forKey: user.email) != nil { throw .email(index: index) }
+            encodedUsers.insertNew(user.email, reservingFor: users.count)
+        }
+        for (index, session) in sessions.enumerated() {
+            if sessionsByHash.updateValue(session, forKey: session.tokenHash) != nil {
+                throw .tokenHash(index: index)
+            }
+            encodedSessions.insertNew(session.tokenHash, reservingFor: sessions.count)
+        }
+    }
+
     var info: StoreInfo {
         StoreInfo(formatName: Self.formatName, formatVersion: Self.formatVersion, storeID: storeID)
     }

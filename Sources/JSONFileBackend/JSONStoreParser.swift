@@ -1,0 +1,216 @@
+import AccountCore
+import FileSupport
+
+/// Reads a JSON store's text straight into records, checking the JSON grammar of the whole file
+/// and the type of every field it knows.
+///
+/// Hand-written rather than `JSONDecoder`: Foundation's Codable path built a tree of the file and
+/// then walked it through keyed containers, about half of every read of a large store (one
+/// `accounts whoami` reads the whole file). This reader makes one pass over the bytes and keeps
+/// `JSONDecoder`'s answers: unknown keys are skipped, the first of two equal keys counts, a
+/// number with a fraction or an exponent is an integer when it is a whole one. It is stricter
+/// in one way: the skipped values must be valid JSON too (`JSONDecoder` left their insides
+/// unchecked). The order in which problems are reported is `JSONDecoder`'s as well: a grammar
+/// fault anywhere before any field problem, then the header (`format`, `format_version`), then
+/// the first problem in the order the fields are declared.
+struct JSONStoreParser {
+    /// The file's content, as read.
+    struct Contents {
+        var storeID: String
+        var createdAt: Int64
+        var users: [UserRecord]
+        var sessions: [SessionRecord]
+    }
+
+    /// Why a file was refused.
+    enum Failure: Error, Equatable {
+        /// Not JSON at all, or JSON cut short: `offset` is where the reader gave up.
+        case grammar(offset: Int)
+        /// JSON without our `format` (the string found, when there was one).
+        case notAStore(format: String?)
+        /// Written by a newer build.
+        case tooNew(version: Int)
+        /// A field at `path` (`users[3].email`) is missing, of the wrong type or out of range.
+        case field(path: String, FieldProblem)
+    }
+
+    /// What is wrong with one field.
+    enum FieldProblem: Equatable {
+        case missing, wrongType, invalid
+    }
+
+    /// Reads `bytes` as a whole store file.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> Contents {
+        var parser = JSONStoreParser(text: JSONText(bytes))
+        return try parser.file()
+    }
+
+    private var text: JSONText
+
+    private init(text: JSONText) { self.text = text }
+
+    // MARK: - The file
+
+    private static let fileKeys: [[UInt8]] = [
+        "format", "format_version", "store_id", "created_at_ms", "users", "sessions",
+    ].map { Array($0.utf8) }
+
+    private mutating func file() throws(Failure) -> Contents {
+        var fields = [JSONScalar?](repeating: nil, count: 4)
+        // Each list's first problem; checking its records stops there, its grammar does not.
+        var users: Result<[UserRecord], Failure>? = nil
+        var sessions: Result<[SessionRecord], Failure>? = nil
+        try text.object(depth: 1, keys: Self.fileKeys) { (text, slot) throws(Failure) in
+            switch slot {
+            case let slot? where slot < 4:
+                let value = try text.scalar(depth: 2)
+                if fields[slot] == nil { fields[slot] = value }
+            case 4 where users == nil:
+                users = try Self.records(&text, list: "users", keys: Self.userKeys, make: Self.user)
+            case 5 where sessions == nil:
+                sessions = try Self.records(&text, list: "sessions", keys: Self.sessionKeys, make: Self.session)
+            default:
+                try text.skipValue(depth: 2)
+            }
+        }
+        try text.end()
+
+        guard case .string(let format?)? = fields[0] else { throw .notAStore(format: nil) }
+        guard format == JSONStoreDocument.formatName else { throw .notAStore(format: format) }
+        let version = try Self.int(fields[1], at: "format_version")
+        if version > Int64(JSONStoreDocument.formatVersion) { throw .tooNew(version: Int(version)) }
+        guard version >= 1 else { throw .field(path: "format_version", .invalid) }
+        let storeID = try Self.string(fields[2], at: "store_id")
+        let createdAt = try Self.int(fields[3], at: "created_at_ms")
+        guard let users else { throw .field(path: "users", .missing) }
+        guard let sessions else { throw .field(path: "sessions", .missing) }
+        return Contents(storeID: storeID, createdAt: createdAt, users: try users.get(), sessions: try sessions.get())
+    }
+
+    /// One of the file's lists: its records, or the first problem found in them.
+    private static func records<Record>(
+        _ text: inout JSONText, list: String, keys: [[UInt8]], make: ([JSONScalar?]) throws(Failure) -> Record
+    ) throws(Failure) -> Result<[Record], Failure> {
+        guard text.peek() == UInt8(ascii: "[") else {
+            try text.skipValue(depth: 2)
+            return .failure(.field(path: list, .wrongType))
+        }
+        var records: [Record] = []
+        var problem: Failure? = nil
+        try text.array(depth: 2) { (text, index) throws(Failure) in
+            guard problem == nil else { return try text.skipValue(depth: 3) }
+            guard text.peek() == UInt8(ascii: "{") else {
+                try text.skipValue(depth: 3)
+                problem = .field(path: "\(list)[\(index)]", .wrongType)
+                return
+            }
+            var fields = [JSONScalar?](repeating: nil, count: keys.count)
+            try text.object(depth: 3, keys: keys) { (text, slot) throws(Failure) in
+                guard let slot else { return try text.skipValue(depth: 4) }
+                let value = try text.scalar(depth: 4)
+                if fields[slot] == nil { fields[slot] = value }
+            }
+            do throws(Failure) {
+                records.append(try make(fields))
+            } catch .field(let name, let fieldProblem) {
+                problem = .field(path: "\(list)[\(index)].\(name)", fieldProblem)
+            } catch {
+                problem = error
+            }
+        }
+        return problem.map { .failure($0) } ?? .success(records)
+    }
+
+    // MARK: - Records
+
+    private static let userKeys: [[UInt8]] = [
+        "id", "email", "nickname", "password_hash", "created_at_ms", "password_changed_at_ms",
+        "failed_login_count", "last_failed_login_at_ms",
+    ].map { Array($0.utf8) }
+
+    private static func user(_ fields: [JSONScalar?]) throws(Failure) -> UserRecord {
+        UserRecord(
+            id: UserID(rawValue: try string(fields[0], at: "id")),
+            email: try string(fields[1], at: "email"),
+            nickname: try string(fields[2], at: "nickname"),
+            passwordHash: try string(fields[3], at: "password_hash"),
+            createdAt: Timestamp(millisecondsSince1970: try int(fields[4], at: "created_at_ms")),
+            passwordChangedAt: Timestamp(
+                millisecondsSince1970: try int(fields[5], at: "password_changed_at_ms")),
+            failedLoginCount: Int(try int(fields[6], at: "failed_login_count")),
+            lastFailedLoginAt: try optionalInt(fields[7], at: "last_failed_login_at_ms").map {
+                Timestamp(millisecondsSince1970: $0)
+            })
+    }
+
+    private static let sessionKeys: [[UInt8]] = [
+        "token_sha256", "user_id", "created_at_ms", "last_seen_at_ms", "expires_at_ms", "idle_timeout_s",
+        "remember",
+    ].map { Array($0.utf8) }
+
+    private static func session(_ fields: [JSONScalar?]) throws(Failure) -> SessionRecord {
+        SessionRecord(
+            tokenHash: try string(fields[0], at: "token_sha256"),
+            userID: UserID(rawValue: try string(fields[1], at: "user_id")),
+            createdAt: Timestamp(millisecondsSince1970: try int(fields[2], at: "created_at_ms")),
+            lastSeenAt: Timestamp(millisecondsSince1970: try int(fields[3], at: "last_seen_at_ms")),
+            expiresAt: Timestamp(millisecondsSince1970: try int(fields[4], at: "expires_at_ms")),
+            idleTimeoutSeconds: try int(fields[5], at: "idle_timeout_s"),
+            remember: try bool(fields[6], at: "remember"))
+    }
+
+    // MARK: - Fields
+
+    private static func string(_ field: JSONScalar?, at path: String) throws(Failure) -> String {
+        switch field {
+        case nil: throw .field(path: path, .missing)
+        case .string(let value?): return value
+        case .string(nil): throw .field(path: path, .invalid)
+        default: throw .field(path: path, .wrongType)
+        }
+    }
+
+    private static func int(_ field: JSONScalar?, at path: String) throws(Failure) -> Int64 {
+        switch field {
+        case nil: throw .field(path: path, .missing)
+        case .number(let value?): return value
+        case .number(nil): throw .field(path: path, .invalid)
+        default: throw .field(path: path, .wrongType)
+        }
+    }
+
+    /// An integer that may be absent or `null`.
+    private static func optionalInt(_ field: JSONScalar?, at path: String) throws(Failure) -> Int64? {
+        switch field {
+        case nil, .null?: return nil
+        default: return try int(field, at: path)
+        }
+    }
+
+    private static func bool(_ field: JSONScalar?, at path: String) throws(Failure) -> Bool {
+        switch field {
+        case nil: throw .field(path: path, .missing)
+        case .bool(let value): return value
+        default: throw .field(path: path, .wrongType)
+        }
+    }
+}
+
+extension JSONStoreParser.Failure {
+    /// The failure as the store's error, naming the file.
+    func accountError(path: String) -> AccountError {
+        switch self {
+        case .grammar(let offset):
+            .storeCorrupted(detail: "\(path): not valid JSON (truncated or damaged) at byte \(offset)")
+        case .notAStore(let format?):
+            .storeKindMismatch(expected: "JSON-file", found: JSONStoreDecoder.otherJSON + " (\"\(format)\")")
+        case .notAStore(nil):
+            .storeKindMismatch(expected: "JSON-file", found: JSONStoreDecoder.otherJSON)
+        case .tooNew(let version):
+            .storeVersionUnsupported(found: version, supported: JSONStoreDocument.formatVersion)
+        case .field(let field, .missing): .storeCorrupted(detail: "\(path): \(field) is missing")
+        case .field(let field, .wrongType): .storeCorrupted(detail: "\(path): \(field) has the wrong type")
+        case .field(let field, .invalid): .storeCorrupted(detail: "\(path): \(field) is invalid")
+        }
+    }
+}
