@@ -47,8 +47,6 @@ struct JSONStoreParser {
 
     private var text: JSONText
 
-    private init(text: JSONText) { self.text = text }
-
     // MARK: - The file
 
     private static let fileKeys: [[UInt8]] = [
