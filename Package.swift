@@ -178,7 +178,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "accounts", dependencies: ["AccountsCLI", "StandardBackends"], swiftSettings: strict),
+        .executableTarget(
+            name: "accounts", dependencies: ["AccountsCLI", "StandardBackends"], swiftSettings: strict,
+            // The toolchain's static-stdlib link exports every symbol of the executable (~43,000 on
+            // Linux); nothing looks them up, yet the runtime's start-up dladdr walks them all.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]),
         .target(
             name: "AccountsBench",
             dependencies: [

@@ -10,7 +10,8 @@ struct UsersCommand: AsyncParsableCommand {
         subcommands: [Count.self, List.self, Show.self])
 
     struct Count: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print how many accounts the store holds.")
+        static let configuration = CommandConfiguration(
+            commandName: "count", abstract: "Print how many accounts the store holds.")
         @OptionGroup var options: StoreOptions
 
         func run() async throws {
@@ -22,7 +23,8 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List accounts in email order, a page at a time.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List accounts in email order, a page at a time.")
         // `.unconditional`, so that `--limit -1` is read as a value (and refused as out of range)
         // rather than as an unknown option.
         @Option(parsing: .unconditional, help: "At most this many accounts (1 to 100000).") var limit = 100
@@ -47,7 +49,8 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one account: profile, sessions, failed logins.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show one account: profile, sessions, failed logins.")
         @Argument(help: "The account's email (any spelling of the domain).") var email: String
         @OptionGroup var options: StoreOptions
 
