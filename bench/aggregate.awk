@@ -1,10 +1,12 @@
-# Aggregates `impl RESULT phase engine mode N ops seconds mean_us p50 p99 rss_kib` lines:
-# the median mean_us (and p50, p99) over runs per implementation, then the Swift/raw ratio.
+# Aggregates `impl RESULT phase engine mode N ops seconds mean_us p50 p99 rss_kib` lines (impl:
+# baseline, raw or swift): the median mean_us (and p50, p99) over runs per implementation, then
+# Swift/baseline (all the store adds), raw/baseline (its layout) and Swift/raw (Swift on top).
 function median(list,    n, values, i, j, t) {
     n = split(list, values, " ")
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (values[j] + 0 < values[i] + 0) { t = values[i]; values[i] = values[j]; values[j] = t }
     return n % 2 ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
 }
+function ratio(a, b) { return a > 0 && b > 0 ? sprintf("%.2f", a / b) : "-" }
 $2 == "RESULT" {
     key = $3 "\t" $4 "\t" $5 "\t" $6
     if (!(key in seen)) { seen[key] = 1; order[++count] = key }
@@ -18,15 +20,20 @@ $2 == "RESULT" {
     }
 }
 END {
-    printf "%-15s %-7s %-8s %7s %10s %10s %7s %9s %9s %9s %9s\n", "phase", "engine", "mode", "N", "raw us/op", "swift us/op", "ratio", "swift p50", "swift p99", "peak RSS", "raw RSS"
+    printf "%-15s %-7s %-8s %7s %9s %9s %9s %10s %7s %9s %9s %9s %9s %9s\n", "phase", "engine", "mode", "N", \
+        "base us", "raw us", "swift us", "swift/base", "layout", "swift/raw", "swift p50", "swift p99", "peak RSS", "raw RSS"
     for (i = 1; i <= count; i++) {
         key = order[i]
         split(key, k, "\t")
+        b = ("baseline", key) in mean ? median(mean["baseline", key]) : 0
         r = ("raw", key) in mean ? median(mean["raw", key]) : 0
         s = ("swift", key) in mean ? median(mean["swift", key]) : 0
-        ratio = r > 0 && s > 0 ? sprintf("%.2f", s / r) : "-"
-        printf "%-15s %-7s %-8s %7s %10.2f %10.2f %7s %9.1f %9.1f %6.1f MiB %6.1f MiB\n", k[1], k[2], k[3], k[4], r, s, \
-            ratio, ("swift", key) in p50 ? median(p50["swift", key]) : 0, \
+        # (No `>` among printf's arguments: awk would read it as a redirection.)
+        base_text = b ? sprintf("%.2f", b) : "-"
+        raw_text = r ? sprintf("%.2f", r) : "-"
+        printf "%-15s %-7s %-8s %7s %9s %9s %9.2f %10s %7s %9s %9.1f %9.1f %6.1f MiB %6.1f MiB\n", k[1], k[2], k[3], k[4], \
+            base_text, raw_text, s, ratio(s, b), ratio(r, b), ratio(s, r), \
+            ("swift", key) in p50 ? median(p50["swift", key]) : 0, \
             ("swift", key) in p99 ? median(p99["swift", key]) : 0, rss["swift", key] / 1024, rss["raw", key] / 1024
         swift_mean[k[1], k[2], k[4]] = s
         raw_mean[k[1], k[2], k[4]] = r
