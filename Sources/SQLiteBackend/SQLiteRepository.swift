@@ -55,11 +55,9 @@ public final class SQLiteRepository: UserRepository, Sendable {
             () throws -> (connection: SQLiteConnection, readOnly: String?, access: SQLiteConnection.Access) in
             try openWriter(options, recognizer, newStoreID)
         }
-        var readers: [ReaderConnection] = []
-        for _ in 0..<max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN))) {
-            let reader = try SQLiteConnection(path: options.path, access: opened.access)
-            reader.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
-            readers.append(ReaderConnection(reader))
+        let readers = (0..<max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))).map { _ in
+            ReaderConnection(
+                path: options.path, access: opened.access, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         }
         let repository = SQLiteRepository(
             connection: opened.connection, readers: readers, io: io,
@@ -354,7 +352,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
 
     public func close() async throws {
         try await io.run { [self] in writer.withLock { $0.close() } }
-        for reader in readers { reader.connection.withLock { $0.close() } }
+        for reader in readers { reader.close() }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the writer connection.
@@ -400,16 +398,9 @@ public final class SQLiteRepository: UserRepository, Sendable {
             // A free reader if there is one, else wait for the one this read starts at.
             let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
             for offset in 0..<readers.count {
-                let reader = readers[(start &+ offset) % readers.count]
-                if let result = try reader.connection.withLockIfAvailable({ (connection) throws(AccountError) -> T in
-                    try body(connection)
-                }) {
-                    return result
-                }
+                if let result = try readers[(start &+ offset) % readers.count].readIfFree(body) { return result }
             }
-            return try readers[start % readers.count].connection.withLock { (connection) throws(AccountError) -> T in
-                try body(connection)
-            }
+            return try readers[start % readers.count].read(body)
         } catch .storeCorrupted(let detail) {
             throw SQLiteDamageCheck.recheck(path, detail)
         }
@@ -469,11 +460,57 @@ public final class SQLiteRepository: UserRepository, Sendable {
     }
 }
 
-/// One read connection and the lock that owns it.
+/// One read connection and the lock that owns it, opened by its first read: a one-shot command
+/// uses one (the others would each open the file and its WAL for nothing), a busy server all.
 final class ReaderConnection: Sendable {
-    let connection: Mutex<SQLiteConnection>
+    private enum State {
+        case unopened
+        case open(SQLiteConnection)
+        case closed
+    }
 
-    init(_ connection: sending SQLiteConnection) {
-        self.connection = Mutex(connection)
+    private let path: String
+    private let access: SQLiteConnection.Access
+    private let busyTimeoutMilliseconds: Int
+    private let state = Mutex<State>(.unopened)
+
+    init(path: String, access: SQLiteConnection.Access, busyTimeoutMilliseconds: Int) {
+        self.path = path
+        self.access = access
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    /// Runs `body` on this connection, waiting for it if another read holds it.
+    func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws(AccountError) -> T) throws(AccountError) -> T {
+        try state.withLock { (state) throws(AccountError) -> T in try body(try opened(&state)) }
+    }
+
+    /// Runs `body` on this connection if no other read holds it; `nil` when one does.
+    func readIfFree<T: Sendable>(
+        _ body: @Sendable (SQLiteConnection) throws(AccountError) -> T
+    ) throws(AccountError) -> T? {
+        try state.withLockIfAvailable { (state) throws(AccountError) -> T in try body(try opened(&state)) }
+    }
+
+    /// Closes the connection if it was opened; later reads fail.
+    func close() {
+        state.withLock { state in
+            if case .open(let connection) = state { connection.close() }
+            state = .closed
+        }
+    }
+
+    private func opened(_ state: inout State) throws(AccountError) -> SQLiteConnection {
+        switch state {
+        case .open(let connection):
+            return connection
+        case .closed:
+            throw .storeIO(detail: "\(path): the store was closed before this read")
+        case .unopened:
+            let connection = try SQLiteConnection(path: path, access: access)
+            connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            state = .open(connection)
+            return connection
+        }
     }
 }

@@ -69,4 +69,22 @@ struct SQLiteBackendTests {
         #expect(try await store.user(id: user.id) == user)
         try await store.close()
     }
+
+    /// Read connections open on first use; one that was never used must not open after `close`.
+    @Test("reads after close fail with a typed error instead of opening the file again")
+    func readsAfterClose() async throws {
+        let scratch = try ScratchFolder("sqlite-closed")
+        let store = try await SQLiteRepository.open(SQLiteOptions(path: scratch.path + "/a.sqlite"))
+        try await store.close()
+        // Several reads at once, so that readers no read had opened yet are tried too.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let error = await #expect(throws: AccountError.self) { try await store.user(email: "a@example.com") }
+                    #expect(error?.code == "store_io", "\(String(describing: error))")
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
 }
