@@ -80,7 +80,9 @@ struct SQLiteBackendTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    let error = await #expect(throws: AccountError.self) { try await store.user(email: "a@example.com") }
+                    let error = await #expect(throws: AccountError.self) {
+                        try await store.user(email: "a@example.com")
+                    }
                     #expect(error?.code == "store_io", "\(String(describing: error))")
                 }
             }
