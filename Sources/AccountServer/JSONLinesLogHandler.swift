@@ -33,10 +33,13 @@ public struct JSONLinesLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var line: [UInt8] = []
         line.reserveCapacity(256)
-        line += Array(#"{"time":""#.utf8) + Array(Self.clock.now().utf8) + Array(#"","level":""#.utf8)
-        line += Array(event.level.rawValue.utf8) + Array(#"","logger":"#.utf8)
+        line.append(contentsOf: #"{"time":""#.utf8)
+        line.append(contentsOf: Self.clock.now().utf8)
+        line.append(contentsOf: #"","level":""#.utf8)
+        line.append(contentsOf: event.level.rawValue.utf8)
+        line.append(contentsOf: #"","logger":"#.utf8)
         JSONValue.appendQuoted(label, to: &line)
-        line += Array(#","message":"#.utf8)
+        line.append(contentsOf: #","message":"#.utf8)
         JSONValue.appendQuoted(event.message.description, to: &line)
         let fields = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         for key in fields.keys.sorted() {
@@ -45,7 +48,7 @@ public struct JSONLinesLogHandler: LogHandler {
             line.append(UInt8(ascii: ":"))
             JSONValue.appendQuoted(fields[key]!.description, to: &line)
         }
-        line += Array("}\n".utf8)
+        line.append(contentsOf: "}\n".utf8)
         line.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import Logging
 
@@ -34,14 +33,15 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
         metrics?.record(
             method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status,
             duration: elapsed)
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000
+        let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
         context.logger.info(
             "request",
             metadata: [
                 "method": .string(request.method.rawValue),
                 "path": .string(request.uri.path),
                 "status": .stringConvertible(status),
-                "ms": .string(String(format: "%.1f", milliseconds)),
+                // Tenths of a millisecond, written without `String(format:)` (a tenth of the line's cost).
+                "ms": .string("\(tenths / 10).\(tenths % 10)"),
                 "client": .string(context.peerAddress ?? "unknown"),
             ])
     }
