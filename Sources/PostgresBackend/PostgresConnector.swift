@@ -51,6 +51,9 @@ struct PostgresConnector: Sendable {
         configuration.options.maximumConnections = options.poolSize
         configuration.options.connectTimeout = .milliseconds(Int64(options.connectTimeoutMilliseconds))
         configuration.options.keepAliveBehavior = nil
+        // The prepared statements name tables without their schema (`SignedInLookup`). Every other
+        // statement names the schema itself, so the search path changes nothing else.
+        configuration.options.additionalStartupParameters = [("search_path", options.schema)]
         return configuration
     }
 

@@ -254,21 +254,23 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
-    /// One round trip: the session joined with its user.
+    /// One round trip: the session joined with its user, as a prepared statement.
     public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
         try await withConnection { [schema] connection in
-            let columns =
-                "s.token_sha256, s.user_id, s.created_at_ms, s.last_seen_at_ms, s.expires_at_ms, s.idle_timeout_s, s.remember, "
-                + "u.id, u.email, u.nickname, u.password_hash, u.created_at_ms, u.password_changed_at_ms, "
-                + "u.failed_login_count, u.last_failed_login_at_ms"
-            guard
-                let row = try await connection.rows(
-                    """
-                    SELECT \(unescaped: columns) FROM \(unescaped: schema.sessions) s
-                    LEFT JOIN \(unescaped: schema.users) u ON u.id = s.user_id WHERE s.token_sha256 = \(tokenHash)
-                    """
-                ).first
-            else { return nil }
+            let lookup = SignedInLookup(tokenHash: tokenHash, schema: schema.name)
+            let found: PostgresRow?
+            do {
+                var rows = try await connection.execute(lookup, logger: PostgresConnector.logger).makeAsyncIterator()
+                found = try await rows.next()
+                // One row at most (the digest is the primary key); the rest of the stream is drained.
+                while try await rows.next() != nil {}
+            } catch let error as PSQLError where error.code == .server {
+                // PostgresNIO keeps a failed preparation for the life of the connection, and would
+                // answer every later lookup on it with the same error: the pool replaces it instead.
+                try? await connection.close()
+                throw error
+            }
+            guard let row = found else { return nil }
             let cells = row.makeRandomAccess()
             let session = SessionRecord(
                 tokenHash: try cells[0].decode(String.self), userID: UserID(rawValue: try cells[1].decode(String.self)),
