@@ -10,9 +10,11 @@ import FileSupport
 /// `JSONDecoder`'s answers: unknown keys are skipped, the first of two equal keys counts, a
 /// number with a fraction or an exponent is an integer when it is a whole one. It is stricter
 /// in one way: the skipped values must be valid JSON too (`JSONDecoder` left their insides
-/// unchecked). The order in which problems are reported is `JSONDecoder`'s as well: a grammar
-/// fault anywhere before any field problem, then the header (`format`, `format_version`), then
-/// the first problem in the order the fields are declared.
+/// unchecked); and where `JSONDecoder` called a value it could not represent (a lone surrogate,
+/// a number beyond 64 bits) "not valid JSON", this reader names the field (`is invalid`). The
+/// order in which problems are reported is `JSONDecoder`'s as well: a grammar fault anywhere
+/// before any field problem, then the header (`format`, `format_version`), then the first
+/// problem in the order the fields are declared.
 struct JSONStoreParser {
     /// The file's content, as read.
     struct Contents {
