@@ -34,7 +34,8 @@ public enum Hex {
             && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 
-    private static func value(_ char: UInt8) -> UInt8? {
+    /// The value of one hexadecimal digit, lowercase or uppercase; `nil` for any other byte.
+    public static func value(_ char: UInt8) -> UInt8? {
         switch char {
         case 0x30...0x39: char - 0x30
         case 0x61...0x66: char - 0x61 + 10

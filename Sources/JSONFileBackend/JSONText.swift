@@ -1,3 +1,4 @@
+import AccountCore
 import FileSupport
 
 #if canImport(Glibc)
@@ -266,14 +267,8 @@ struct JSONText {
         guard position + 4 <= bytes.count else { throw fault() }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let digit: UInt32
-            switch bytes[position] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(bytes[position] - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(bytes[position] - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(bytes[position] - UInt8(ascii: "A") + 10)
-            default: throw fault()
-            }
-            value = value << 4 | digit
+            guard let digit = Hex.value(bytes[position]) else { throw fault() }
+            value = value << 4 | UInt32(digit)
             position += 1
         }
         return value
