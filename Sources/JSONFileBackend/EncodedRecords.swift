@@ -26,12 +26,12 @@ struct EncodedRecords: Sendable {
         encoded[key] = nil
     }
 
-    /// Inserts `key`, new to this list, without an encoding: the loading of a file, which
-    /// reserves room for its `count` keys first.
-    mutating func insertNew(_ key: String, reservingFor count: Int) {
-        if keys.isEmpty { keys.reserveCapacity(count) }
-        insertKey(key)
-    }
+    /// Makes room for `count` keys (the loading of a file).
+    mutating func reserveCapacity(_ count: Int) { keys.reserveCapacity(count) }
+
+    /// Inserts `key`, new to this list, without an encoding (the loading of a file: unlike
+    /// `setUnencoded`, no stale encoding can exist to drop).
+    mutating func insertNew(_ key: String) { insertKey(key) }
 
     /// Encodes, with `encode`, every record that has no encoding yet.
     mutating func encodeMissing(_ encode: (String) -> [UInt8]) {

@@ -37,16 +37,18 @@ struct JSONStoreDocument: Sendable {
         usersByEmail.reserveCapacity(users.count)
         emailByID.reserveCapacity(users.count)
         sessionsByHash.reserveCapacity(sessions.count)
+        encodedUsers.reserveCapacity(users.count)
+        encodedSessions.reserveCapacity(sessions.count)
         for (index, user) in users.enumerated() {
             if emailByID.updateValue(user.email, forKey: user.id) != nil { throw .userID(index: index, user.id) }
             if usersByEmail.updateValue(user, forKey: user.email) != nil { throw .email(index: index) }
-            encodedUsers.insertNew(user.email, reservingFor: users.count)
+            encodedUsers.insertNew(user.email)
         }
         for (index, session) in sessions.enumerated() {
             if sessionsByHash.updateValue(session, forKey: session.tokenHash) != nil {
                 throw .tokenHash(index: index)
             }
-            encodedSessions.insertNew(session.tokenHash, reservingFor: sessions.count)
+            encodedSessions.insertNew(session.tokenHash)
         }
     }
 
