@@ -23,7 +23,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
     /// writer, so a lookup costs microseconds instead of a thread hop. One per core, so reads
     /// from several threads (a server's) do not queue behind one connection's lock.
     private let readers: [ReaderConnection]
-    /// Where the next read starts looking for a free reader.
+    /// Which reader a read waits for when every one is busy.
     private let nextReader = Atomic<Int>(0)
     /// The database file.
     public let path: String
@@ -395,12 +395,16 @@ public final class SQLiteRepository: UserRepository, Sendable {
         -> T
     {
         do {
-            // A free reader if there is one, else wait for the one this read starts at.
-            let start = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
-            for offset in 0..<readers.count {
-                if let result = try readers[(start &+ offset) % readers.count].readIfFree(body) { return result }
+            // The first free reader in order: reads one after another (a one-shot command, a quiet
+            // server) keep to the first connection and its page cache, and the others open only
+            // when reads overlap. Starting each read at the next reader instead opened a second
+            // connection for every command's second read.
+            for reader in readers {
+                if let result = try reader.readIfFree(body) { return result }
             }
-            return try readers[start % readers.count].read(body)
+            // Every reader is busy: wait for one, the waiters spread over them.
+            let next = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
+            return try readers[next % readers.count].read(body)
         } catch .storeCorrupted(let detail) {
             throw SQLiteDamageCheck.recheck(path, detail)
         }

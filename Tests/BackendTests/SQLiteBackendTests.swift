@@ -70,6 +70,39 @@ struct SQLiteBackendTests {
         try await store.close()
     }
 
+    /// Reads one after another share one connection: a one-shot command (open, read the store's
+    /// stamp, run its query) must not open a second reader for its second read.
+    @Test("reads one after another use one reader connection")
+    func sequentialReadsShareOneReader() async throws {
+        #if os(Linux)
+            let scratch = try ScratchFolder("sqlite-one-reader")
+            let path = scratch.path + "/a.sqlite"
+            let store = try await SQLiteRepository.open(SQLiteOptions(path: path))
+            for round in 0..<6 {
+                _ = try await store.user(email: "reader\(round)@example.com")
+                _ = try await store.userCount()
+            }
+            // The writer and one reader: each connection holds its own descriptor of the file.
+            #expect(try Self.descriptorsOpen(on: path) == 2)
+            try await store.close()
+            #expect(try Self.descriptorsOpen(on: path) == 0)
+        #else
+            print("skipped: counting a process's open files needs Linux's /proc/self/fd")
+        #endif
+    }
+
+    /// How many of this process's file descriptors refer to the file at `path` (same device and
+    /// inode), from `/proc/self/fd`.
+    private static func descriptorsOpen(on path: String) throws -> Int {
+        var file = stat()
+        guard stat(path, &file) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init)
+        return descriptors.filter { descriptor in
+            var open = stat()
+            return fstat(descriptor, &open) == 0 && open.st_dev == file.st_dev && open.st_ino == file.st_ino
+        }.count
+    }
+
     /// Read connections open on first use; one that was never used must not open after `close`.
     @Test("reads after close fail with a typed error instead of opening the file again")
     func readsAfterClose() async throws {
