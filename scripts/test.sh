@@ -2,28 +2,61 @@
 # Runs every test: installs what is missing, checks formatting, builds with warnings as errors
 # (each own target sets treatAllWarnings(as: .error)), runs a short smoke of each fuzz target,
 # builds and drives the outside backend in Examples/CustomBackend, then the whole Swift Testing
-# suite (last, so its summary closes the output) with a throwaway
+# suite (last, so its summary is just above the table of stage times) with a throwaway
 # PostgreSQL server on a loopback port, so the PostgreSQL cases run too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each stage's wall time, printed when it ends and as a table when the script exits (pass or
+# fail): CI has 45 minutes, and the table shows which stage grew.
+stage_names=()
+stage_seconds=()
+stage_start=$SECONDS
+end_stage() {
+    if ((${#stage_names[@]} > ${#stage_seconds[@]})); then
+        stage_seconds+=($((SECONDS - stage_start)))
+        echo "   (${stage_names[-1]}: ${stage_seconds[-1]} s)"
+    fi
+}
+stage() {
+    end_stage
+    stage_names+=("$1")
+    stage_start=$SECONDS
+    echo "== $1"
+}
+stage_times() {
+    end_stage
+    echo "== time per stage (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
+    local i
+    for i in "${!stage_seconds[@]}"; do printf '%6d s  %s\n' "${stage_seconds[$i]}" "${stage_names[$i]}"; done
+}
+postgres_folder=""
+finish() {
+    local status=$?
+    if [ -n "$postgres_folder" ]; then ./scripts/postgres-test-server.sh stop "$postgres_folder" || true; fi
+    stage_times
+    exit "$status"
+}
+trap finish EXIT
+
+stage "install what is missing"
 ./scripts/install-dependencies.sh --test-server --browser --bench
-echo "== swift format lint"
+stage "swift format lint"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift \
     Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift
-echo "== swift build --build-tests"
+stage "swift build --build-tests"
 swift build --build-tests
-echo "== documentation: every DocC catalog, warnings as errors"
+stage "documentation: every DocC catalog, warnings as errors"
 ./scripts/docs.sh
-echo "== README walkthrough against a fresh run"
+stage "README walkthrough against a fresh run"
 ./scripts/walkthrough.sh --check
-echo "== fuzz smoke (20 s per target)"
+stage "fuzz smoke (20 s per target)"
 ./scripts/fuzz.sh --smoke
-echo "== an outside backend: Examples/CustomBackend"
+stage "an outside backend: Examples/CustomBackend"
 ./scripts/example-backend.sh
-echo "== bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
+stage "bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
 BENCH_BUILD=debug N=300 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
-echo "== I/O faults, crashes and power cuts in each mutating command, per embedded backend"
+stage "I/O faults, crashes and power cuts in each mutating command, per embedded backend"
 # CI fails every call once (the bugs these found sat at single calls) with random runs per
 # command at 5 % and 20 % (the shim's and libfiu's), crashes at every 3rd call and cuts the power
 # after every 2nd change (every state where all unsynced changes are lost, and every state of
@@ -35,15 +68,15 @@ echo "== I/O faults, crashes and power cuts in each mutating command, per embedd
 ./scripts/fault-sweep.sh --kill --every 3 --large-points 4
 ./scripts/fault-sweep.sh --power-cut --every 2 --variants lost --large-points 4
 ./scripts/fault-sweep.sh --power-cut --every 6 --large-points 4
-echo "== the live API against its OpenAPI document (schemathesis, 30 examples per operation)"
+stage "the live API against its OpenAPI document (schemathesis, 30 examples per operation)"
 ./scripts/api-check.sh
-echo "== the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean"
+stage "the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean"
 ./scripts/browser-check.sh
-echo "== PostgreSQL test server"
+stage "PostgreSQL test server"
 # The variables (the random password among them) go straight into the environment, unprinted.
 server_env=$(./scripts/postgres-test-server.sh start)
 eval "$server_env"
-trap './scripts/postgres-test-server.sh stop "$TEST_POSTGRES_FOLDER"' EXIT
+postgres_folder=$TEST_POSTGRES_FOLDER
 echo "started on 127.0.0.1:$TEST_POSTGRES_PORT in $TEST_POSTGRES_FOLDER"
-echo "== swift test"
+stage "swift test"
 swift test
