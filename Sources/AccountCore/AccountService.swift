@@ -5,6 +5,7 @@ public struct AccountService: Sendable {
     /// The store.
     public let repository: any UserRepository
     private let hasher: any PasswordHasher
+    private var hashing: any PasswordHashingScheduler
     let strength: any PasswordStrengthEstimator
     private let digester: any TokenDigester
     private let random: any RandomSource
@@ -20,6 +21,7 @@ public struct AccountService: Sendable {
     static let touchIntervalSeconds: Int64 = 60
 
     /// Creates the service over `repository` with injected crypto, randomness and clock.
+    /// `hashing` decides where and when each password hash runs (at once, by default).
     public init(
         repository: any UserRepository,
         hasher: any PasswordHasher,
@@ -29,10 +31,12 @@ public struct AccountService: Sendable {
         clock: any AccountClock = SystemClock(),
         passwordPolicy: PasswordPolicy = PasswordPolicy(),
         sessionPolicy: SessionPolicy = SessionPolicy(),
-        throttlePolicy: ThrottlePolicy = ThrottlePolicy()
+        throttlePolicy: ThrottlePolicy = ThrottlePolicy(),
+        hashing: any PasswordHashingScheduler = ImmediateHashing()
     ) {
         self.repository = repository
         self.hasher = hasher
+        self.hashing = hashing
         self.strength = strength
         self.digester = digester
         self.random = random
@@ -40,6 +44,13 @@ public struct AccountService: Sendable {
         self.passwordPolicy = passwordPolicy
         self.sessionPolicy = sessionPolicy
         self.throttlePolicy = throttlePolicy
+    }
+
+    /// This service with its password hashes run by `scheduler` (a server's bounded queue).
+    public func schedulingHashes(on scheduler: any PasswordHashingScheduler) -> AccountService {
+        var copy = self
+        copy.hashing = scheduler
+        return copy
     }
 
     // MARK: - Start screen
@@ -81,7 +92,7 @@ public struct AccountService: Sendable {
             nickname: nickname.value, estimator: strength)
         // The cheap duplicate check spares a hash; the repository's atomic insert decides.
         if try await repository.user(email: email.normalized) != nil { throw AccountError.emailTaken }
-        let hash = try hasher.hash(normalizedPassword)
+        let hash = try await hashing.run { [hasher] in try hasher.hash(normalizedPassword) }
         let now = clock.now()
         let user = UserRecord(
             id: .random(using: random), email: email.normalized, nickname: nickname.value,
@@ -105,12 +116,14 @@ public struct AccountService: Sendable {
     public func login(email rawEmail: String, password: String, remember: Bool) async throws -> SignedInSession {
         let email = try EmailAddress(rawEmail)
         guard let user = try await repository.user(email: email.normalized) else {
-            _ = hasher.verify(PasswordPolicy.normalize(password), against: hasher.dummyHash())
+            _ = try await hashing.run { [hasher] in
+                hasher.verify(PasswordPolicy.normalize(password), against: hasher.dummyHash())
+            }
             throw AccountError.invalidCredentials
         }
-        let verified = try await checkPassword(password, of: user)
-        if hasher.needsRehash(verified.passwordHash) {
-            let upgraded = try hasher.hash(PasswordPolicy.normalize(password))
+        try await checkPassword(password, of: user)
+        if hasher.needsRehash(user.passwordHash) {
+            let upgraded = try await hashing.run { [hasher] in try hasher.hash(PasswordPolicy.normalize(password)) }
             _ = try await repository.updatePassword(
                 userID: user.id, passwordHash: upgraded, changedAt: clock.now(), revoking: .none)
         }
@@ -140,8 +153,10 @@ public struct AccountService: Sendable {
         let normalized = try passwordPolicy.validate(
             password: newPassword, confirmation: confirmation, email: user.email,
             nickname: user.nickname, current: currentPassword, estimator: strength)
-        _ = try await checkPassword(currentPassword, of: user)
-        let hash = try hasher.hash(normalized)
+        // A check that passes always returns the new hash; a failed one has thrown.
+        guard let hash = try await checkPassword(currentPassword, of: user, hashingNew: normalized) else {
+            throw AccountError.invalidCredentials
+        }
         guard
             try await repository.updatePassword(
                 userID: user.id, passwordHash: hash, changedAt: clock.now(),
@@ -153,7 +168,7 @@ public struct AccountService: Sendable {
     /// free to sign up again afterwards.
     public func withdraw(token: String?, password: String) async throws {
         let (user, _) = try await signedInUser(token: token, touching: false)
-        _ = try await checkPassword(password, of: user)
+        try await checkPassword(password, of: user)
         guard try await repository.deleteUser(id: user.id) else { throw AccountError.notSignedIn }
     }
 
@@ -165,21 +180,30 @@ public struct AccountService: Sendable {
 
     // MARK: - Helpers
 
-    /// Verifies `password` against `user`, honouring and updating the throttle.
-    /// Returns the user as verified.
-    private func checkPassword(_ password: String, of user: UserRecord) async throws -> UserRecord {
+    /// Verifies `password` against `user`, honouring and updating the throttle. With
+    /// `newPassword` (normalized), also hashes it when the check passes, in the same turn of the
+    /// scheduler: a password change waits for one hashing slot, not two, and is never refused
+    /// between its check and its hash. Returns that new hash.
+    @discardableResult
+    private func checkPassword(
+        _ password: String, of user: UserRecord, hashingNew newPassword: String? = nil
+    ) async throws -> String? {
         let now = clock.now()
         if let until = throttlePolicy.lockedUntil(failures: user.failedLoginCount, lastFailure: user.lastFailedLoginAt),
             now < until
         {
             throw AccountError.tooManyAttempts(retryAfterSeconds: now.secondsUntil(until))
         }
-        guard hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash) else {
+        let (matches, newHash) = try await hashing.run { [hasher] () throws -> (Bool, String?) in
+            let matches = hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash)
+            return (matches, matches ? try newPassword.map(hasher.hash) : nil)
+        }
+        guard matches else {
             _ = try await repository.recordLoginFailure(userID: user.id, at: now)
             throw AccountError.invalidCredentials
         }
         if user.failedLoginCount > 0 { try await repository.resetLoginFailures(userID: user.id) }
-        return user
+        return newHash
     }
 
     /// The session's user. `touching` refreshes the session's idle timer; the password change

@@ -18,9 +18,10 @@ import NIOCore
 /// ```
 ///
 /// One service (so one open repository) serves every request. Sign-up, login, password change
-/// and withdrawal are limited per client and run through the ``HashingGate``.
+/// and withdrawal are limited per client, and their password hashes go through the
+/// ``HashingGate``.
 public struct AccountAPI: Sendable {
-    /// The service every route calls.
+    /// The service every route calls: the one given, its hashes scheduled by the gate.
     public let service: AccountService
     /// The backend's name, for `/healthz`.
     public let backendName: String
@@ -44,7 +45,8 @@ public struct AccountAPI: Sendable {
         trustedProxies: [String] = [], gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 32),
         maxBodyBytes: Int = 65_536, deadline: RequestDeadline = .seconds(30), clock: any AccountClock = SystemClock()
     ) {
-        self.service = service
+        // The gate bounds the hashes themselves, whichever scheduler `service` came with.
+        self.service = service.schedulingHashes(on: gate)
         self.backendName = backendName
         limiter = ClientRateLimiter(
             limits: [
@@ -104,8 +106,8 @@ public struct AccountAPI: Sendable {
         }
     }
 
-    /// Counts the try against the client's limit, then runs `body` through the hashing gate,
-    /// within the deadline.
+    /// Counts the try against the client's limit, then runs `body` on the hashing threads, within
+    /// the deadline; its hashes wait for the gate's slots (through ``service``).
     package func limited<T: Sendable>(
         _ action: ClientRateLimiter.Action, _ request: Request, _ context: some AccountRoutesContext,
         _ body: @escaping @Sendable () async throws -> T
@@ -114,7 +116,7 @@ public struct AccountAPI: Sendable {
             peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor])
         try limiter.admit(action, client: client)
         let gate = gate
-        return try await deadline.run { try await gate.run(body) }
+        return try await deadline.run { try await gate.offEventLoops(body) }
     }
 
     /// The JSON body, read up to the limit and decoded.

@@ -1,13 +1,16 @@
+import AccountCore
 import Dispatch
 import Foundation
 import Synchronization
 
-/// Runs the requests that hash a password (Argon2id, 19 MiB and tens of milliseconds each) with
-/// bounded concurrency, on threads of their own: at most `concurrency` at once, at most
-/// `queueLimit` waiting, and any further one refused at once with ``ServerBusy`` instead of
-/// growing memory. Reads never wait here, and the threads that serve them are never blocked by
-/// a hash.
-public final class HashingGate: Sendable {
+/// Bounds the password hashes of the server (Argon2id, 19 MiB and tens of milliseconds each):
+/// at most `concurrency` at once, at most `queueLimit` waiting, and any further one refused at
+/// once with ``ServerBusy`` instead of growing memory. A slot is held while a hash computes,
+/// not while the request reads or writes the store around it (``AccountAPI`` hands the gate to
+/// its `AccountService` as its ``PasswordHashingScheduler``). The requests that hash run on
+/// threads of their own (``offEventLoops(_:)``), so reads never wait here, and the threads that
+/// serve them are never blocked by a hash or by a store's flush.
+public final class HashingGate: PasswordHashingScheduler {
     private struct State {
         var running = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -36,13 +39,20 @@ public final class HashingGate: Sendable {
     /// Requests refused because the queue was full, since start.
     public var rejections: Int { state.withLock { $0.rejected } }
 
-    /// Runs `body` once a slot is free, on the hashing threads.
+    /// Runs `work` (a hash) once a slot is free, on the hashing threads.
     /// - Throws: ``ServerBusy`` when every slot is taken and the queue is full; else what
-    ///   `body` throws.
-    public func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    ///   `work` throws.
+    public func run<T: Sendable>(_ work: @Sendable () throws -> T) async throws -> T {
         try await acquire()
         defer { release() }
-        return try await withTaskExecutorPreference(executor) { try await body() }
+        return try await withTaskExecutorPreference(executor) { try work() }
+    }
+
+    /// Runs `body` (a request that will hash) on the hashing threads, without taking a slot:
+    /// its store calls, some of which wait for a flush to disk, stay off the threads that serve
+    /// every other request.
+    public func offEventLoops<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(executor) { try await body() }
     }
 
     private func acquire() async throws(ServerBusy) {
@@ -89,7 +99,7 @@ public final class HashingGate: Sendable {
 }
 
 /// The hashing requests' threads: a Dispatch queue of its own, so the cooperative pool and the
-/// event loops that serve every other request stay free while Argon2id runs.
+/// event loops that serve every other request stay free while Argon2id runs or a store flushes.
 final class HashingExecutor: TaskExecutor {
     private let queue = DispatchQueue(label: "accounts.hashing", attributes: .concurrent)
 

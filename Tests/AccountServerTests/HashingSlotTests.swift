@@ -1,0 +1,86 @@
+import AccountCore
+import AccountCrypto
+import AccountServer
+import AccountTestSupport
+import MemoryBackend
+import Synchronization
+import Testing
+
+/// A hashing slot bounds Argon2id, not the request: while a request reads or writes the store
+/// (a login's session write waits for a flush to disk), its slot is free for another hash.
+@Suite("Hashing slots")
+struct HashingSlotTests {
+    static let password = "Tangerine-Kayak-42"
+    static let newPassword = "Marigold-Canoe-77"
+
+    @Test("every hash runs in a slot, and no store call is made while one is held")
+    func slotCoversTheHashAlone() async throws {
+        let gate = HashingGate(concurrency: 1, queueLimit: 8)
+        let slotsAtStoreCalls = Mutex<[(call: String, held: Int)]>([])
+        let slotsAtHashes = Mutex<[Int]>([])
+        let repository = ObservedRepository(MemoryUserRepository()) { call in
+            slotsAtStoreCalls.withLock { $0.append((call, gate.inProgress)) }
+        }
+        let hasher = ProbeHasher { slotsAtHashes.withLock { $0.append(gate.inProgress) } }
+        let service = AccountService(
+            repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
+            digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: ManualClock())
+        let api = AccountAPI(
+            service: service, backendName: "memory",
+            limits: ClientLimits(signUpsPerMinute: 100, loginsPerMinute: 100, passwordChecksPerMinute: 100),
+            gate: gate)
+        try await LiveServer.run(api: api, log: CapturedLog()) { port, client, _ in
+            let server = ServerClient(client: client, port: port)
+            let signUp = try await server.send(
+                .POST, "/v1/signup",
+                json: #"{"email":"leesoon7@example.com","password":"\#(Self.password)","nickname":"이순신"}"#)
+            #expect(signUp.status == 201)
+            let login = try await server.send(
+                .POST, "/v1/login", json: #"{"email":"leesoon7@example.com","password":"\#(Self.password)"}"#)
+            let token = try #require(login.token)
+            let wrong = try await server.send(
+                .POST, "/v1/login", json: #"{"email":"leesoon7@example.com","password":"Wrong-Kayak-42"}"#)
+            #expect(wrong.status == 401)
+            let unknown = try await server.send(
+                .POST, "/v1/login", json: #"{"email":"nobody77@example.com","password":"\#(Self.password)"}"#)
+            #expect(unknown.status == 401)
+            let change = try await server.send(
+                .POST, "/v1/password",
+                json: #"{"current_password":"\#(Self.password)","new_password":"\#(Self.newPassword)"}"#,
+                token: token)
+            #expect(change.status == 200)
+            let withdraw = try await server.send(
+                .POST, "/v1/withdraw", json: #"{"password":"\#(Self.newPassword)"}"#, token: token)
+            #expect(withdraw.status == 200)
+        }
+        let storeCalls = slotsAtStoreCalls.withLock { $0 }
+        let held = storeCalls.filter { $0.held != 0 }.map(\.call)
+        #expect(held.isEmpty, "store calls made while a hashing slot was held: \(held)")
+        #expect(storeCalls.contains { $0.call == "createSession" }, "the login wrote its session")
+        #expect(storeCalls.contains { $0.call == "recordLoginFailure" }, "the wrong password was counted")
+        #expect(storeCalls.contains { $0.call == "deleteUser" }, "the withdrawal reached the store")
+        // Sign-up, login, wrong password, unknown email, the change (its check and its new hash)
+        // and the withdrawal: seven Argon2id runs, each inside the one slot.
+        #expect(slotsAtHashes.withLock { $0 } == Array(repeating: 1, count: 7))
+        #expect(gate.inProgress == 0)
+    }
+}
+
+/// The fast test hasher, with a hook called at the start of every hash and verification.
+private struct ProbeHasher: PasswordHasher {
+    let inner = Argon2idPasswordHasher.fastForTests
+    let probe: @Sendable () -> Void
+
+    func hash(_ password: String) throws -> String {
+        probe()
+        return try inner.hash(password)
+    }
+
+    func verify(_ password: String, against phcString: String) -> Bool {
+        probe()
+        return inner.verify(password, against: phcString)
+    }
+
+    func needsRehash(_ phcString: String) -> Bool { inner.needsRehash(phcString) }
+    func dummyHash() -> String { inner.dummyHash() }
+}
