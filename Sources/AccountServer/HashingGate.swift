@@ -7,7 +7,7 @@ import Synchronization
 /// at most `concurrency` at once, at most `queueLimit` waiting, and any further one refused at
 /// once with ``ServerBusy`` instead of growing memory. A slot is held while a hash computes,
 /// not while the request reads or writes the store around it (``AccountAPI`` hands the gate to
-/// its `AccountService` as its ``PasswordHashingScheduler``). The requests that hash run on
+/// its `AccountService` as its `PasswordHashingScheduler`). The requests that hash run on
 /// threads of their own (``offEventLoops(_:)``), so reads never wait here, and the threads that
 /// serve them are never blocked by a hash or by a store's flush.
 public final class HashingGate: PasswordHashingScheduler {
