@@ -8,10 +8,12 @@ import Synchronization
 /// once with ``ServerBusy`` instead of growing memory. A slot is held while a hash computes,
 /// not while the request reads or writes the store around it (``AccountAPI`` hands the gate to
 /// its `AccountService` as its `PasswordHashingScheduler`). The requests that hash run on
-/// threads of their own (``offEventLoops(_:)``), so reads never wait here, and the threads that
-/// serve them are never blocked by a hash or by a store's flush.
+/// `concurrency` threads of their own (``offEventLoops(_:)``), so reads never wait here, and
+/// the threads that serve them are never blocked by a hash or by a store's flush.
 public final class HashingGate: PasswordHashingScheduler {
     private struct State {
+        /// Requests inside ``offEventLoops(_:)``.
+        var admitted = 0
         var running = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
         var rejected = 0
@@ -22,7 +24,7 @@ public final class HashingGate: PasswordHashingScheduler {
     /// Requests that may wait for a slot.
     public let queueLimit: Int
     private let state = Mutex(State())
-    private let executor = HashingExecutor()
+    private let executor: HashingThreads
 
     /// - Parameters:
     ///   - concurrency: computations at once (0: one per core).
@@ -30,10 +32,12 @@ public final class HashingGate: PasswordHashingScheduler {
     public init(concurrency: Int, queueLimit: Int) {
         self.concurrency = concurrency > 0 ? concurrency : max(1, ProcessInfo.processInfo.activeProcessorCount)
         self.queueLimit = queueLimit
+        executor = HashingThreads(count: self.concurrency)
     }
 
-    /// Requests waiting for a slot now.
-    public var queueDepth: Int { state.withLock { $0.waiting.count } }
+    /// Requests the gate holds that are not hashing now: waiting for a slot, for one of its
+    /// threads, or at the store calls around their hash.
+    public var queueDepth: Int { state.withLock { max($0.admitted - $0.running, $0.waiting.count) } }
     /// Requests holding a slot now.
     public var inProgress: Int { state.withLock { $0.running } }
     /// Requests refused because the queue was full, since start.
@@ -50,9 +54,27 @@ public final class HashingGate: PasswordHashingScheduler {
 
     /// Runs `body` (a request that will hash) on the hashing threads, without taking a slot:
     /// its store calls, some of which wait for a flush to disk, stay off the threads that serve
-    /// every other request.
+    /// every other request. At most `concurrency + queueLimit` requests are inside at once; one
+    /// more is refused here, at once, before it waits for anything (the hashing threads may all
+    /// be busy hashing, so a request left to queue for them would never reach the slots' own
+    /// check).
+    /// - Throws: ``ServerBusy`` when the gate is full; else what `body` throws.
     public func offEventLoops<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await withTaskExecutorPreference(executor) { try await body() }
+        try admit()
+        defer { state.withLock { $0.admitted -= 1 } }
+        return try await withTaskExecutorPreference(executor) { try await body() }
+    }
+
+    private func admit() throws(ServerBusy) {
+        let admitted = state.withLock { state -> Bool in
+            guard state.admitted < concurrency + queueLimit else {
+                state.rejected += 1
+                return false
+            }
+            state.admitted += 1
+            return true
+        }
+        if !admitted { throw ServerBusy(retryAfterSeconds: 1) }
     }
 
     private func acquire() async throws(ServerBusy) {
@@ -98,15 +120,49 @@ public final class HashingGate: PasswordHashingScheduler {
     }
 }
 
-/// The hashing requests' threads: a Dispatch queue of its own, so the cooperative pool and the
-/// event loops that serve every other request stay free while Argon2id runs or a store flushes.
-final class HashingExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "accounts.hashing", attributes: .concurrent)
+/// The hashing requests' threads: `count` threads of their own, stopped when the gate goes
+/// away. Not a Dispatch queue: on Linux one shares the threads of Swift's global executor (one
+/// per core), so hashes computing on all of them held up every other task of the process —
+/// including the requests the gate should have refused at once.
+final class HashingThreads: TaskExecutor {
+    private let work = Work()
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        for index in 0..<count {
+            let thread = Thread { [work] in work.run() }
+            thread.name = "accounts.hashing.\(index)"
+            thread.start()
+        }
+    }
+
+    deinit {
+        // Nothing can be queued any more (a queued job's task holds the gate): each thread
+        // takes one empty turn and ends.
+        for _ in 0..<count { work.available.signal() }
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        work.jobs.withLock { $0.append((job, executor)) }
+        work.available.signal()
+    }
+
+    /// What the threads share: the jobs in order, and one signal per job (or per thread to end).
+    private final class Work: Sendable {
+        let jobs = Mutex<[(job: UnownedJob, executor: UnownedTaskExecutor)]>([])
+        let available = DispatchSemaphore(value: 0)
+
+        func run() {
+            while true {
+                available.wait()
+                let next = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                guard let next else { return }
+                next.job.runSynchronously(on: next.executor)
+            }
+        }
     }
 }
 

@@ -2,6 +2,9 @@ import AccountCore
 import AccountCrypto
 import AccountServer
 import AccountTestSupport
+import BackendTestSupport
+import Dispatch
+import Foundation
 import MemoryBackend
 import Synchronization
 import Testing
@@ -83,4 +86,77 @@ private struct ProbeHasher: PasswordHasher {
 
     func needsRehash(_ phcString: String) -> Bool { inner.needsRehash(phcString) }
     func dummyHash() -> String { inner.dummyHash() }
+}
+
+/// The gate refuses at the door: a request beyond its slots and queue gets 503 at once, even
+/// when every hashing thread is busy in a hash (before requests were admitted at the door, the
+/// request waited for a thread to reach the slots' check, and under load was never refused).
+@Suite("Hashing gate admission")
+struct HashingGateAdmissionTests {
+    @Test("with every slot hashing and no queue, one more sign-up is refused at once")
+    func refusedWhileEverySlotHashes() async throws {
+        // Busy, not blocked: Dispatch adds threads for blocked workers, never for computing ones.
+        let hasher = SpinningHasher()
+        try await LiveServer.with(
+            Backends.sqlite, gate: HashingGate(concurrency: 2, queueLimit: 0), hasher: hasher
+        ) { server in
+            async let first = server.send(.POST, "/v1/signup", json: Self.signUp("first77"))
+            async let second = server.send(.POST, "/v1/signup", json: Self.signUp("second77"))
+            await hasher.waitUntilHashing()
+            await hasher.waitUntilHashing()
+            let refused: ServerClient.Reply
+            do {
+                refused = try await server.send(.POST, "/v1/signup", json: Self.signUp("third77"))
+            } catch {
+                // Not answered (the client gave up): let the held hashes end before failing.
+                hasher.release()
+                hasher.release()
+                throw error
+            }
+            #expect(refused.status == 503)
+            #expect(refused.code == "server_busy")
+            hasher.release()
+            hasher.release()
+            #expect(try await first.status == 201)
+            #expect(try await second.status == 201)
+            #expect(try await server.repository.userCount() == 2)
+        }
+    }
+
+    static func signUp(_ name: String) -> String {
+        #"{"email":"\#(name)@example.com","password":"Tangerine-Kayak-42","nickname":"이순신"}"#
+    }
+}
+
+/// The fast test hasher, its `hash` computing (spinning on a core, as Argon2id does) from the
+/// moment it is entered until the test releases it.
+private final class SpinningHasher: PasswordHasher {
+    private let inner = Argon2idPasswordHasher.fastForTests
+    private let entered = DispatchSemaphore(value: 0)
+    private let releases = Atomic<Int>(0)
+    private let taken = Atomic<Int>(0)
+
+    func hash(_ password: String) throws -> String {
+        let ticket = taken.wrappingAdd(1, ordering: .relaxed).newValue
+        entered.signal()
+        while releases.load(ordering: .acquiring) < ticket {}
+        return try inner.hash(password)
+    }
+
+    func verify(_ password: String, against phcString: String) -> Bool { inner.verify(password, against: phcString) }
+    func needsRehash(_ phcString: String) -> Bool { inner.needsRehash(phcString) }
+    func dummyHash() -> String { inner.dummyHash() }
+
+    /// Returns once a request is inside `hash`.
+    func waitUntilHashing() async {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                self.entered.wait()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Lets one computing `hash` finish (in the order they were entered).
+    func release() { releases.wrappingAdd(1, ordering: .releasing) }
 }
