@@ -61,7 +61,7 @@ public final class ServerMetrics: Sendable {
         registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "accounts", subsystem: "hashing", metricName: "queue_depth", unitName: "",
-                helpText: "Requests waiting for an Argon2id slot")
+                helpText: "Requests in the hashing gate that are not hashing now")
         ).set(Double(gate.queueDepth))
         registry.makeGauge(
             descriptor: MetricNameDescriptor(

@@ -3,8 +3,6 @@ import AccountCrypto
 import AccountServer
 import AccountTestSupport
 import BackendTestSupport
-import Dispatch
-import Foundation
 import MemoryBackend
 import Synchronization
 import Testing
@@ -95,8 +93,8 @@ private struct ProbeHasher: PasswordHasher {
 struct HashingGateAdmissionTests {
     @Test("with every slot hashing and no queue, one more sign-up is refused at once")
     func refusedWhileEverySlotHashes() async throws {
-        // Busy, not blocked: Dispatch adds threads for blocked workers, never for computing ones.
-        let hasher = SpinningHasher()
+        // Computing, not blocked: Dispatch adds threads for blocked workers, never for computing ones.
+        let hasher = HeldHasher(spinning: true)
         try await LiveServer.with(
             Backends.sqlite, gate: HashingGate(concurrency: 2, queueLimit: 0), hasher: hasher
         ) { server in
@@ -126,37 +124,4 @@ struct HashingGateAdmissionTests {
     static func signUp(_ name: String) -> String {
         #"{"email":"\#(name)@example.com","password":"Tangerine-Kayak-42","nickname":"이순신"}"#
     }
-}
-
-/// The fast test hasher, its `hash` computing (spinning on a core, as Argon2id does) from the
-/// moment it is entered until the test releases it.
-private final class SpinningHasher: PasswordHasher {
-    private let inner = Argon2idPasswordHasher.fastForTests
-    private let entered = DispatchSemaphore(value: 0)
-    private let releases = Atomic<Int>(0)
-    private let taken = Atomic<Int>(0)
-
-    func hash(_ password: String) throws -> String {
-        let ticket = taken.wrappingAdd(1, ordering: .relaxed).newValue
-        entered.signal()
-        while releases.load(ordering: .acquiring) < ticket {}
-        return try inner.hash(password)
-    }
-
-    func verify(_ password: String, against phcString: String) -> Bool { inner.verify(password, against: phcString) }
-    func needsRehash(_ phcString: String) -> Bool { inner.needsRehash(phcString) }
-    func dummyHash() -> String { inner.dummyHash() }
-
-    /// Returns once a request is inside `hash`.
-    func waitUntilHashing() async {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                self.entered.wait()
-                continuation.resume()
-            }
-        }
-    }
-
-    /// Lets one computing `hash` finish (in the order they were entered).
-    func release() { releases.wrappingAdd(1, ordering: .releasing) }
 }

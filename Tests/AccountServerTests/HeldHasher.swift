@@ -1,17 +1,30 @@
 import AccountCore
 import AccountCrypto
 import Dispatch
+import Synchronization
 
 /// A hasher whose `hash` waits until the test releases it, so a request can be held inside
-/// Argon2id while the test does something else (fills the queue, stops the server).
+/// Argon2id while the test does something else (fills the queue, stops the server). `spinning`
+/// makes the wait computing on its core, as Argon2id does, instead of blocked: Dispatch adds
+/// threads for blocked workers, never for computing ones.
 final class HeldHasher: PasswordHasher {
     private let inner = Argon2idPasswordHasher.fastForTests
+    private let spinning: Bool
     private let entered = DispatchSemaphore(value: 0)
     private let released = DispatchSemaphore(value: 0)
+    private let releases = Atomic<Int>(0)
+    private let taken = Atomic<Int>(0)
+
+    init(spinning: Bool = false) { self.spinning = spinning }
 
     func hash(_ password: String) throws -> String {
+        let ticket = taken.wrappingAdd(1, ordering: .relaxed).newValue
         entered.signal()
-        released.wait()
+        if spinning {
+            while releases.load(ordering: .acquiring) < ticket {}
+        } else {
+            released.wait()
+        }
         return try inner.hash(password)
     }
 
@@ -29,6 +42,8 @@ final class HeldHasher: PasswordHasher {
         }
     }
 
-    /// Lets one held `hash` finish.
-    func release() { released.signal() }
+    /// Lets one held `hash` finish (spinning ones in the order they were entered).
+    func release() {
+        if spinning { releases.wrappingAdd(1, ordering: .releasing) } else { released.signal() }
+    }
 }
