@@ -7,7 +7,7 @@ import ArgumentParser
 /// `accounts`: the root command.
 public struct AccountsCommand: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
-        CommandConfiguration(
+        var configuration = CommandConfiguration(
             commandName: "accounts",
             abstract:
                 "Keep user accounts in a store of one of the backends: \(CLIBackends.registry.names.joined(separator: ", ")).",
@@ -24,6 +24,8 @@ public struct AccountsCommand: AsyncParsableCommand {
             version: AccountsVersion.current,
             subcommands: subcommands
         )
+        if CompletionScriptCheck.isSkipped { configuration._superCommandName = CompletionScriptCheck.marker }
+        return configuration
     }
 
     static var subcommands: [any ParsableCommand.Type] {

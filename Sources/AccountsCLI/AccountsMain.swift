@@ -25,7 +25,9 @@ public enum AccountsMain {
 
     private static func run(_ arguments: [String]) async -> Int32 {
         do {
-            var command = try AccountsCommand.parseAsRoot(arguments)
+            var command = try CompletionScriptCheck.withoutCompletionScriptCheck(arguments) {
+                try AccountsCommand.parseAsRoot(arguments)
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
