@@ -4,8 +4,9 @@ import Dispatch
 ///
 /// Waiting for an `flock`, a busy database or an `fsync` must not pin one of the few cooperative
 /// threads, so a backend hops here for the work that can wait: the JSON backend for every call,
-/// SQLite and LMDB for opening, closing and a write that finds the store in use (their
-/// uncontended writes and their reads run on the caller's thread). Work on one queue runs one
+/// LMDB for opening and closing (its writer lock has no timeout to try it with), and SQLite and
+/// LMDB for a write that finds the store in use, SQLite also for an open or a close that does
+/// (the uncontended ones, and reads, run on the caller's thread). Work on one queue runs one
 /// item at a time, which also serialises the calls a repository sends here.
 public final class SerialIOQueue: Sendable {
     private let queue: DispatchQueue

@@ -8,6 +8,36 @@ import Testing
 
 @Suite("SQLite backend")
 struct SQLiteBackendTests {
+    @Test("an open that must migrate while another connection writes waits out the busy timeout, then changes nothing")
+    func openWaitsForTheWriteLock() async throws {
+        let scratch = try ScratchFolder("sqlite-open-busy")
+        let path = scratch.path + "/a.sqlite"
+        // A store of format 0: this application's id in SQLite's header, nothing migrated yet.
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(db, "PRAGMA application_id = \(0x4143_5354); PRAGMA journal_mode = WAL", nil, nil, nil)
+                == SQLITE_OK)
+        sqlite3_close(db)
+        let holder = try ForeignWriter(backend: "sqlite", storePath: path)
+        let timeout = 300
+        let started = ContinuousClock.now
+        do {
+            _ = try await SQLiteRepository.open(SQLiteOptions(path: path, busyTimeoutMilliseconds: timeout))
+            Issue.record("the store opened while another connection held its write lock")
+        } catch let error as AccountError {
+            #expect(error.code == "store_busy", "\(error)")
+        }
+        // The open tries without waiting first; refused, it must wait for the lock as configured
+        // rather than give up at once (a lower bound: a busy machine only makes it longer).
+        #expect(ContinuousClock.now - started >= .milliseconds(timeout / 2))
+        holder.release()
+        #expect(Self.pragma("user_version", of: path) == "0", "the refused open migrated the store")
+        let store = try await SQLiteRepository.open(SQLiteOptions(path: path))
+        #expect(try await store.userCount() == 0)
+        try await store.close()
+    }
+
     @Test("another application's SQLite database is refused untouched")
     func foreignDatabase() async throws {
         let scratch = try ScratchFolder("sqlite-foreign")
@@ -40,19 +70,9 @@ struct SQLiteBackendTests {
         #expect(try await store.integrityCheck() == ["ok"])
         #expect(try await store.storeInfo().formatName == "accountstore-sqlite")
         try await store.close()
-        var db: OpaquePointer?
-        #expect(sqlite3_open(path, &db) == SQLITE_OK)
-        defer { sqlite3_close(db) }
-        func pragma(_ name: String) -> String {
-            var statement: OpaquePointer?
-            sqlite3_prepare_v2(db, "PRAGMA \(name)", -1, &statement, nil)
-            defer { sqlite3_finalize(statement) }
-            guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return "" }
-            return String(cString: text)
-        }
-        #expect(pragma("application_id") == String(0x4143_5354))
-        #expect(pragma("user_version") == "1")
-        #expect(pragma("journal_mode") == "wal")
+        #expect(Self.pragma("application_id", of: path) == String(0x4143_5354))
+        #expect(Self.pragma("user_version", of: path) == "1")
+        #expect(Self.pragma("journal_mode", of: path) == "wal")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
@@ -89,6 +109,18 @@ struct SQLiteBackendTests {
         #else
             print("skipped: counting a process's open files needs Linux's /proc/self/fd")
         #endif
+    }
+
+    /// A pragma's value in the database at `path`, read on a connection of its own ("" when none).
+    private static func pragma(_ name: String, of path: String) -> String {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return "" }
+        defer { sqlite3_close(db) }
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(db, "PRAGMA \(name)", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return "" }
+        return String(cString: text)
     }
 
     /// How many of this process's file descriptors refer to the file at `path` (same device and
