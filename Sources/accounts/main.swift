@@ -1,8 +1,4 @@
 import AccountsCLI
 import StandardBackends
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-exit(await AccountsMain.run(Array(CommandLine.arguments.dropFirst()), backends: .standard))
+await AccountsMain.runAndExit(Array(CommandLine.arguments.dropFirst()), backends: .standard)

@@ -3,10 +3,5 @@ import AccountsCLI
 import JournalBackend
 import StandardBackends
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-exit(
-    await AccountsMain.run(
-        Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(JournalBackendDescriptor())))
+await AccountsMain.runAndExit(
+    Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(JournalBackendDescriptor()))
