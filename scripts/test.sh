@@ -55,7 +55,7 @@ stage "fuzz smoke (20 s per target)"
 stage "an outside backend: Examples/CustomBackend"
 ./scripts/example-backend.sh
 stage "bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
-BENCH_BUILD=debug N=300 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
+BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
 stage "I/O faults, crashes and power cuts in each mutating command, per embedded backend"
 # CI fails every call once (the bugs these found sat at single calls) with random runs per
 # command at 5 % and 20 % (the shim's and libfiu's), crashes at every 3rd call and cuts the power
