@@ -153,10 +153,7 @@ public struct AccountService: Sendable {
         let normalized = try passwordPolicy.validate(
             password: newPassword, confirmation: confirmation, email: user.email,
             nickname: user.nickname, current: currentPassword, estimator: strength)
-        // A check that passes always returns the new hash; a failed one has thrown.
-        guard let hash = try await checkPassword(currentPassword, of: user, hashingNew: normalized) else {
-            throw AccountError.invalidCredentials
-        }
+        let hash = try await checkPassword(currentPassword, of: user) { hasher in try hasher.hash(normalized) }
         guard
             try await repository.updatePassword(
                 userID: user.id, passwordHash: hash, changedAt: clock.now(),
@@ -180,30 +177,39 @@ public struct AccountService: Sendable {
 
     // MARK: - Helpers
 
-    /// Verifies `password` against `user`, honouring and updating the throttle. With
-    /// `newPassword` (normalized), also hashes it when the check passes, in the same turn of the
-    /// scheduler: a password change waits for one hashing slot, not two, and is never refused
-    /// between its check and its hash. Returns that new hash.
-    @discardableResult
-    private func checkPassword(
-        _ password: String, of user: UserRecord, hashingNew newPassword: String? = nil
-    ) async throws -> String? {
+    /// Verifies `password` against `user`, honouring and updating the throttle.
+    private func checkPassword(_ password: String, of user: UserRecord) async throws {
+        try await checkPassword(password, of: user) { _ in () }
+    }
+
+    /// Verifies `password` against `user`, honouring and updating the throttle, and when it
+    /// matches runs `andThen` (a password change hashes the new password there) in the same
+    /// turn of the scheduler: a password change waits for one hashing slot, not two, and is
+    /// never refused between its check and its hash. Returns what `andThen` returned.
+    private func checkPassword<Result: Sendable>(
+        _ password: String, of user: UserRecord,
+        andThen work: @Sendable (any PasswordHasher) throws -> Result
+    ) async throws -> Result {
         let now = clock.now()
         if let until = throttlePolicy.lockedUntil(failures: user.failedLoginCount, lastFailure: user.lastFailedLoginAt),
             now < until
         {
             throw AccountError.tooManyAttempts(retryAfterSeconds: now.secondsUntil(until))
         }
-        let (matches, newHash) = try await hashing.run { [hasher] () throws -> (Bool, String?) in
-            let matches = hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash)
-            return (matches, matches ? try newPassword.map(hasher.hash) : nil)
+        let outcome = try await hashing.run { [hasher] () throws -> PasswordCheck<Result> in
+            guard hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash) else {
+                return .mismatched
+            }
+            return .matched(try work(hasher))
         }
-        guard matches else {
+        switch outcome {
+        case .mismatched:
             _ = try await repository.recordLoginFailure(userID: user.id, at: now)
             throw AccountError.invalidCredentials
+        case .matched(let result):
+            if user.failedLoginCount > 0 { try await repository.resetLoginFailures(userID: user.id) }
+            return result
         }
-        if user.failedLoginCount > 0 { try await repository.resetLoginFailures(userID: user.id) }
-        return newHash
     }
 
     /// The session's user. `touching` refreshes the session's idle timer; the password change
@@ -245,4 +251,10 @@ public struct AccountService: Sendable {
     private func isWellFormed(_ token: String) -> Bool {
         Hex.isLowercaseHex(token, byteCount: 32)
     }
+}
+
+/// What a password check found, with what ran after a match.
+private enum PasswordCheck<Result: Sendable>: Sendable {
+    case matched(Result)
+    case mismatched
 }
