@@ -122,9 +122,10 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// The map size in bytes.
+    /// The map size in bytes (0 once the environment is closed).
     var mapSize: Int {
         lock.withLock { _ in
+            guard let environment else { return 0 }
             var info = MDB_envinfo()
             mdb_env_info(environment, &info)
             return info.me_mapsize
@@ -357,6 +358,11 @@ final class LMDBEnvironment: @unchecked Sendable {
     // MARK: - Helpers (lock held)
 
     private func begin(flags: UInt32) throws(AccountError) -> OpaquePointer {
+        // A repository can be closed while calls still reach it (a server stopping); LMDB would
+        // dereference the closed environment's null handle, so the call is refused here.
+        guard let environment else {
+            throw .storeIO(detail: "\(path): the store was closed before this call; nothing was changed")
+        }
         while true {
             var transaction: OpaquePointer?
             let status = mdb_txn_begin(environment, nil, flags, &transaction)

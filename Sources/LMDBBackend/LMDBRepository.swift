@@ -323,6 +323,8 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
+    /// Closes the store: waits for a transaction in progress; a call made after it (one that lost a race with a
+    /// server's stop) is refused with `storeIO`, never run on the closed handle.
     public func close() async throws {
         try await io.run { [self] in
             guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }

@@ -75,13 +75,26 @@ final class SQLiteConnection {
         handle = nil
     }
 
-    /// Sets how long SQLite retries a locked database before `SQLITE_BUSY`.
+    /// The open database. A closed connection refuses every call with a typed error: a store
+    /// can be closed while calls still reach it (a server stopping), and SQLite, as Debian
+    /// builds it, dereferences a null handle instead of refusing it.
+    private func openHandle() throws(AccountError) -> OpaquePointer {
+        guard let handle else {
+            throw .storeIO(detail: "\(path): the store was closed before this call; nothing was changed")
+        }
+        return handle
+    }
+
+    /// Sets how long SQLite retries a locked database before `SQLITE_BUSY` (nothing to set on a
+    /// closed connection, whose next call is refused anyway).
     func setBusyTimeout(milliseconds: Int) {
+        guard let handle else { return }
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
     }
 
     /// Runs SQL without parameters or results (pragmas, DDL, transaction control).
     func execute(_ sql: String) throws(AccountError) {
+        let handle = try openHandle()
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -151,7 +164,7 @@ final class SQLiteConnection {
                 // A COMMIT that fails may leave the transaction open (then rolling it back is
                 // certain), or end it with its frames already in the log and visible to readers:
                 // then neither "rolled back" nor "done" would be true.
-                if sqlite3_get_autocommit(handle) == 0, (try? run("ROLLBACK")) != nil {
+                if let handle, sqlite3_get_autocommit(handle) == 0, (try? run("ROLLBACK")) != nil {
                     throw AccountError.storeIO(detail: "\(detail); the transaction was rolled back")
                 }
                 throw AccountError.storeIO(
@@ -161,7 +174,7 @@ final class SQLiteConnection {
             }
             return result
         } catch {
-            if sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
+            if let handle, sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
             throw error
         }
     }
@@ -213,6 +226,7 @@ final class SQLiteConnection {
 
     private func prepared(_ sql: String) throws(AccountError) -> OpaquePointer {
         if let cached = statements[sql] { return cached }
+        let handle = try openHandle()
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw SQLiteFailure.error(status, lastMessage, path: path) }
