@@ -38,62 +38,6 @@ struct SQLiteBackendTests {
         try await store.close()
     }
 
-    static func user(_ n: Int) -> UserRecord {
-        let hex = String(n, radix: 16)
-        return UserRecord(
-            id: UserID(rawValue: String(repeating: "0", count: 32 - hex.count) + hex), email: "user\(n)@example.com",
-            nickname: "nïck\(n)", passwordHash: "$argon2id$", createdAt: .init(millisecondsSince1970: Int64(n)))
-    }
-
-    /// A server's graceful stop closes the store while requests may still reach it: a write
-    /// that loses the race must be refused with a typed error, not run on a closed handle, and
-    /// every write reported done must be in the store.
-    @Test("writes racing a close are each stored or refused with store_io, and the refused ones changed nothing")
-    func writesRacingClose() async throws {
-        let scratch = try ScratchFolder("sqlite-close-race")
-        let path = scratch.path + "/a.sqlite"
-        let store = try await SQLiteRepository.open(SQLiteOptions(path: path))
-        let stored = try await withThrowingTaskGroup(of: Int?.self) { group in
-            for n in 0..<64 {
-                if n == 32 {
-                    group.addTask {
-                        try await store.close()
-                        return nil
-                    }
-                }
-                group.addTask {
-                    do {
-                        try await store.createUser(Self.user(n), initialSession: nil)
-                        return n
-                    } catch let error as AccountError {
-                        #expect(error.code == "store_io", "\(error)")
-                        return nil
-                    }
-                }
-            }
-            var stored: [Int] = []
-            for try await n in group { if let n { stored.append(n) } }
-            return stored
-        }
-        for call in ["write", "read"] {
-            do {
-                if call == "write" {
-                    try await store.createUser(Self.user(100), initialSession: nil)
-                } else {
-                    _ = try await store.userCount()
-                }
-                Issue.record("a \(call) after close was accepted")
-            } catch let error as AccountError {
-                #expect(error.code == "store_io", "\(call): \(error)")
-            }
-        }
-        let reopened = try await SQLiteRepository.open(SQLiteOptions(path: path))
-        #expect(try await reopened.userCount() == stored.count)
-        for n in stored { #expect(try await reopened.user(id: Self.user(n).id) == Self.user(n)) }
-        #expect(try await reopened.integrityCheck() == ["ok"])
-        try await reopened.close()
-    }
-
     @Test("another application's SQLite database is refused untouched")
     func foreignDatabase() async throws {
         let scratch = try ScratchFolder("sqlite-foreign")

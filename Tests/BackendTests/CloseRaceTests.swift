@@ -1,0 +1,67 @@
+import AccountBackendKit
+import AccountCore
+import AccountTestSupport
+import BackendTestSupport
+import StandardBackends
+import Testing
+
+/// A server's graceful stop closes the store while requests may still reach it, and an
+/// embedding application can do the same. A call that loses the race with `close()` must be
+/// served or refused with a typed error, never run on a closed handle (libsqlite3 and liblmdb
+/// dereference one: the process died with SIGSEGV), and every write reported done must stay.
+@Suite("Calls racing close")
+struct CloseRaceTests {
+    static func user(_ n: Int) -> UserRecord {
+        let hex = String(n, radix: 16)
+        return UserRecord(
+            id: UserID(rawValue: String(repeating: "0", count: 32 - hex.count) + hex), email: "user\(n)@example.com",
+            nickname: "nïck\(n)", passwordHash: "$argon2id$", createdAt: .init(millisecondsSince1970: Int64(n)))
+    }
+
+    /// Runs `create`; `true` when it was stored, `false` when refused with `store_io`.
+    static func stored(_ create: () async throws -> Void) async -> Bool {
+        do {
+            try await create()
+            return true
+        } catch let error as AccountError {
+            #expect(error.code == "store_io", "\(error)")
+            return false
+        } catch {
+            Issue.record("an untyped error: \(error)")
+            return false
+        }
+    }
+
+    @Test(
+        "writes racing a close, and calls after it, are served or refused with store_io; the stored ones stay",
+        arguments: BackendRegistry.embedded.descriptors)
+    func callsRacingClose(_ backend: any BackendDescriptor) async throws {
+        let scratch = try ScratchFolder("close-race-\(backend.name)")
+        let configuration = BackendConfiguration(
+            location: scratch.path + "/" + backend.defaultStoreName, values: backend.defaultValues)
+        let store = try await BackendRegistry.standard.open(backend, configuration)
+        var stored = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for n in 0..<64 {
+                if n == 32 {
+                    group.addTask {
+                        try await store.close()
+                        return nil
+                    }
+                }
+                group.addTask {
+                    await Self.stored { try await store.createUser(Self.user(n), initialSession: nil) } ? n : nil
+                }
+            }
+            var stored: [Int] = []
+            for try await n in group { if let n { stored.append(n) } }
+            return stored
+        }
+        if await Self.stored({ try await store.createUser(Self.user(100), initialSession: nil) }) { stored.append(100) }
+        _ = await Self.stored { _ = try await store.userCount() }
+        let reopened = try await BackendRegistry.standard.open(backend, configuration)
+        #expect(try await reopened.userCount() == stored.count)
+        for n in stored { #expect(try await reopened.user(id: Self.user(n).id) == Self.user(n)) }
+        #expect(try await reopened.integrityCheck() == ["ok"])
+        try await reopened.close()
+    }
+}
