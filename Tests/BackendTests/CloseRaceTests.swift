@@ -39,7 +39,27 @@ struct CloseRaceTests {
         let scratch = try ScratchFolder("close-race-\(backend.name)")
         let configuration = BackendConfiguration(
             location: scratch.path + "/" + backend.defaultStoreName, values: backend.defaultValues)
-        let store = try await BackendRegistry.standard.open(backend, configuration)
+        try await Self.race { try await BackendRegistry.standard.open(backend, configuration) }
+    }
+
+    @Test(
+        "PostgreSQL: writes racing a close, and calls after it, are served or refused with store_io",
+        .enabled(if: PostgresTestServer.isConfigured, Comment(rawValue: PostgresTestServer.skipReason)))
+    func postgresCallsRacingClose() async throws {
+        let scratch = try ScratchFolder("close-race-postgres")
+        var configuration = PostgresTestServer.configuration(Backends.postgres, folder: scratch.path, name: "a")
+        // A call after close must not wait out the suite's long deadline for a pooled connection.
+        configuration.values["connect_timeout_ms"] = .integer(5_000)
+        try await PostgresTestServer.run(
+            {
+                try await Self.race { try await BackendRegistry.standard.open(Backends.postgres, configuration) }
+            }, thenCleanUp: { await PostgresTestServer.cleanUp(Backends.postgres, folder: scratch.path) })
+    }
+
+    /// Creates 64 users with a close among them, then calls the closed store; reopened, the store
+    /// must hold exactly the creates that reported success.
+    static func race(_ open: () async throws -> any UserRepository) async throws {
+        let store = try await open()
         var stored = try await withThrowingTaskGroup(of: Int?.self) { group in
             for n in 0..<64 {
                 if n == 32 {
@@ -58,7 +78,7 @@ struct CloseRaceTests {
         }
         if await Self.stored({ try await store.createUser(Self.user(100), initialSession: nil) }) { stored.append(100) }
         _ = await Self.stored { _ = try await store.userCount() }
-        let reopened = try await BackendRegistry.standard.open(backend, configuration)
+        let reopened = try await open()
         #expect(try await reopened.userCount() == stored.count)
         for n in stored { #expect(try await reopened.user(id: Self.user(n).id) == Self.user(n)) }
         #expect(try await reopened.integrityCheck() == ["ok"])
