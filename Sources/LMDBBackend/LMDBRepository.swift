@@ -323,8 +323,10 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
-    /// Closes the store: waits for a transaction in progress; a call made after it (one that lost a race with a
-    /// server's stop) is refused with `storeIO`, never run on the closed handle.
+    /// Gives back this repository's share of the process's environment for the store; the last
+    /// one closes it, after the transaction in progress. A call made after that (one that lost a
+    /// race with a server's stop) is refused with `storeIO`, never run on the closed handle;
+    /// while another repository of this process keeps the store open, such a call still runs.
     public func close() async throws {
         try await io.run { [self] in
             guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }

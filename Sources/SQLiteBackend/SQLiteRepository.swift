@@ -369,8 +369,8 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
-    /// Closes the store: waits for a write in progress; a call made after it (one that lost a race with a
-    /// server's stop) is refused with `storeIO`, never run on the closed handle.
+    /// Closes the store, after the write in progress. A call made after it (one that lost a race
+    /// with a server's stop) is refused with `storeIO`, never run on the closed handle.
     public func close() async throws {
         // Right here when no call holds the writer (a one-shot command's close: the hop would
         // cost more than the close); else on `io`, behind the calls that do.
