@@ -12,6 +12,8 @@ public final class PostgresRepository: UserRepository, Sendable {
     private let runner: Task<Void, Never>
     private let schema: PostgresSchema
     private let options: PostgresOptions
+    /// Gathers the session lookups of concurrent requests into shared queries.
+    private let signedInLookups: LookupCoalescer<String, SignedInLookup.Found>
     /// How many times a transaction reruns after a serialization failure or deadlock.
     private static let retries = 5
 
@@ -20,6 +22,15 @@ public final class PostgresRepository: UserRepository, Sendable {
         self.runner = runner
         self.options = options
         schema = PostgresSchema(name: options.schema)
+        // Two batches at once keep a second query on its way while one is answered, and leave
+        // the rest of the pool to writes; more at once only made smaller batches, and was
+        // slower (bench/README.md, "Session lookups on PostgreSQL"). 64 digests are 4 KiB of
+        // parameters and a few index reads.
+        signedInLookups = LookupCoalescer(
+            maximumInFlight: min(2, options.poolSize), maximumBatch: 64
+        ) { [client, options] tokenHashes in
+            try await Self.signedIn(tokenHashes, client: client, options: options)
+        }
     }
 
     /// Connects, creates or migrates the store in `options.schema`, and starts the pool.
@@ -254,40 +265,31 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
-    /// One round trip: the session joined with its user, as a prepared statement.
+    /// The session joined with its user, in one round trip shared with the lookups that
+    /// arrived meanwhile (`LookupCoalescer`).
     public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
-        try await withConnection { [schema] connection in
-            let lookup = SignedInLookup(tokenHash: tokenHash, schema: schema.name)
-            let found: PostgresRow?
+        try await signedInLookups.value(for: tokenHash)
+    }
+
+    /// One query for a batch of digests: the prepared `SignedInLookup`.
+    private static func signedIn(
+        _ tokenHashes: [String], client: PostgresClient, options: PostgresOptions
+    ) async throws -> [String: SignedInLookup.Found] {
+        try await withConnection(client: client, options: options) { connection in
+            let lookup = SignedInLookup(tokenHashes: tokenHashes, schema: options.schema)
+            var found: [String: SignedInLookup.Found] = [:]
             do {
-                var rows = try await connection.execute(lookup, logger: PostgresConnector.logger).makeAsyncIterator()
-                found = try await rows.next()
-                // One row at most (the digest is the primary key); the rest of the stream is drained.
-                while try await rows.next() != nil {}
+                for try await row in try await connection.execute(lookup, logger: PostgresConnector.logger) {
+                    let one = try SignedInLookup.found(row)
+                    found[one.session.tokenHash] = one
+                }
             } catch let error as PSQLError where error.code == .server {
                 // PostgresNIO keeps a failed preparation for the life of the connection, and would
                 // answer every later lookup on it with the same error: the pool replaces it instead.
                 try? await connection.close()
                 throw error
             }
-            guard let row = found else { return nil }
-            let cells = row.makeRandomAccess()
-            let session = SessionRecord(
-                tokenHash: try cells[0].decode(String.self), userID: UserID(rawValue: try cells[1].decode(String.self)),
-                createdAt: Timestamp(millisecondsSince1970: try cells[2].decode(Int64.self)),
-                lastSeenAt: Timestamp(millisecondsSince1970: try cells[3].decode(Int64.self)),
-                expiresAt: Timestamp(millisecondsSince1970: try cells[4].decode(Int64.self)),
-                idleTimeoutSeconds: try cells[5].decode(Int64.self), remember: try cells[6].decode(Bool.self))
-            guard let id = try cells[7].decode(String?.self) else { return (session, nil) }
-            let user = UserRecord(
-                id: UserID(rawValue: id), email: try cells[8].decode(String.self),
-                nickname: String(buffer: try cells[9].decode(ByteBuffer.self)),
-                passwordHash: try cells[10].decode(String.self),
-                createdAt: Timestamp(millisecondsSince1970: try cells[11].decode(Int64.self)),
-                passwordChangedAt: Timestamp(millisecondsSince1970: try cells[12].decode(Int64.self)),
-                failedLoginCount: Int(try cells[13].decode(Int64.self)),
-                lastFailedLoginAt: try cells[14].decode(Int64?.self).map { Timestamp(millisecondsSince1970: $0) })
-            return (session, user)
+            return found
         }
     }
 
@@ -342,6 +344,13 @@ public final class PostgresRepository: UserRepository, Sendable {
     private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {
+        try await Self.withConnection(client: client, options: options, body)
+    }
+
+    private static func withConnection<T: Sendable>(
+        client: PostgresClient, options: PostgresOptions,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         do {
             return try await PostgresDeadline.run(
                 milliseconds: options.connectTimeoutMilliseconds, what: "a pooled connection",

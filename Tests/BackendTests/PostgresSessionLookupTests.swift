@@ -61,6 +61,48 @@ struct PostgresSessionLookupTests {
         }
     }
 
+    @Test("many lookups at once, folded into shared queries, each get their own session and user")
+    func concurrentLookupsGetTheirOwn() async throws {
+        let schema = PostgresTestServer.uniqueSchema("lookup_many")
+        try await PostgresTestServer.run {
+            let store = try await PostgresRepository.open(try Self.options(schema: schema))
+            let digests = (0..<20).map { n in String(repeating: (n < 16 ? "0" : "") + String(n, radix: 16), count: 32) }
+            // Sessions for the first 16 digests; the last 4 belong to nobody.
+            for n in 0..<16 {
+                let user = UserRecord(
+                    id: UserID(rawValue: String(repeating: String(n, radix: 16), count: 32)),
+                    email: "user\(n)@example.com", nickname: "닉\(n)", passwordHash: "$argon2id$",
+                    createdAt: Timestamp(millisecondsSince1970: Int64(n)))
+                let session = SessionRecord(
+                    tokenHash: digests[n], userID: user.id, createdAt: user.createdAt, lastSeenAt: user.createdAt,
+                    expiresAt: Timestamp(millisecondsSince1970: 9_000_000_000_000), idleTimeoutSeconds: 60,
+                    remember: n.isMultiple(of: 2))
+                try await store.createUser(user, initialSession: session)
+            }
+            let answers = try await withThrowingTaskGroup(of: (Int, String?, String?, Bool?).self) { group in
+                for request in 0..<400 {
+                    group.addTask {
+                        let found = try await store.signedIn(tokenHash: digests[request % 20])
+                        return (request, found?.session.tokenHash, found?.user?.nickname, found?.session.remember)
+                    }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = ($1.1, $1.2, $1.3) }
+            }
+            #expect(answers.count == 400)
+            for (request, answer) in answers {
+                let n = request % 20
+                if n < 16 {
+                    #expect(answer.0 == digests[n] && answer.1 == "닉\(n)" && answer.2 == n.isMultiple(of: 2))
+                } else {
+                    #expect(answer.0 == nil && answer.1 == nil)
+                }
+            }
+            try await store.close()
+        } thenCleanUp: {
+            await PostgresTestServer.drop(schema: schema)
+        }
+    }
+
     @Test("on a connection whose search path is not the store's schema, the lookup finds nothing")
     func otherSearchPathFindsNothing() async throws {
         let schema = PostgresTestServer.uniqueSchema("lookup_path")
@@ -68,7 +110,7 @@ struct PostgresSessionLookupTests {
             let store = try await Self.store(schema: schema, nickname: "kept")
             try await store.close()
             let connector = try PostgresConnector(try Self.options(schema: schema))
-            let lookup = SignedInLookup(tokenHash: Self.digest, schema: schema)
+            let lookup = SignedInLookup(tokenHashes: [Self.digest], schema: schema)
             // A direct connection has the server's default search path, which has no such tables in
             // this database: PostgreSQL refuses the statement outright.
             let refused = try await connector.withConnection { connection in
