@@ -52,6 +52,16 @@ public struct AccountWebPages: Sendable {
 
     // MARK: - Responses
 
+    /// The page of one form, titled `title`. A form posts to the page it is on, so the page's
+    /// path (for its language links) is the form's action.
+    func formPage(
+        _ form: FormModel, title: String, formError: String?, visit: WebVisit, status: HTTPResponse.Status,
+        retryAfter: Int64?
+    ) -> Response {
+        let values = form.values(into: visit.pageValues(title: title, path: form.action, formError: formError))
+        return page("form", values, visit: visit, status: status, retryAfter: retryAfter)
+    }
+
     /// A rendered page; sets the form token cookie when the browser had none.
     func page(
         _ template: String, _ values: [String: Any], visit: WebVisit, status: HTTPResponse.Status = .ok,

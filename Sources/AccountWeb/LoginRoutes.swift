@@ -63,8 +63,8 @@ extension AccountWebPages {
                     name: "remember", label: text.rememberLabel, hint: text.rememberHint, checked: entry.remember)
             ],
             links: [(href: "/signup", label: text.noAccount)])
-        let values = form.values(into: visit.pageValues(title: text.logIn, path: "/login", formError: entry.formError))
-        return page("form", values, visit: visit, status: status, retryAfter: retryAfter)
+        return formPage(
+            form, title: text.logIn, formError: entry.formError, visit: visit, status: status, retryAfter: retryAfter)
     }
 }
 

@@ -82,9 +82,8 @@ extension AccountWebPages {
                     name: "remember", label: text.rememberLabel, hint: text.rememberHint, checked: entry.remember)
             ],
             links: [(href: "/login", label: text.haveAccount)])
-        let values = form.values(
-            into: visit.pageValues(title: text.signUp, path: "/signup", formError: entry.formError))
-        return page("form", values, visit: visit, status: status, retryAfter: retryAfter)
+        return formPage(
+            form, title: text.signUp, formError: entry.formError, visit: visit, status: status, retryAfter: retryAfter)
     }
 }
 

@@ -158,9 +158,9 @@ extension AccountWebPages {
                     errors: entry.confirmationErrors),
             ],
             links: [(href: "/welcome", label: text.backToWelcome)])
-        let values = form.values(
-            into: visit.pageValues(title: text.changePassword, path: "/password", formError: entry.formError))
-        return page("form", values, visit: visit, status: status, retryAfter: retryAfter)
+        return formPage(
+            form, title: text.changePassword, formError: entry.formError, visit: visit, status: status,
+            retryAfter: retryAfter)
     }
 
     private func withdrawPage(
@@ -180,9 +180,9 @@ extension AccountWebPages {
                     errors: entry.confirmErrors)
             ],
             links: [(href: "/welcome", label: text.backToWelcome)])
-        let values = form.values(
-            into: visit.pageValues(title: text.withdraw, path: "/withdraw", formError: entry.formError))
-        return page("form", values, visit: visit, status: status, retryAfter: retryAfter)
+        return formPage(
+            form, title: text.withdraw, formError: entry.formError, visit: visit, status: status, retryAfter: retryAfter
+        )
     }
 }
 
