@@ -41,12 +41,11 @@ public struct JSONLinesLogHandler: LogHandler {
         JSONValue.appendQuoted(label, to: &line)
         line.append(contentsOf: #","message":"#.utf8)
         JSONValue.appendQuoted(event.message.description, to: &line)
-        let fields = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
-        for key in fields.keys.sorted() {
+        for (key, value) in Self.fields(metadata, event.metadata) {
             line.append(UInt8(ascii: ","))
             JSONValue.appendQuoted(key, to: &line)
             line.append(UInt8(ascii: ":"))
-            JSONValue.appendQuoted(fields[key]!.description, to: &line)
+            JSONValue.appendQuoted(value.description, to: &line)
         }
         line.append(contentsOf: "}\n".utf8)
         line.withUnsafeBytes { buffer in
@@ -60,6 +59,23 @@ public struct JSONLinesLogHandler: LogHandler {
                 offset += written
             }
         }
+    }
+
+    /// The logger's fields and the entry's (which win on the same key), sorted by key: one
+    /// array, where merging into a new dictionary hashed every key on insert and again on lookup.
+    static func fields(
+        _ logger: Logger.Metadata, _ entry: Logger.Metadata?
+    ) -> [(key: String, value: Logger.MetadataValue)] {
+        var fields: [(key: String, value: Logger.MetadataValue)] = []
+        fields.reserveCapacity(logger.count + (entry?.count ?? 0))
+        if let entry {
+            for field in logger where entry[field.key] == nil { fields.append(field) }
+            fields.append(contentsOf: entry)
+        } else {
+            fields.append(contentsOf: logger)
+        }
+        fields.sort { $0.key < $1.key }
+        return fields
     }
 
     /// The current UTC time as ISO 8601 text, made anew only when the second changes.

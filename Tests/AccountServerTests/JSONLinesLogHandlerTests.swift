@@ -26,4 +26,20 @@ struct JSONLinesLogHandlerTests {
         #expect(object["level"] as? String == "info")
         #expect((object["time"] as? String)?.hasSuffix("Z") == true)
     }
+
+    @Test("the entry's fields win over the logger's on the same key, and every key comes once, in order")
+    func fieldOrder() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        var logger = Logger(label: "test") { JSONLinesLogHandler(label: $0, file: fds[1]) }
+        logger[metadataKey: "path"] = "from the logger"
+        logger[metadataKey: "b"] = "kept"
+        logger.info("request", metadata: ["path": "/v1/me", "status": .stringConvertible(200), "a": "first"])
+        close(fds[1])
+        let text = String(
+            decoding: FileHandle(fileDescriptor: fds[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+        #expect(
+            text.contains(#""message":"request","a":"first","b":"kept","path":"/v1/me","status":"200"}"#), "\(text)")
+        #expect(!text.contains("from the logger"))
+    }
 }
