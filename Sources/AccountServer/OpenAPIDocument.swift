@@ -7,6 +7,213 @@ enum OpenAPIDocument {
     static let json = #"""
         {
           "components": {
+            "parameters": {
+              "AcceptLanguage": {
+                "description": "`ko` for Korean messages; English otherwise.",
+                "in": "header",
+                "name": "Accept-Language",
+                "required": false,
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
+            "responses": {
+              "BodyTooLarge": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "The body is larger than server.max_body_bytes."
+              },
+              "EmailTaken": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "The email is already registered."
+              },
+              "InvalidInput": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+              },
+              "NotJSON": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "The body is not application/json."
+              },
+              "NotSignedIn": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "Wrong credentials, or no valid session.",
+                "headers": {
+                  "WWW-Authenticate": {
+                    "description": "Always `Bearer`.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
+              },
+              "StoreFailed": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "The store failed; the cause is in the server's log only."
+              },
+              "StrapiBodyTooLarge": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/StrapiFailure"
+                    }
+                  }
+                },
+                "description": "The body is larger than server.max_body_bytes."
+              },
+              "StrapiInvalidInput": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/StrapiFailure"
+                    }
+                  }
+                },
+                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+              },
+              "StrapiNotJSON": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/StrapiFailure"
+                    }
+                  }
+                },
+                "description": "The body is not application/json."
+              },
+              "StrapiNotSignedIn": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/StrapiFailure"
+                    }
+                  }
+                },
+                "description": "Wrong credentials, or no valid session."
+              },
+              "StrapiStoreFailed": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/StrapiFailure"
+                    }
+                  }
+                },
+                "description": "The store failed; the cause is in the server's log only."
+              },
+              "StrapiTooManyAttempts": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/StrapiFailure"
+                    }
+                  }
+                },
+                "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
+                "headers": {
+                  "Retry-After": {
+                    "description": "Seconds to wait before trying again.",
+                    "schema": {
+                      "minimum": 1,
+                      "type": "integer"
+                    }
+                  }
+                }
+              },
+              "StrapiUnavailable": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/StrapiFailure"
+                    }
+                  }
+                },
+                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
+                "headers": {
+                  "Retry-After": {
+                    "description": "Seconds to wait before trying again.",
+                    "schema": {
+                      "minimum": 1,
+                      "type": "integer"
+                    }
+                  }
+                }
+              },
+              "TooManyAttempts": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
+                "headers": {
+                  "Retry-After": {
+                    "description": "Seconds to wait before trying again.",
+                    "schema": {
+                      "minimum": 1,
+                      "type": "integer"
+                    }
+                  }
+                }
+              },
+              "Unavailable": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
+                "headers": {
+                  "Retry-After": {
+                    "description": "Seconds to wait before trying again.",
+                    "schema": {
+                      "minimum": 1,
+                      "type": "integer"
+                    }
+                  }
+                }
+              }
+            },
             "schemas": {
               "ChangePasswordRequest": {
                 "properties": {
@@ -400,13 +607,7 @@ enum OpenAPIDocument {
                 "operationId": "strapiChangePassword",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "requestBody": {
@@ -431,92 +632,25 @@ enum OpenAPIDocument {
                     "description": "The user and the token used, still valid; every other session is revoked."
                   },
                   "400": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                    "$ref": "#/components/responses/StrapiInvalidInput"
                   },
                   "401": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Wrong credentials, or no valid session."
+                    "$ref": "#/components/responses/StrapiNotSignedIn"
                   },
                   "413": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The body is larger than server.max_body_bytes."
+                    "$ref": "#/components/responses/StrapiBodyTooLarge"
                   },
                   "415": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The body is not application/json."
+                    "$ref": "#/components/responses/StrapiNotJSON"
                   },
                   "429": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/StrapiTooManyAttempts"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StrapiStoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/StrapiUnavailable"
                   }
                 },
                 "security": [
@@ -535,13 +669,7 @@ enum OpenAPIDocument {
                 "operationId": "strapiLogin",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "requestBody": {
@@ -566,82 +694,22 @@ enum OpenAPIDocument {
                     "description": "The user and a new token."
                   },
                   "400": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                    "$ref": "#/components/responses/StrapiInvalidInput"
                   },
                   "413": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The body is larger than server.max_body_bytes."
+                    "$ref": "#/components/responses/StrapiBodyTooLarge"
                   },
                   "415": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The body is not application/json."
+                    "$ref": "#/components/responses/StrapiNotJSON"
                   },
                   "429": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/StrapiTooManyAttempts"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StrapiStoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/StrapiUnavailable"
                   }
                 },
                 "summary": "Log in (Strapi)",
@@ -655,13 +723,7 @@ enum OpenAPIDocument {
                 "operationId": "strapiRegister",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "requestBody": {
@@ -686,82 +748,22 @@ enum OpenAPIDocument {
                     "description": "The new user and its token."
                   },
                   "400": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                    "$ref": "#/components/responses/StrapiInvalidInput"
                   },
                   "413": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The body is larger than server.max_body_bytes."
+                    "$ref": "#/components/responses/StrapiBodyTooLarge"
                   },
                   "415": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The body is not application/json."
+                    "$ref": "#/components/responses/StrapiNotJSON"
                   },
                   "429": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/StrapiTooManyAttempts"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StrapiStoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/StrapiUnavailable"
                   }
                 },
                 "summary": "Register (Strapi)",
@@ -775,13 +777,7 @@ enum OpenAPIDocument {
                 "operationId": "strapiMe",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "responses": {
@@ -796,43 +792,13 @@ enum OpenAPIDocument {
                     "description": "The user."
                   },
                   "401": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "Wrong credentials, or no valid session."
+                    "$ref": "#/components/responses/StrapiNotSignedIn"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StrapiStoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/StrapiFailure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/StrapiUnavailable"
                   }
                 },
                 "security": [
@@ -851,13 +817,7 @@ enum OpenAPIDocument {
                 "operationId": "health",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "responses": {
@@ -872,33 +832,10 @@ enum OpenAPIDocument {
                     "description": "The store answered."
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 },
                 "summary": "Whether the store answers",
@@ -934,13 +871,7 @@ enum OpenAPIDocument {
                 "operationId": "logIn",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "requestBody": {
@@ -965,100 +896,25 @@ enum OpenAPIDocument {
                     "description": "A new session."
                   },
                   "400": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                    "$ref": "#/components/responses/InvalidInput"
                   },
                   "401": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Wrong credentials, or no valid session.",
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "description": "Always `Bearer`.",
-                        "schema": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotSignedIn"
                   },
                   "413": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is larger than server.max_body_bytes."
+                    "$ref": "#/components/responses/BodyTooLarge"
                   },
                   "415": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is not application/json."
+                    "$ref": "#/components/responses/NotJSON"
                   },
                   "429": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TooManyAttempts"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 },
                 "summary": "Log in",
@@ -1072,13 +928,7 @@ enum OpenAPIDocument {
                 "operationId": "logOut",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "responses": {
@@ -1093,51 +943,13 @@ enum OpenAPIDocument {
                     "description": "The session is revoked in the store."
                   },
                   "401": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Wrong credentials, or no valid session.",
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "description": "Always `Bearer`.",
-                        "schema": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotSignedIn"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 },
                 "security": [
@@ -1156,13 +968,7 @@ enum OpenAPIDocument {
                 "operationId": "me",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "responses": {
@@ -1177,51 +983,13 @@ enum OpenAPIDocument {
                     "description": "The user and the greeting in the request's language."
                   },
                   "401": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Wrong credentials, or no valid session.",
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "description": "Always `Bearer`.",
-                        "schema": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotSignedIn"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 },
                 "security": [
@@ -1240,13 +1008,7 @@ enum OpenAPIDocument {
                 "operationId": "changePassword",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "requestBody": {
@@ -1271,100 +1033,25 @@ enum OpenAPIDocument {
                     "description": "Changed; every other session of the user is revoked."
                   },
                   "400": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                    "$ref": "#/components/responses/InvalidInput"
                   },
                   "401": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Wrong credentials, or no valid session.",
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "description": "Always `Bearer`.",
-                        "schema": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotSignedIn"
                   },
                   "413": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is larger than server.max_body_bytes."
+                    "$ref": "#/components/responses/BodyTooLarge"
                   },
                   "415": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is not application/json."
+                    "$ref": "#/components/responses/NotJSON"
                   },
                   "429": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TooManyAttempts"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 },
                 "security": [
@@ -1384,13 +1071,7 @@ enum OpenAPIDocument {
                 "operationId": "signUp",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "requestBody": {
@@ -1415,92 +1096,25 @@ enum OpenAPIDocument {
                     "description": "The account and its first session."
                   },
                   "400": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                    "$ref": "#/components/responses/InvalidInput"
                   },
                   "409": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The email is already registered."
+                    "$ref": "#/components/responses/EmailTaken"
                   },
                   "413": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is larger than server.max_body_bytes."
+                    "$ref": "#/components/responses/BodyTooLarge"
                   },
                   "415": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is not application/json."
+                    "$ref": "#/components/responses/NotJSON"
                   },
                   "429": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TooManyAttempts"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 },
                 "summary": "Sign up and sign in",
@@ -1514,13 +1128,7 @@ enum OpenAPIDocument {
                 "operationId": "withdraw",
                 "parameters": [
                   {
-                    "description": "`ko` for Korean messages; English otherwise.",
-                    "in": "header",
-                    "name": "Accept-Language",
-                    "required": false,
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/parameters/AcceptLanguage"
                   }
                 ],
                 "requestBody": {
@@ -1545,100 +1153,25 @@ enum OpenAPIDocument {
                     "description": "The user and every one of its sessions are deleted."
                   },
                   "400": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                    "$ref": "#/components/responses/InvalidInput"
                   },
                   "401": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Wrong credentials, or no valid session.",
-                    "headers": {
-                      "WWW-Authenticate": {
-                        "description": "Always `Bearer`.",
-                        "schema": {
-                          "type": "string"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/NotSignedIn"
                   },
                   "413": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is larger than server.max_body_bytes."
+                    "$ref": "#/components/responses/BodyTooLarge"
                   },
                   "415": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The body is not application/json."
+                    "$ref": "#/components/responses/NotJSON"
                   },
                   "429": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "Too many attempts: the account's throttle or the client's per-minute limit.",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/TooManyAttempts"
                   },
                   "500": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store failed; the cause is in the server's log only."
+                    "$ref": "#/components/responses/StoreFailed"
                   },
                   "503": {
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "$ref": "#/components/schemas/Failure"
-                        }
-                      }
-                    },
-                    "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-                    "headers": {
-                      "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {
-                          "minimum": 1,
-                          "type": "integer"
-                        }
-                      }
-                    }
+                    "$ref": "#/components/responses/Unavailable"
                   }
                 },
                 "security": [

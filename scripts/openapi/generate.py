@@ -17,24 +17,31 @@ def resp(desc, schema, headers=None):
     return r
 retry = {"Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer", "minimum": 1}}}
 www = {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type": "string"}}}
+# Each failure response is written once, under components/responses, and referenced by the
+# routes: one schema and text per status and API style, so a client generator makes one type
+# for each instead of one per route.
+failure_names = {"400": "InvalidInput", "401": "NotSignedIn", "409": "EmailTaken", "413": "BodyTooLarge",
+    "415": "NotJSON", "429": "TooManyAttempts", "500": "StoreFailed", "503": "Unavailable"}
+failure_texts = {
+    "400": "Invalid input: a rule broken, or a body that is not the route's JSON object.",
+    "401": "Wrong credentials, or no valid session.",
+    "409": "The email is already registered.",
+    "413": "The body is larger than server.max_body_bytes.",
+    "415": "The body is not application/json.",
+    "429": "Too many attempts: the account's throttle or the client's per-minute limit.",
+    "500": "The store failed; the cause is in the server's log only.",
+    "503": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
+}
+def failure_name(style, code): return ("" if style == "native" else "Strapi") + failure_names[code]
+def failure_response(style, code):
+    h = retry if code in ("429", "503") else (www if code == "401" and style == "native" else None)
+    return resp(failure_texts[code], ref("Failure") if style == "native" else ref("StrapiFailure"), h)
+responses = {}  # only the ones some route refers to
 def failures(style, codes):
-    f = ref("Failure") if style == "native" else ref("StrapiFailure")
-    out = {}
-    texts = {
-        "400": "Invalid input: a rule broken, or a body that is not the route's JSON object.",
-        "401": "Wrong credentials, or no valid session.",
-        "409": "The email is already registered.",
-        "413": "The body is larger than server.max_body_bytes.",
-        "415": "The body is not application/json.",
-        "429": "Too many attempts: the account's throttle or the client's per-minute limit.",
-        "500": "The store failed; the cause is in the server's log only.",
-        "503": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
-    }
-    for c in codes:
-        h = retry if c in ("429", "503") else (www if c == "401" and style == "native" else None)
-        out[c] = resp(texts[c], f, h)
-    return out
-lang = {"name": "Accept-Language", "in": "header", "required": False, "description": "`ko` for Korean messages; English otherwise.", "schema": {"type": "string"}}
+    for c in codes: responses[failure_name(style, c)] = failure_response(style, c)
+    return {c: {"$ref": f"#/components/responses/{failure_name(style, c)}"} for c in codes}
+accept_language = {"name": "Accept-Language", "in": "header", "required": False, "description": "`ko` for Korean messages; English otherwise.", "schema": {"type": "string"}}
+lang = {"$ref": "#/components/parameters/AcceptLanguage"}
 bearer = [{"bearer": []}]
 body_codes = ["400", "413", "415", "429", "500", "503"]
 def op(summary, opid, tag, style, ok_code, ok, codes, req=None, secured=False, desc=None):
@@ -124,7 +131,7 @@ doc = {"openapi": "3.1.0",
   "info": {"title": "AccountStore", "version": "1", "description": "Sign-up, login, sessions, password change and withdrawal over one account store: a native JSON API, Strapi's users-permissions auth routes, and a health check."},
   "tags": [{"name": "native"}, {"name": "strapi"}, {"name": "operations"}],
   "paths": paths,
-  "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "The session token of a sign-up or login (64 hex digits)."}}}}
+  "components": {"schemas": schemas, "responses": responses, "parameters": {"AcceptLanguage": accept_language}, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "The session token of a sign-up or login (64 hex digits)."}}}}
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 text = json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True)
 assert '"""#' not in text
