@@ -56,17 +56,23 @@ stage "an outside backend: Examples/CustomBackend"
 ./scripts/example-backend.sh
 stage "bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
 BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
-stage "I/O faults, crashes and power cuts in each mutating command, per embedded backend"
+stage "fault sweep: each file system call of each mutating command failed once, random faults at 5 %"
 # CI fails every call once (the bugs these found sat at single calls) with random runs per
 # command at 5 % and 20 % (the shim's and libfiu's), crashes at every 3rd call and cuts the power
 # after every 2nd change (every state where all unsynced changes are lost, and every state of
 # every 6th change), the large import at 4 points each; the full sweeps are --random 30 --fiu 30
 # at --probability 0.01, 0.05 and 0.2, --kill, and --power-cut (also with --durability relaxed
 # and none).
+# Each sweep is a stage of its own, so the table of times shows which one grew (together they
+# are about half of CI: 15-19 minutes in the runs of 2026-11-24 and -25).
 ./scripts/fault-sweep.sh --random 2 --fiu 2 --large-points 4
+stage "fault sweep: random faults at 20 %, no single-call pass"
 ./scripts/fault-sweep.sh --every 1000000 --random 1 --fiu 2 --probability 0.2 --large-points 1
+stage "fault sweep: a crash (SIGKILL) at every 3rd call"
 ./scripts/fault-sweep.sh --kill --every 3 --large-points 4
+stage "fault sweep: power cuts after every 2nd change, unsynced changes lost"
 ./scripts/fault-sweep.sh --power-cut --every 2 --variants lost --large-points 4
+stage "fault sweep: power cuts after every 6th change, every variant"
 ./scripts/fault-sweep.sh --power-cut --every 6 --large-points 4
 stage "the live API against its OpenAPI document (schemathesis, 30 examples per operation)"
 ./scripts/api-check.sh
