@@ -200,6 +200,6 @@ echo "hashing limit, measured before each login or sign-up load (ratios: the med
     "$cores cores / $(awk -v us="$hash_us" 'BEGIN { printf "%.1f", us / 1000 }') ms per Argon2id ($hash_range) = $hash_limit per second;" \
     "$cores threads hashing side by side reach $hash_parallel per second" \
     "($(awk -v p="$hash_parallel" -v l="$hash_limit" 'BEGIN { printf "%.2f", p / l }') of the limit:" \
-    "the most a server can reach on this machine)"
+    "the most a server can reach on this machine in this run)"
 read -r burst_rps _ _ burst_bad <<<"$burst"
 echo "500 concurrent logins for $DURATION: $burst_rps req/s, $burst_bad answered 503/429; server RSS $((idle_kib / 1024)) MiB idle, peak $((peak_kib / 1024)) MiB"
