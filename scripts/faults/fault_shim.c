@@ -6,9 +6,13 @@
 //   FAULT_DIR=/path      the folder whose files may fail (required; nothing is counted without it)
 //   FAULT_AT=k           fail the k-th counted call (1-based); 0 or unset: none
 //   FAULT_PROBABILITY=p  fail each counted call with probability p (with FAULT_SEED)
-//   FAULT_LOG=/file      append "n call path" for every counted call (to size a sweep)
+//   FAULT_LOG=/file      append "n call path" for every counted call (to size a sweep), with
+//                        " (failed)" after each call made to fail
 //   FAULT_KILL_AT=k      instead of failing it, kill the process with SIGKILL at the k-th counted
 //                        call, before the call runs (a crash at a chosen point)
+//   FAULT_BAD_FILE=/path and FAULT_BAD_OFFSET=n
+//                        a bad sector: every pread of that file that covers byte n fails with EIO,
+//                        on every try, as on a disk going bad (such reads are not counted)
 //   FAULT_STDIN_AT=k     fail the k-th read of standard input with EIO (for the reader of
 //                        --password-stdin; standard input is never faulted otherwise)
 //   FAULT_RECORD=/file   append every change the program makes to files under FAULT_DIR (writes
@@ -52,6 +56,8 @@ static char *paths[MAX_FDS];
 /// Descriptors opened with O_SYNC or O_DSYNC: each write is on the disk when it returns (LMDB
 /// writes its meta page so).
 static char synchronous[MAX_FDS];
+static char bad_file[PATH_MAX];
+static long long bad_offset = -1;
 static int ready;
 
 static void setup(void) {
@@ -68,6 +74,12 @@ static void setup(void) {
     kill_at = kill_point ? atol(kill_point) : 0;
     const char *stdin_point = getenv("FAULT_STDIN_AT");
     stdin_fail_at = stdin_point ? atol(stdin_point) : 0;
+    const char *bad = getenv("FAULT_BAD_FILE");
+    const char *bad_at = getenv("FAULT_BAD_OFFSET");
+    if (bad && *bad && bad_at && *bad_at) {
+        strncpy(bad_file, bad, sizeof bad_file - 1);
+        bad_offset = atoll(bad_at);
+    }
     const char *p = getenv("FAULT_PROBABILITY");
     probability = p ? atof(p) : 0;
     const char *seed = getenv("FAULT_SEED");
@@ -117,16 +129,17 @@ static double next_random(void) {
 /// Counts one call and says whether it must fail.
 static int should_fail(const char *call, const char *path, int fd) {
     long n = __atomic_add_fetch(&counter, 1, __ATOMIC_SEQ_CST);
+    int fail = (fail_at > 0 && n == fail_at) || (probability > 0 && next_random() < probability);
     if (log_fd >= 0) {
+        // A failing call is marked, so a random run that went wrong shows which calls failed.
         char line[PATH_MAX + 64];
-        int length = path ? snprintf(line, sizeof line, "%ld %s %s\n", n, call, path)
-                          : snprintf(line, sizeof line, "%ld %s fd %d\n", n, call, fd);
+        const char *mark = fail ? " (failed)" : "";
+        int length = path ? snprintf(line, sizeof line, "%ld %s %s%s\n", n, call, path, mark)
+                          : snprintf(line, sizeof line, "%ld %s fd %d%s\n", n, call, fd, mark);
         if (length > 0) (void)!write(log_fd, line, (size_t)length);
     }
     if (kill_at > 0 && n == kill_at) raise(SIGKILL);
-    if (fail_at > 0 && n == fail_at) return 1;
-    if (probability > 0 && next_random() < probability) return 1;
-    return 0;
+    return fail;
 }
 
 #define REAL(name) static __typeof__(name) *real_##name; if (!real_##name) real_##name = dlsym(RTLD_NEXT, #name)
@@ -241,8 +254,18 @@ ssize_t read(int fd, void *buffer, size_t count) {
     return real_read(fd, buffer, count);
 }
 
+/// Whether a read of `count` bytes at `offset` of `fd` covers the bad sector.
+static int on_bad_sector(int fd, size_t count, off_t offset) {
+    return bad_offset >= 0 && fd >= 0 && fd < MAX_FDS && paths[fd] && strcmp(paths[fd], bad_file) == 0 &&
+           offset <= bad_offset && bad_offset < offset + (off_t)count;
+}
+
 ssize_t pread(int fd, void *buffer, size_t count, off_t offset) {
     REAL(pread);
+    if (fd_tracked(fd) && on_bad_sector(fd, count, offset)) {
+        errno = EIO;
+        return -1;
+    }
     if (fd_tracked(fd) && should_fail("pread", NULL, fd)) {
         if (count > 1 && counter % 2 == 0) return real_pread(fd, buffer, count / 2, offset);
         errno = EIO;
