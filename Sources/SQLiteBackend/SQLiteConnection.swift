@@ -179,6 +179,25 @@ final class SQLiteConnection {
         }
     }
 
+    /// The error number of the last system call on the database file or its log (the WAL) that
+    /// failed since this connection opened them, if any did. SQLite turns a read that fails with
+    /// EIO into "database disk image is malformed" once a statement runs, and its own error
+    /// codes then no longer tell the two apart; each file keeps the errno, so this still can.
+    var lastFileError: Int32? {
+        guard let handle else { return nil }
+        var main: Int32 = 0
+        if sqlite3_file_control(handle, "main", SQLITE_FCNTL_LAST_ERRNO, &main) == SQLITE_OK, main != 0 {
+            return main
+        }
+        var log: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log) == SQLITE_OK, let log,
+            let control = log.pointee.pMethods?.pointee.xFileControl
+        else { return nil }
+        var logError: Int32 = 0
+        guard control(log, SQLITE_FCNTL_LAST_ERRNO, &logError) == SQLITE_OK, logError != 0 else { return nil }
+        return logError
+    }
+
     /// SQLite's message for the last failure, with the operating system's reason for I/O ones.
     private var lastMessage: String {
         guard let handle else { return "closed" }

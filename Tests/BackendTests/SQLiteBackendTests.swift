@@ -90,6 +90,34 @@ struct SQLiteBackendTests {
         try await store.close()
     }
 
+    /// SQLite reports a read that fails with EIO as damage, so the damage it reports is checked
+    /// again before it is called corruption (see the re-check fault test of the CLI): real damage
+    /// must still come out as `store_corrupted`, with what the check found, and stay untouched.
+    @Test("a damaged table page is store_corrupted once the check confirms it, and the file stays as it was")
+    func damagedPage() async throws {
+        let scratch = try ScratchFolder("sqlite-damaged-page")
+        let path = scratch.path + "/a.sqlite"
+        let store = try await SQLiteRepository.open(SQLiteOptions(path: path))
+        try await store.createUser(
+            UserRecord(
+                id: UserID(rawValue: String(repeating: "a", count: 32)), email: "leesoon7@example.com", nickname: "이순신",
+                passwordHash: "$argon2id$", createdAt: .init(millisecondsSince1970: 5)), initialSession: nil)
+        try await store.close()
+        // The first byte of a b-tree page says its kind; 0x7B is none.
+        let pageSize = try #require(Int(Self.query("PRAGMA page_size", of: path)))
+        let root = try #require(Int(Self.query("SELECT rootpage FROM sqlite_master WHERE name = 'users'", of: path)))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[(root - 1) * pageSize] = 0x7B
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let reopened = try await SQLiteRepository.open(SQLiteOptions(path: path))
+        let error = await #expect(throws: AccountError.self) { try await reopened.user(email: "leesoon7@example.com") }
+        try await reopened.close()
+        #expect(error?.code == "store_corrupted", "\(String(describing: error))")
+        #expect(error?.message(.english).contains("quick_check:") == true, "\(String(describing: error))")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "the damaged file was changed")
+    }
+
     /// Reads one after another share one connection: a one-shot command (open, read the store's
     /// stamp, run its query) must not open a second reader for its second read.
     @Test("reads one after another use one reader connection")
@@ -113,11 +141,16 @@ struct SQLiteBackendTests {
 
     /// A pragma's value in the database at `path`, read on a connection of its own ("" when none).
     private static func pragma(_ name: String, of path: String) -> String {
+        query("PRAGMA \(name)", of: path)
+    }
+
+    /// The first column of the first row of `sql` on the database at `path`, read-only.
+    private static func query(_ sql: String, of path: String) -> String {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return "" }
         defer { sqlite3_close(db) }
         var statement: OpaquePointer?
-        sqlite3_prepare_v2(db, "PRAGMA \(name)", -1, &statement, nil)
+        sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return "" }
         return String(cString: text)
