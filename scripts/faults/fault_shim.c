@@ -11,8 +11,9 @@
 //   FAULT_KILL_AT=k      instead of failing it, kill the process with SIGKILL at the k-th counted
 //                        call, before the call runs (a crash at a chosen point)
 //   FAULT_BAD_FILE=/path and FAULT_BAD_OFFSET=n
-//                        a bad sector: every pread of that file that covers byte n fails with EIO,
-//                        on every try, as on a disk going bad (such reads are not counted)
+//                        a bad sector: every read or pread of that file that covers byte n fails
+//                        with EIO, on every try, as on a disk going bad (such reads are not
+//                        counted)
 //   FAULT_STDIN_AT=k     fail the k-th read of standard input with EIO (for the reader of
 //                        --password-stdin; standard input is never faulted otherwise)
 //   FAULT_RECORD=/file   append every change the program makes to files under FAULT_DIR (writes
@@ -237,6 +238,12 @@ int close(int fd) {
 }
 
 
+/// Whether a read of `count` bytes at `offset` of `fd` covers the bad sector.
+static int on_bad_sector(int fd, size_t count, off_t offset) {
+    return bad_offset >= 0 && fd >= 0 && fd < MAX_FDS && paths[fd] && strcmp(paths[fd], bad_file) == 0 &&
+           offset <= bad_offset && bad_offset < offset + (off_t)count;
+}
+
 ssize_t read(int fd, void *buffer, size_t count) {
     REAL(read);
     if (fd == 0) {
@@ -246,18 +253,16 @@ ssize_t read(int fd, void *buffer, size_t count) {
             return -1;
         }
     }
+    if (fd_tracked(fd) && on_bad_sector(fd, count, lseek(fd, 0, SEEK_CUR))) {
+        errno = EIO;
+        return -1;
+    }
     if (fd_tracked(fd) && should_fail("read", NULL, fd)) {
         if (count > 1 && counter % 2 == 0) return real_read(fd, buffer, count / 2);
         errno = EIO;
         return -1;
     }
     return real_read(fd, buffer, count);
-}
-
-/// Whether a read of `count` bytes at `offset` of `fd` covers the bad sector.
-static int on_bad_sector(int fd, size_t count, off_t offset) {
-    return bad_offset >= 0 && fd >= 0 && fd < MAX_FDS && paths[fd] && strcmp(paths[fd], bad_file) == 0 &&
-           offset <= bad_offset && bad_offset < offset + (off_t)count;
 }
 
 ssize_t pread(int fd, void *buffer, size_t count, off_t offset) {
