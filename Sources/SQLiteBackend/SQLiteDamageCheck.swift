@@ -73,24 +73,25 @@ enum SQLiteDamageCheck {
             findings = try connection.rows("PRAGMA quick_check") { row throws(AccountError) in try row.text(0) }
         } catch .storeCorrupted(let detail) {
             // A read that failed with EIO while the check ran is reported as damage too.
-            if let failure = connection.lastFileError {
-                return .unreadable("\(detail), after a read failed: \(String(cString: strerror(failure)))")
-            }
+            if let failure = connection.lastFileError { return .unreadable(readFailed(detail, failure)) }
             return .damaged([detail])
         } catch {
             return .unreadable(error.message(.english))
         }
         if findings == ["ok"] { return .sound }
+        if let failure = connection.lastFileError {
+            return .unreadable(readFailed(findings.prefix(2).joined(separator: " "), failure))
+        }
         // quick_check lists a page it could not read ("error code=266", an I/O error) among its
         // findings: that says the disk failed again, not that the store is damaged.
-        if let failure = connection.lastFileError {
-            return .unreadable(
-                "\(findings.prefix(2).joined(separator: " ")), after a read failed: \(String(cString: strerror(failure)))"
-            )
-        }
         if findings.contains(where: { $0.contains("unable to get the page") }) {
             return .unreadable(findings.prefix(2).joined(separator: " "))
         }
         return .damaged(findings)
+    }
+
+    /// What a check found, and the system's reason for the read that failed under it.
+    private static func readFailed(_ found: String, _ failure: Int32) -> String {
+        "\(found), after a read failed: \(String(cString: strerror(failure)))"
     }
 }
