@@ -51,6 +51,8 @@ start)
     echo "export TEST_POSTGRES_FOLDER=$folder"
     echo "export TEST_POSTGRES_HOST=127.0.0.1"
     echo "export TEST_POSTGRES_PORT=$port"
+    # The same server through its Unix socket ($folder/.s.PGSQL.$port), as libpq names it.
+    echo "export TEST_POSTGRES_SOCKET_FOLDER=$folder"
     echo "export TEST_POSTGRES_USER=accounts"
     echo "export TEST_POSTGRES_DATABASE=accounts_test"
     echo "export TEST_POSTGRES_PASSWORD=$password"

@@ -9,10 +9,12 @@ public struct PostgresBackendDescriptor: BackendDescriptor {
     public static let url = BackendSetting.text(
         "url", default: "",
         summary:
-            "postgres://user@host:port/database?sslmode=…; its parts win over host, port, user and database (never a password)"
+            "postgres://user@host:port/database?sslmode=… (or ?host=/socket/folder); its parts win over host, port, user and database (never a password)"
     )
     /// `host`.
-    public static let host = BackendSetting.text("host", default: "localhost", summary: "the server's host name")
+    public static let host = BackendSetting.text(
+        "host", default: "localhost",
+        summary: "the server's host name, or the folder of its Unix socket (an absolute path, as in libpq)")
     /// `port`.
     public static let port = BackendSetting.integer("port", in: 1...65_535, default: 5_432, summary: "its port")
     /// `user`.

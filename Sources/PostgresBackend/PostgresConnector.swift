@@ -19,6 +19,25 @@ struct PostgresConnector: Sendable {
                     "'\(options.schema)' is not a schema name: lowercase letters, digits and _, starting with a letter or _, at most 63, not pg_…"
             )
         }
+        if let socket = options.unixSocketPath {
+            // TLS is never negotiated on a Unix socket (libpq skips it silently there); a
+            // setting that demands it is refused rather than quietly not honoured.
+            guard options.tls == .disable || options.tls == .prefer else {
+                throw .configInvalid(
+                    key: "postgres.tls",
+                    reason:
+                        "'\(options.tls.rawValue)' asks for TLS, which a Unix socket (\(socket)) does not use; set disable or prefer, or name the server by its host name"
+                )
+            }
+            // sockaddr_un holds 108 bytes with the terminating zero; a longer path could only
+            // fail later, at connect, with a less helpful error.
+            guard socket.utf8.count <= 107 else {
+                throw .configInvalid(
+                    key: "postgres.host",
+                    reason:
+                        "the socket path \(socket) is \(socket.utf8.count) bytes; a Unix socket path has at most 107")
+            }
+        }
         self.options = options
     }
 
@@ -45,9 +64,16 @@ struct PostgresConnector: Sendable {
         case (_, let configuration?): tls = .require(configuration)
         case (_, nil): tls = .disable
         }
-        var configuration = PostgresClient.Configuration(
-            host: options.host, port: options.port, username: options.user, password: options.password,
-            database: options.database, tls: tls)
+        var configuration =
+            if let socket = options.unixSocketPath {
+                PostgresClient.Configuration(
+                    unixSocketPath: socket, username: options.user, password: options.password,
+                    database: options.database)
+            } else {
+                PostgresClient.Configuration(
+                    host: options.host, port: options.port, username: options.user, password: options.password,
+                    database: options.database, tls: tls)
+            }
         configuration.options.maximumConnections = options.poolSize
         configuration.options.connectTimeout = .milliseconds(Int64(options.connectTimeoutMilliseconds))
         configuration.options.keepAliveBehavior = nil
@@ -70,9 +96,16 @@ struct PostgresConnector: Sendable {
         } catch {
             throw .configInvalid(key: "postgres.tls", reason: "TLS cannot be set up: \(error)")
         }
-        var configuration = PostgresConnection.Configuration(
-            host: options.host, port: options.port, username: options.user, password: options.password,
-            database: options.database, tls: tls)
+        var configuration =
+            if let socket = options.unixSocketPath {
+                PostgresConnection.Configuration(
+                    unixSocketPath: socket, username: options.user, password: options.password,
+                    database: options.database)
+            } else {
+                PostgresConnection.Configuration(
+                    host: options.host, port: options.port, username: options.user, password: options.password,
+                    database: options.database, tls: tls)
+            }
         configuration.options.connectTimeout = .milliseconds(Int64(options.connectTimeoutMilliseconds))
         return configuration
     }

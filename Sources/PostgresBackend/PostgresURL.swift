@@ -7,6 +7,10 @@ import Foundation
 
 /// A `postgres://user@host:port/database?sslmode=…` address applied to `PostgresOptions`.
 ///
+/// As in libpq, a Unix socket's folder goes in the `host` parameter
+/// (`postgres://accounts@/accounts?host=/run/postgresql`), or percent-encoded in place of the
+/// host name (`postgres://accounts@%2Frun%2Fpostgresql/accounts`).
+///
 /// A password inside the URL is refused: config files and environments get copied into logs and
 /// tickets, so the password has its own variable (`ACCOUNTS_POSTGRES_PASSWORD`) or file.
 public enum PostgresURL {
@@ -58,11 +62,23 @@ public enum PostgresURL {
                         key: key, reason: "sslmode '\(value)' is not one of disable, prefer, require, verify-full")
                 }
                 result.tls = mode
+            case "host":
+                // libpq's way to name a socket folder in a URL: `postgres://user@/db?host=/run/postgresql`.
+                guard let value = item.value, !value.isEmpty else {
+                    throw .configInvalid(key: key, reason: "the host parameter is empty")
+                }
+                result.host = value
+            case "port":
+                guard let value = item.value, let port = Int(value), (1...65_535).contains(port) else {
+                    throw .configInvalid(key: key, reason: "port '\(item.value ?? "")' is not a number in 1…65535")
+                }
+                result.port = port
             case "password":
                 throw .configInvalid(
                     key: key, reason: "the URL carries a password; put it in ACCOUNTS_POSTGRES_PASSWORD or a file")
             default:
-                throw .configInvalid(key: key, reason: "unknown URL parameter '\(item.name)'; only sslmode is read")
+                throw .configInvalid(
+                    key: key, reason: "unknown URL parameter '\(item.name)'; only host, port and sslmode are read")
             }
         }
         return result

@@ -237,6 +237,48 @@ struct PostgresSettingsTests {
         }
     }
 
+    @Test("a host that is a folder is the server's Unix socket, as in libpq; in a URL too")
+    func unixSocket() throws {
+        func options(_ values: [String: BackendOptionValue]) throws(AccountError) -> PostgresOptions {
+            try PostgresBackendDescriptor.connectionOptions(BackendConfiguration(location: "crm", values: values))
+        }
+        let plain = try options(["host": .word("/run/postgresql"), "port": .integer(5433)])
+        #expect(plain.unixSocketPath == "/run/postgresql/.s.PGSQL.5433")
+        #expect(plain.location == "postgres://accounts@:5433/accounts?host=/run/postgresql schema crm")
+        #expect(try options(["host": .word("/run/postgresql/")]).unixSocketPath == "/run/postgresql/.s.PGSQL.5432")
+        #expect(try options(["host": .word("db.internal")]).unixSocketPath == nil)
+        let query = try options(["url": .word("postgres://app@/people?host=/var/run/postgresql&port=6543")])
+        #expect(query.unixSocketPath == "/var/run/postgresql/.s.PGSQL.6543" && query.user == "app")
+        #expect(query.database == "people")
+        let encoded = try options(["url": .word("postgresql://app@%2Fvar%2Frun%2Fpostgresql/people")])
+        #expect(encoded.unixSocketPath == "/var/run/postgresql/.s.PGSQL.5432")
+        for bad in ["postgres://app@/people?host=", "postgres://app@/people?host=/x&port=0"] {
+            #expect(throws: AccountError.self, "\(bad) was accepted") { try options(["url": .word(bad)]) }
+        }
+    }
+
+    @Test("TLS demanded on a Unix socket, or a socket path too long for one, is refused before connecting")
+    func unixSocketRefusals() async throws {
+        for mode in ["require", "verify-full"] {
+            let options = try PostgresBackendDescriptor.connectionOptions(
+                BackendConfiguration(location: "crm", values: ["host": .word("/run/postgresql"), "tls": .word(mode)]))
+            do {
+                _ = try await PostgresRepository.open(options)
+                Issue.record("tls \(mode) on a socket was accepted")
+            } catch let error as AccountError {
+                #expect(error.code == "config_invalid" && error.message(.english).contains("postgres.tls"))
+                #expect(error.message(.english).contains("/run/postgresql/.s.PGSQL.5432"))
+            }
+        }
+        let deep = "/" + String(repeating: "d", count: 100)
+        do {
+            _ = try await PostgresRepository.open(PostgresOptions(host: deep, tls: .disable))
+            Issue.record("a 112-byte socket path was accepted")
+        } catch let error as AccountError {
+            #expect(error.code == "config_invalid" && error.message(.english).contains("postgres.host"))
+        }
+    }
+
     @Test("a password file must be private to its owner; its first line is the password")
     func passwordFile() throws {
         let box = try Sandbox()

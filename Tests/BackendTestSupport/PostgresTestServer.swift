@@ -17,6 +17,16 @@ package enum PostgresTestServer {
     package static let skipReason =
         "no PostgreSQL server: TEST_POSTGRES_HOST, _PORT, _USER, _DATABASE and _PASSWORD are unset (scripts/test.sh starts a throwaway one)"
 
+    /// The folder holding the test server's Unix socket (`TEST_POSTGRES_SOCKET_FOLDER`), if it
+    /// has one this process may use.
+    package static var socketFolder: String? {
+        environment["TEST_POSTGRES_SOCKET_FOLDER"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
+
+    /// Why the socket cases are skipped.
+    package static let socketSkipReason =
+        "no PostgreSQL socket: TEST_POSTGRES_SOCKET_FOLDER is unset, with the other TEST_POSTGRES_* (scripts/test.sh starts a throwaway server and sets it)"
+
     /// The `postgres` section's values for the test server.
     package static var values: [String: BackendOptionValue] {
         var values = PostgresBackendDescriptor().defaultValues
