@@ -353,8 +353,7 @@ public final class PostgresRepository: UserRepository, Sendable {
     ) async throws -> T {
         do {
             return try await PostgresDeadline.run(
-                milliseconds: options.connectTimeoutMilliseconds, what: "a pooled connection",
-                location: options.location
+                milliseconds: options.connectTimeoutMilliseconds, location: options.location
             ) { [client] (leased: @escaping @Sendable () -> Void) in
                 try await client.withConnection { connection in
                     leased()
