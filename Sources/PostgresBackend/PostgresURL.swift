@@ -35,12 +35,7 @@ public enum PostgresURL {
         var result = options
         if let user = components.user, !user.isEmpty { result.user = user.removingPercentEncoding ?? user }
         if let host = components.host, !host.isEmpty { result.host = host }
-        if let port = components.port {
-            guard (1...65_535).contains(port) else {
-                throw .configInvalid(key: key, reason: "port \(port) is out of range")
-            }
-            result.port = port
-        }
+        if let port = components.port { result.port = try checkedPort(port, as: "\(port)", key: key) }
         let database = String(components.path.drop(while: { $0 == "/" }))
         if !database.isEmpty { result.database = database.removingPercentEncoding ?? database }
         for item in components.queryItems ?? [] {
@@ -69,10 +64,7 @@ public enum PostgresURL {
                 }
                 result.host = value
             case "port":
-                guard let value = item.value, let port = Int(value), (1...65_535).contains(port) else {
-                    throw .configInvalid(key: key, reason: "port '\(item.value ?? "")' is not a number in 1…65535")
-                }
-                result.port = port
+                result.port = try checkedPort(item.value.flatMap { Int($0) }, as: item.value ?? "", key: key)
             case "password":
                 throw .configInvalid(
                     key: key, reason: "the URL carries a password; put it in ACCOUNTS_POSTGRES_PASSWORD or a file")
@@ -82,5 +74,13 @@ public enum PostgresURL {
             }
         }
         return result
+    }
+
+    /// `port` when it is a TCP port number; the URL's text of it (`written`) names it otherwise.
+    private static func checkedPort(_ port: Int?, as written: String, key: String) throws(AccountError) -> Int {
+        guard let port, (1...65_535).contains(port) else {
+            throw .configInvalid(key: key, reason: "port '\(written)' is not a number in 1…65535")
+        }
+        return port
     }
 }
