@@ -128,7 +128,7 @@ let package = Package(
         ),
         .target(
             name: "AccountConformance",
-            dependencies: ["AccountCore", "AccountBackendKit"],
+            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport"],
             swiftSettings: strict
         ),
         // The one place that lists the built-in backends.
@@ -205,7 +205,7 @@ let package = Package(
         // helper targets: one that links no backend, one that names the standard backends.
         .target(
             name: "AccountTestSupport",
-            dependencies: ["AccountCore", "AccountCrypto", "AccountBackendKit"],
+            dependencies: ["AccountCore", "AccountCrypto", "AccountBackendKit", "StoreSupport"],
             path: "Tests/AccountTestSupport",
             swiftSettings: strict
         ),
@@ -237,7 +237,7 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountConformance", "StandardBackends", "SQLiteBackend", "LMDBBackend", "JSONFileBackend",
-                "FileSupport", "CSQLite", "CMallocStatistics", "accounts", "accounts-torture",
+                "FileSupport", "StoreSupport", "CSQLite", "CMallocStatistics", "accounts", "accounts-torture",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict
@@ -271,7 +271,7 @@ let package = Package(
             name: "AccountServerTests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
-                "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "CMallocStatistics",
+                "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "StoreSupport", "CMallocStatistics",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,4 +1,5 @@
 import Foundation
+import StoreSupport
 
 /// How the suite reaches a store from other processes, for its multi-process checks: a way to
 /// start one process that opens the store at a location (creating it when it is missing) and
@@ -40,11 +41,15 @@ public struct ConformanceProcesses: Sendable {
             process.standardOutput = output
             process.standardError = output
             try process.run()
-            input.fileHandleForWriting.write(Data("Tangerine-Kayak-42\nTangerine-Kayak-42\n".utf8))
-            try input.fileHandleForWriting.close()
-            let printed = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+            // The waits block: on a thread of their own, not one of the few cooperative threads
+            // the suite's other checks run on.
+            return try await SerialIOQueue(label: "conformance sign-up \(n)").run {
+                try input.fileHandleForWriting.writeToChildAndClose(
+                    Data("Tangerine-Kayak-42\nTangerine-Kayak-42\n".utf8))
+                let printed = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
+            }
         }
     }
 }

@@ -230,7 +230,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     }
 
     public func close() async throws {
-        try await io.run { self.cached = nil }
+        await io.run { self.cached = nil }
     }
 
     // MARK: - File access (on `io` only)

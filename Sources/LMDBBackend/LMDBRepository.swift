@@ -55,8 +55,8 @@ public final class LMDBRepository: UserRepository, Sendable {
     }
 
     /// The current map size in bytes (it grows by doubling when a write fills it).
-    func mapSize() async throws -> Int {
-        try await io.run { [environment] in environment.mapSize }
+    func mapSize() async -> Int {
+        await io.run { [environment] in environment.mapSize }
     }
 
     /// Checks that every record decodes and the indexes agree with the records: each user's
@@ -328,7 +328,7 @@ public final class LMDBRepository: UserRepository, Sendable {
     /// race with a server's stop) is refused with `storeIO`, never run on the closed handle;
     /// while another repository of this process keeps the store open, such a call still runs.
     public func close() async throws {
-        try await io.run { [self] in
+        await io.run { [self] in
             guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
             environment.release()
         }

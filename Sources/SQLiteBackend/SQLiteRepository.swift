@@ -375,7 +375,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
         // Right here when no call holds the writer (a one-shot command's close: the hop would
         // cost more than the close); else on `io`, behind the calls that do.
         if writer.withLockIfAvailable({ $0.close() }) == nil {
-            try await io.run { [self] in writer.withLock { $0.close() } }
+            await io.run { [self] in writer.withLock { $0.close() } }
         }
         for reader in readers { reader.close() }
     }

@@ -11,7 +11,7 @@ struct DirectTLSTests {
     static let openssl = "/usr/bin/openssl"
 
     /// A self-signed P-256 certificate for 127.0.0.1 and its key, in `folder`.
-    static func makeCertificate(in folder: String) throws -> (certificate: String, key: String) {
+    static func makeCertificate(in folder: String) async throws -> (certificate: String, key: String) {
         let certificate = folder + "/cert.pem"
         let key = folder + "/key.pem"
         let process = Process()
@@ -23,8 +23,7 @@ struct DirectTLSTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl made the certificate")
+        try #require(await process.exitStatus() == 0, "openssl made the certificate")
         return (certificate, key)
     }
 
@@ -35,7 +34,7 @@ struct DirectTLSTests {
             "needs the openssl command (scripts/install-dependencies.sh --test-server installs it)"))
     func https() async throws {
         let runner = try CLIRunner("serve-tls")
-        let files = try Self.makeCertificate(in: runner.root)
+        let files = try await Self.makeCertificate(in: runner.root)
         var environment = runner.environment
         environment["ACCOUNTS_SERVER_TLS_CERTIFICATE"] = files.certificate
         environment["ACCOUNTS_SERVER_TLS_KEY"] = files.key
@@ -70,15 +69,15 @@ struct DirectTLSTests {
     }
 
     @Test("a missing key or an unreadable certificate is config_invalid, naming the key and the file")
-    func badFiles() throws {
+    func badFiles() async throws {
         let runner = try CLIRunner("serve-tls-bad")
         let notPEM = runner.root + "/not.pem"
         try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: notPEM))
-        let half = try runner.run(
+        let half = try await runner.run(
             ["serve", "--port", "0", "--json"], environment: ["ACCOUNTS_SERVER_TLS_CERTIFICATE": notPEM])
         #expect(half.status != 0)
         #expect(half.stdout.contains(#""code":"config_invalid""#) && half.stdout.contains("server.tls_key"))
-        let unreadable = try runner.run(
+        let unreadable = try await runner.run(
             ["serve", "--port", "0", "--json"],
             environment: ["ACCOUNTS_SERVER_TLS_CERTIFICATE": notPEM, "ACCOUNTS_SERVER_TLS_KEY": notPEM])
         #expect(unreadable.status != 0)

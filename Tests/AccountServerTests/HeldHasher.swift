@@ -1,6 +1,7 @@
 import AccountCore
 import AccountCrypto
 import Dispatch
+import StoreSupport
 import Synchronization
 
 /// A hasher whose `hash` waits until the test releases it, so a request can be held inside
@@ -34,12 +35,7 @@ final class HeldHasher: PasswordHasher {
 
     /// Returns once a request is inside `hash`.
     func waitUntilHashing() async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                self.entered.wait()
-                continuation.resume()
-            }
-        }
+        await SerialIOQueue(label: "HeldHasher").run { self.entered.wait() }
     }
 
     /// Lets one held `hash` finish (spinning ones in the order they were entered).

@@ -23,9 +23,9 @@ struct ServeCommandTests {
         let (status, output) = await server.stop()
         #expect(status == 0)
         #expect(output.contains("Server stopped; the store is closed."))
-        let count = try runner.run(["users", "count"])
+        let count = try await runner.run(["users", "count"])
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
-        #expect(try runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
+        #expect(try await runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
     }
 
     @Test("the web pages are served by default and switched off by server.web_pages")

@@ -1,5 +1,6 @@
 import AccountTestSupport
 import Foundation
+import StoreSupport
 
 /// A real `accounts serve` process on a free loopback port, in a CLIRunner's sandbox.
 final class ServeProcess: Sendable {
@@ -35,25 +36,18 @@ final class ServeProcess: Sendable {
     /// Sends SIGTERM and waits for the exit; returns the status and the rest of standard output.
     func stop() async -> (status: Int32, output: String) {
         process.terminate()
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let rest = self.output.fileHandleForReading.readDataToEndOfFile()
-                self.process.waitUntilExit()
-                continuation.resume(returning: (self.process.terminationStatus, String(decoding: rest, as: UTF8.self)))
-            }
-        }
+        let rest = await output.fileHandleForReading.readToEndOfFile()
+        return (await process.exitStatus(), String(decoding: rest, as: UTF8.self))
     }
 
-    /// Reads one line off a pipe (on a thread of its own: the read blocks).
+    /// Reads one line off a pipe (off the cooperative pool: the read blocks).
     private static func readLine(_ handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var bytes: [UInt8] = []
-                while let byte = try? handle.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
-                    bytes.append(byte)
-                }
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+        await SerialIOQueue(label: "serve output").run {
+            var bytes: [UInt8] = []
+            while let byte = try? handle.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
+                bytes.append(byte)
             }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreSupport
 
 /// Runs the real `accounts` binary in a sandbox: its own HOME and XDG folders, fast Argon2id
 /// parameters, English messages, and nothing inherited from the developer's environment.
@@ -29,8 +30,13 @@ package struct CLIRunner: ~Copyable {
     package var extraEnvironment: [String: String] = [:]
 
     package init(_ label: String) throws {
+        _ = Self.ignoreBrokenPipes
         scratch = try ScratchFolder("cli-" + label)
     }
+
+    /// Input written to a child that has already exited must fail the write with EPIPE (which
+    /// `writeToChildAndClose` expects), not kill the whole test process with SIGPIPE.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// The built `accounts` beside the test bundle.
     package static let executable: String = {
@@ -56,11 +62,14 @@ package struct CLIRunner: ~Copyable {
     package var storePath: String { root + "/data/accounts/accounts.sqlite" }
     package var sessionPath: String { root + "/state/accounts/session" }
 
+    /// Runs `accounts` (or `executable`) with `arguments` and waits for it to exit, off Swift's
+    /// cooperative pool (`ChildProcessWaits.swift` says why). Standard output and error are read
+    /// side by side, so a child that fills one pipe while the other is read cannot hang the run.
     @discardableResult
     package func run(
         _ arguments: [String], stdin lines: [String] = [], stdinBytes: [UInt8]? = nil,
         environment extra: [String: String] = [:], executable: String = CLIRunner.executable
-    ) throws -> Result {
+    ) async throws -> Result {
         let process = Process()
         // A new session has no controlling terminal, so a prompt can never block the test run
         // on a developer's terminal: it fails the way it does in CI.
@@ -80,13 +89,16 @@ package struct CLIRunner: ~Copyable {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        input.fileHandleForWriting.write(stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let inputBytes = stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8)
+        async let printed = output.fileHandleForReading.readToEndOfFile()
+        async let complained = error.fileHandleForReading.readToEndOfFile()
+        // Written off the pool too: a child that does not read its input blocks the write.
+        try await SerialIOQueue(label: "CLIRunner stdin").run {
+            try input.fileHandleForWriting.writeToChildAndClose(inputBytes)
+        }
+        let (out, err) = await (printed, complained)
+        let status = await process.exitStatus()
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 }

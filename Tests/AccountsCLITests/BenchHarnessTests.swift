@@ -28,11 +28,11 @@ struct BenchHarnessTests {
     /// Runs the workload and checks its report; returns the scratch folder it was given.
     static func runWorkload(
         _ backend: String, phases letters: String? = nil, environment: [String: String] = [:]
-    ) throws -> String {
+    ) async throws -> String {
         let runner = try CLIRunner("bench-" + backend)
         let temporary = runner.root + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let result = try runner.run(
+        let result = try await runner.run(
             ["workload", "--backend", backend, "-n", String(n), "--json"] + (letters.map { ["--phases", $0] } ?? []),
             environment: environment.merging(["TMPDIR": temporary]) { $1 }, executable: executable)
         #expect(result.status == 0, "accounts-bench failed: \(result.stderr)")
@@ -56,13 +56,13 @@ struct BenchHarnessTests {
     }
 
     @Test("the workload runs every phase and cleans up", arguments: BackendRegistry.embedded.descriptors)
-    func workload(_ backend: any BackendDescriptor) throws {
-        _ = try Self.runWorkload(backend.name)
+    func workload(_ backend: any BackendDescriptor) async throws {
+        _ = try await Self.runWorkload(backend.name)
     }
 
     @Test("phase T reports the tail of the sign-ups on its own, on any backend", arguments: ["json", "sqlite"])
-    func tailPhase(_ backend: String) throws {
-        _ = try Self.runWorkload(backend, phases: "ABCDET")
+    func tailPhase(_ backend: String) async throws {
+        _ = try await Self.runWorkload(backend, phases: "ABCDET")
     }
 
     @Test(
@@ -87,17 +87,17 @@ struct BenchHarnessTests {
             }
         }
         let before = try await benchTables()
-        _ = try Self.runWorkload("postgres", environment: PostgresTestServer.cliEnvironment(schema: configured))
+        _ = try await Self.runWorkload("postgres", environment: PostgresTestServer.cliEnvironment(schema: configured))
         let left = try await benchTables().subtracting(before)
         #expect(left.isEmpty, "scratch schemas left behind: \(left.sorted())")
         #expect(try await PostgresTestServer.snapshot(schema: configured).isEmpty, "the configured schema was used")
     }
 
     @Test("--phases hash times Argon2id at the configured parameters")
-    func hash() throws {
+    func hash() async throws {
         let runner = try CLIRunner("bench-hash")
         // CLIRunner configures t=1, 8 KiB through ACCOUNTS_HASHING_*; the report must say so.
-        let result = try runner.run(
+        let result = try await runner.run(
             ["workload", "--phases", "hash", "--iterations", "3", "--json"], executable: Self.executable)
         #expect(result.status == 0, "accounts-bench failed: \(result.stderr)")
         let phases = try #require(try result.json()["results"] as? [[String: Any]])
@@ -118,11 +118,11 @@ extension BenchHarnessTests {
     ]
 
     @Test("argument mistakes are refused with a reason, before any store is made", arguments: mistakes)
-    func refusesMistakes(_ name: String, _ arguments: [String], _ reason: String) throws {
+    func refusesMistakes(_ name: String, _ arguments: [String], _ reason: String) async throws {
         let runner = try CLIRunner("bench-usage")
         let temporary = runner.root + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let result = try runner.run(arguments, environment: ["TMPDIR": temporary], executable: Self.executable)
+        let result = try await runner.run(arguments, environment: ["TMPDIR": temporary], executable: Self.executable)
         #expect(result.status == 2, "\(name)")
         #expect(result.stderr.contains(reason), "\(name): \(result.stderr)")
         #expect(result.stdout.isEmpty, "\(name)")
@@ -130,16 +130,16 @@ extension BenchHarnessTests {
     }
 
     @Test("--help prints the usage and exits 0; result lines come under a header")
-    func helpAndHeader() throws {
+    func helpAndHeader() async throws {
         let runner = try CLIRunner("bench-help")
         for arguments in [["--help"], ["workload", "--help"], ["-h"]] {
-            let result = try runner.run(arguments, executable: BenchHarnessTests.executable)
+            let result = try await runner.run(arguments, executable: BenchHarnessTests.executable)
             #expect(result.status == 0, "\(arguments)")
             #expect(result.stdout.hasPrefix("usage: accounts-bench"), "\(arguments): \(result.stdout)")
         }
         let temporary = runner.root + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
-        let text = try runner.run(
+        let text = try await runner.run(
             ["workload", "--backend", "sqlite", "-n", "20", "--phases", "A"], environment: ["TMPDIR": temporary],
             executable: BenchHarnessTests.executable)
         let lines = text.stdout.split(separator: "\n")

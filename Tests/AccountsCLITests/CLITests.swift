@@ -13,68 +13,72 @@ struct CLITests {
     let newPassword = "Quokka-Lantern-77"
 
     @Test("the whole lifecycle: signup, start, logout, login, whoami, passwd, withdraw")
-    func lifecycle() throws {
+    func lifecycle() async throws {
         let cli = try CLIRunner("lifecycle")
-        let guest = try cli.run(["start"])
+        let guest = try await cli.run(["start"])
         #expect(guest.status == 0 && guest.stdout.contains("You are not signed in."))
         #expect(guest.stdout.contains("accounts signup --email"))
 
-        let signup = try cli.run(
+        let signup = try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             stdin: [password, password])
         #expect(signup.status == 0)
         #expect(signup.stdout == "Welcome, 이순신.\n")
-        #expect(try cli.run(["start"]).stdout == "Welcome, 이순신.\n")
-        #expect(try cli.run(["start", "--lang", "ko"]).stdout == "이순신 님 환영합니다.\n")
+        #expect(try await cli.run(["start"]).stdout == "Welcome, 이순신.\n")
+        #expect(try await cli.run(["start", "--lang", "ko"]).stdout == "이순신 님 환영합니다.\n")
 
-        #expect(try cli.run(["logout"]).stdout == "Logged out.\n")
-        #expect(try cli.run(["start"]).stdout.contains("You are not signed in."))
-        let whoamiGuest = try cli.run(["whoami"])
+        #expect(try await cli.run(["logout"]).stdout == "Logged out.\n")
+        #expect(try await cli.run(["start"]).stdout.contains("You are not signed in."))
+        let whoamiGuest = try await cli.run(["whoami"])
         #expect(whoamiGuest.status == 6 && whoamiGuest.stderr.contains("not signed in"))
 
-        let login = try cli.run(["login", "--email", "LEESOON7@example.com", "--password-stdin"], stdin: [password])
+        let login = try await cli.run(
+            ["login", "--email", "LEESOON7@example.com", "--password-stdin"], stdin: [password])
         #expect(login.status == 3, "uppercase in the local part is an invalid email, not a lookup")
-        let login2 = try cli.run(
+        let login2 = try await cli.run(
             ["login", "--email", "leesoon7@EXAMPLE.com", "--password-stdin", "--remember"], stdin: [password])
         #expect(login2.status == 0 && login2.stdout == "Welcome, 이순신.\n")
-        let whoami = try cli.run(["whoami"])
+        let whoami = try await cli.run(["whoami"])
         #expect(whoami.stdout.contains("이순신") && whoami.stdout.contains("leesoon7@example.com"))
 
-        let passwd = try cli.run(["passwd", "--password-stdin"], stdin: [password, newPassword, newPassword])
+        let passwd = try await cli.run(["passwd", "--password-stdin"], stdin: [password, newPassword, newPassword])
         #expect(passwd.status == 0 && passwd.stdout.contains("Password changed"))
-        let oldLogin = try cli.run(["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: [password])
+        let oldLogin = try await cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: [password])
         #expect(oldLogin.status == 5)
 
-        let withdraw = try cli.run(["withdraw", "--yes", "--password-stdin"], stdin: [newPassword])
+        let withdraw = try await cli.run(["withdraw", "--yes", "--password-stdin"], stdin: [newPassword])
         #expect(withdraw.status == 0 && withdraw.stdout.contains("leesoon7@example.com"))
-        #expect(try cli.run(["start"]).stdout.contains("You are not signed in."))
+        #expect(try await cli.run(["start"]).stdout.contains("You are not signed in."))
         #expect(!FileManager.default.fileExists(atPath: cli.sessionPath), "withdraw forgets the session")
-        let again = try cli.run(
+        let again = try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "돌아온", "--password-stdin"],
             stdin: [password, password])
         #expect(again.status == 0, "the email is free after withdrawal")
     }
 
     @Test("a wrong password in passwd and withdraw is invalid_credentials without mentioning an email")
-    func wrongPasswordWithoutEmail() throws {
+    func wrongPasswordWithoutEmail() async throws {
         let cli = try CLIRunner("wrong-password")
-        try cli.run(
+        try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             stdin: [password, password])
-        let passwd = try cli.run(["passwd", "--password-stdin"], stdin: ["Wrong-Kayak-42", newPassword, newPassword])
+        let passwd = try await cli.run(
+            ["passwd", "--password-stdin"], stdin: ["Wrong-Kayak-42", newPassword, newPassword])
         #expect(passwd.status == 5)
         #expect(passwd.stderr == "error: The current password is incorrect.\n", "\(passwd.stderr)")
-        let withdraw = try cli.run(["withdraw", "--yes", "--password-stdin", "--json"], stdin: ["Wrong-Kayak-42"])
+        let withdraw = try await cli.run(
+            ["withdraw", "--yes", "--password-stdin", "--json"], stdin: ["Wrong-Kayak-42"])
         #expect(withdraw.status == 5)
         #expect(withdraw.errorCode == "invalid_credentials")
         #expect(!withdraw.stdout.lowercased().contains("email"), "\(withdraw.stdout)")
-        #expect(try cli.run(["users", "count"]).stdout == "1\n", "nothing was withdrawn")
+        #expect(try await cli.run(["users", "count"]).stdout == "1\n", "nothing was withdrawn")
     }
 
     @Test("--json prints exactly one object with ok and, on failure, a stable error code")
-    func jsonOutput() throws {
+    func jsonOutput() async throws {
         let cli = try CLIRunner("json")
-        let signup = try cli.run(
+        let signup = try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin", "--json"],
             stdin: [password, password])
         let object = try signup.json()
@@ -109,7 +113,7 @@ struct CLITests {
             (["start", "--bogus-flag"], [], "usage"),
         ]
         for (arguments, stdin, code) in cases {
-            let result = try cli.run(arguments + ["--json"], stdin: stdin)
+            let result = try await cli.run(arguments + ["--json"], stdin: stdin)
             let failure = try result.json()
             #expect(failure["ok"] as? Bool == false, "\(arguments)")
             #expect(result.errorCode == code, "\(arguments): \(result.stdout)")
@@ -119,38 +123,38 @@ struct CLITests {
     }
 
     @Test("exit codes are distinct per kind of failure")
-    func exitCodes() throws {
+    func exitCodes() async throws {
         let cli = try CLIRunner("exit")
-        try cli.run(
+        try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             stdin: [password, password])
         let statuses: [(String, Int32)] = [
-            ("usage", try cli.run(["login"]).status),
+            ("usage", try await cli.run(["login"]).status),
             (
                 "invalid input",
-                try cli.run(
+                try await cli.run(
                     ["signup", "--email", "bad", "--nickname", "xx", "--password-stdin"], stdin: [password, password]
                 ).status
             ),
             (
                 "email taken",
-                try cli.run(
+                try await cli.run(
                     ["signup", "--email", "leesoon7@example.com", "--nickname", "xx", "--password-stdin"],
                     stdin: [password, password]
                 ).status
             ),
             (
                 "credentials",
-                try cli.run(
+                try await cli.run(
                     ["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: ["Wrong-Kayak-42"]
                 ).status
             ),
-            ("not signed in", try cli.run(["whoami", "--session-file", cli.root + "/none"]).status),
-            ("config", try cli.run(["start", "--config", cli.root + "/missing.yaml"]).status),
+            ("not signed in", try await cli.run(["whoami", "--session-file", cli.root + "/none"]).status),
+            ("config", try await cli.run(["start", "--config", cli.root + "/missing.yaml"]).status),
         ]
         #expect(statuses.map(\.1) == [2, 3, 4, 5, 6, 8], "\(statuses)")
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: cli.root + "/broken.json"))
-        let store = try cli.run(["start", "--store", cli.root + "/broken.json"])
+        let store = try await cli.run(["start", "--store", cli.root + "/broken.json"])
         #expect(store.status == 7 && store.stderr.contains("corrupted"))
         #expect(
             try String(contentsOfFile: cli.root + "/broken.json", encoding: .utf8) == "garbage",
@@ -158,7 +162,7 @@ struct CLITests {
     }
 
     @Test("global options are accepted on every subcommand")
-    func globalOptions() throws {
+    func globalOptions() async throws {
         let cli = try CLIRunner("global")
         let config = cli.root + "/c.yaml"
         try "backend: json\n".write(toFile: config, atomically: true, encoding: .utf8)
@@ -180,7 +184,7 @@ struct CLITests {
             // backends and verify open no store and no session: they take only the rest.
             let storeless = ["backends", "verify"].contains(command[0])
             let options = storeless ? ["--config", config, "--backend", "json", "--json", "--lang", "en"] : global
-            let result = try cli.run(command + options, stdin: stdin)
+            let result = try await cli.run(command + options, stdin: stdin)
             #expect(result.status == 0, "\(command): \(result.stdout) \(result.stderr)")
             #expect(try result.json()["ok"] as? Bool == true)
         }
@@ -189,16 +193,17 @@ struct CLITests {
     }
 
     @Test("the language follows LC_ALL / LANG unless --lang says otherwise")
-    func language() throws {
+    func language() async throws {
         let cli = try CLIRunner("lang")
-        #expect(try cli.run(["start"], environment: ["LANG": "ko_KR.UTF-8"]).stdout.contains("로그인되어 있지 않습니다"))
+        #expect(try await cli.run(["start"], environment: ["LANG": "ko_KR.UTF-8"]).stdout.contains("로그인되어 있지 않습니다"))
         #expect(
-            try cli.run(["start"], environment: ["LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"]).stdout.contains("로그인")
+            try await cli.run(["start"], environment: ["LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"]).stdout.contains(
+                "로그인")
         )
         #expect(
-            try cli.run(["start", "--lang", "en"], environment: ["LANG": "ko_KR.UTF-8"]).stdout.contains(
+            try await cli.run(["start", "--lang", "en"], environment: ["LANG": "ko_KR.UTF-8"]).stdout.contains(
                 "not signed in"))
-        let korean = try cli.run(
+        let korean = try await cli.run(
             ["signup", "--email", "abc@example.com", "--nickname", "xx", "--password-stdin"],
             environment: ["LANG": "ko_KR.UTF-8"])
         #expect(korean.stderr.contains("6자 이상"))
@@ -207,32 +212,32 @@ struct CLITests {
     @Test(
         "store, session and export files are private; no password or token reaches any file or output",
         arguments: BackendRegistry.embedded.descriptors)
-    func secrets(_ backend: any BackendDescriptor) throws {
+    func secrets(_ backend: any BackendDescriptor) async throws {
         var cli = try CLIRunner("secrets-\(backend.name)")
         cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
         let storePath = cli.root + "/data/accounts/" + backend.defaultStoreName
         var outputs: [String] = []
-        func run(_ arguments: [String], _ stdin: [String] = []) throws {
-            let result = try cli.run(arguments, stdin: stdin)
+        func run(_ arguments: [String], _ stdin: [String] = []) async throws {
+            let result = try await cli.run(arguments, stdin: stdin)
             outputs += [result.stdout, result.stderr]
         }
-        try run(
+        try await run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             [password, password])
         let firstToken = try String(contentsOfFile: cli.sessionPath, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(firstToken.count == 64)
-        try run(["whoami", "--json"])
-        try run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], ["Wrong-Kayak-42"])
-        try run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--remember"], [password])
+        try await run(["whoami", "--json"])
+        try await run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], ["Wrong-Kayak-42"])
+        try await run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--remember"], [password])
         let secondToken = try String(contentsOfFile: cli.sessionPath, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        try run(["passwd", "--password-stdin", "--json"], [password, newPassword, newPassword])
-        try run(["users", "show", "leesoon7@example.com", "--json"])
-        try run(["users", "list"])
-        try run(["export", "--output", cli.root + "/export.jsonl", "--with-sessions"])
-        try run(["export", "--with-sessions"])
-        try run(["doctor", "--json"])
+        try await run(["passwd", "--password-stdin", "--json"], [password, newPassword, newPassword])
+        try await run(["users", "show", "leesoon7@example.com", "--json"])
+        try await run(["users", "list"])
+        try await run(["export", "--output", cli.root + "/export.jsonl", "--with-sessions"])
+        try await run(["export", "--with-sessions"])
+        try await run(["doctor", "--json"])
         let sessionMode = try FileManager.default.attributesOfItem(atPath: cli.sessionPath)[.posixPermissions] as? Int
         #expect(sessionMode == 0o600)
         #expect((try FileManager.default.attributesOfItem(atPath: storePath)[.posixPermissions] as? Int) == 0o600)
@@ -258,47 +263,47 @@ struct CLITests {
     @Test(
         "verify --backend postgres runs every check in scratch schemas of the configured server",
         .enabled(if: PostgresTestServer.isConfigured, Comment(rawValue: PostgresTestServer.skipReason)))
-    func verifyPostgres() throws {
+    func verifyPostgres() async throws {
         var cli = try CLIRunner("verify-postgres")
         let schema = PostgresTestServer.uniqueSchema("verify")
         cli.extraEnvironment = PostgresTestServer.cliEnvironment(schema: schema)
-        let result = try cli.run(["verify", "--backend", "postgres"])
+        let result = try await cli.run(["verify", "--backend", "postgres"])
         let checks = ConformanceSuite.checks.count
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("verify postgres: \(checks) of \(checks) checks passed"))
     }
 
     @Test("verify runs every check against a scratch store and prints a line per check")
-    func verify() throws {
+    func verify() async throws {
         let cli = try CLIRunner("verify")
-        let result = try cli.run(["verify"])
+        let result = try await cli.run(["verify"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("PASS  ") }.count >= 15)
         #expect(lines.last?.hasPrefix("verify sqlite:") == true)
-        #expect(try cli.run(["verify", "--backend", "json"]).stdout.contains("verify json:"))
+        #expect(try await cli.run(["verify", "--backend", "json"]).stdout.contains("verify json:"))
         #expect(!FileManager.default.fileExists(atPath: cli.storePath), "verify never touches the configured store")
-        let unknown = try cli.run(["verify", "--backend", "nosuch"])
+        let unknown = try await cli.run(["verify", "--backend", "nosuch"])
         #expect(unknown.status == 8 && unknown.stderr.contains("json") && unknown.stderr.contains("sqlite"))
     }
 
     @Test("backends lists what is compiled in and marks the chosen one")
-    func backends() throws {
+    func backends() async throws {
         let cli = try CLIRunner("backends")
-        let result = try cli.run(["backends"])
+        let result = try await cli.run(["backends"])
         #expect(result.stdout.contains("* sqlite"), "the embedded default is selected")
         #expect(result.stdout.contains("  json"))
-        let list = try cli.run(["backends", "--json"]).json()["backends"] as? [[String: Any]]
+        let list = try await cli.run(["backends", "--json"]).json()["backends"] as? [[String: Any]]
         #expect(list?.compactMap { $0["name"] as? String } == ["sqlite", "lmdb", "json", "postgres"])
         #expect(list?.compactMap { $0["store_key"] as? String } == ["path", "path", "path", "schema"])
         #expect(result.stdout.contains("  postgres"))
-        #expect(try cli.run(["backends", "--backend", "json"]).stdout.contains("* json"))
+        #expect(try await cli.run(["backends", "--backend", "json"]).stdout.contains("* json"))
     }
 
     @Test("without a terminal, password prompts fail with a usage error naming --password-stdin")
-    func noTerminal() throws {
+    func noTerminal() async throws {
         let cli = try CLIRunner("tty")
-        let result = try cli.run(["signup", "--email", "leesoon7@example.com", "--nickname", "이순신"])
+        let result = try await cli.run(["signup", "--email", "leesoon7@example.com", "--nickname", "이순신"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--password-stdin"))
         let store = (try? Data(contentsOf: URL(fileURLWithPath: cli.storePath))) ?? Data()
@@ -306,9 +311,9 @@ struct CLITests {
     }
 
     @Test("verify against a server that cannot be reached is one store_io error naming it, exit 7")
-    func verifyUnreachable() throws {
+    func verifyUnreachable() async throws {
         let cli = try CLIRunner("verify-unreachable")
-        let result = try cli.run(
+        let result = try await cli.run(
             ["verify", "--backend", "postgres"],
             environment: [
                 "ACCOUNTS_POSTGRES_HOST": "127.0.0.1", "ACCOUNTS_POSTGRES_PORT": "1",

@@ -21,14 +21,14 @@ struct DamageRecheckFaultTests {
         .enabled(
             if: StandardInputFaultTests.hasCompiler, "needs gcc to build the fault shim (scripts/test.sh installs it)"),
         arguments: BackendRegistry.embedded.descriptors)
-    func badSector(_ backend: any BackendDescriptor) throws {
+    func badSector(_ backend: any BackendDescriptor) async throws {
         var template = try CLIRunner("bad-sector-\(backend.name)")
         template.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
-        let shim = try #require(try StandardInputFaultTests.compileShim(into: template.root))
-        try template.run(
+        let shim = try #require(try await StandardInputFaultTests.compileShim(into: template.root))
+        try await template.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             stdin: [password, password])
-        try template.run(
+        try await template.run(
             [
                 "login", "--email", "leesoon7@example.com", "--password-stdin", "--session-file",
                 template.root + "/second",
@@ -53,7 +53,7 @@ struct DamageRecheckFaultTests {
                 }
                 // A byte past the block's first 100, so that SQLite's header (the open's own
                 // read) is hit only in the first block.
-                let result = try cli.run(
+                let result = try await cli.run(
                     command + ["--json"], stdin: stdin,
                     environment: [
                         "LD_PRELOAD": shim, "FAULT_DIR": cli.root, "FAULT_BAD_FILE": cli.root + storeFile,

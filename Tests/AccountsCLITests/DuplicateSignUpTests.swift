@@ -16,7 +16,7 @@ struct DuplicateSignUpTests {
     @Test(
         "a taken email is refused while another process holds the write lock",
         arguments: BackendRegistry.embedded.descriptors)
-    func refusedWhileLocked(_ backend: any BackendDescriptor) throws {
+    func refusedWhileLocked(_ backend: any BackendDescriptor) async throws {
         let cli = try CLIRunner("duplicate-locked-\(backend.name)")
         let store = cli.root + "/" + backend.defaultStoreName
         // A short wait for the lock where the backend has one (SQLite, JSON). LMDB's writers wait
@@ -26,33 +26,33 @@ struct DuplicateSignUpTests {
             uniqueKeysWithValues: timeouts.map {
                 ("ACCOUNTS_\(backend.name.uppercased())_\($0.name.uppercased())", "200")
             })
-        func signUp(_ email: String, within seconds: Int) throws -> CLIRunner.Result {
-            try cli.run(
+        func signUp(_ email: String, within seconds: Int) async throws -> CLIRunner.Result {
+            try await cli.run(
                 [
                     "\(seconds)", CLIRunner.executable, "signup", "--backend", backend.name, "--store", store,
                     "--email", email, "--nickname", "이순신", "--password-stdin", "--json",
                 ],
                 stdin: [Self.password, Self.password], environment: shortWait, executable: "/usr/bin/timeout")
         }
-        let first = try signUp("leesoon7@example.com", within: 60)
+        let first = try await signUp("leesoon7@example.com", within: 60)
         try #require(first.status == 0, "\(first.stdout) \(first.stderr)")
 
         let holder = try ForeignWriter(backend: backend.name, storePath: store)
         defer { holder.release() }
-        let duplicate = try signUp("leesoon7@example.com", within: 60)
+        let duplicate = try await signUp("leesoon7@example.com", within: 60)
         #expect(duplicate.status == 4, "\(duplicate.stdout) \(duplicate.stderr)")
         #expect(duplicate.errorCode == "email_taken", "\(duplicate.stdout)")
 
-        let newcomer = try signUp("newcomer7@example.com", within: 3)
+        let newcomer = try await signUp("newcomer7@example.com", within: 3)
         if timeouts.isEmpty {
             #expect(newcomer.status == 124, "a new email waits for the held lock: \(newcomer.stdout)")
         } else {
             #expect(newcomer.errorCode == "store_busy", "a new email waits for the held lock: \(newcomer.stdout)")
         }
         holder.release()
-        let after = try signUp("newcomer7@example.com", within: 60)
+        let after = try await signUp("newcomer7@example.com", within: 60)
         #expect(after.status == 0, "once the lock is free: \(after.stdout) \(after.stderr)")
-        let count = try cli.run(["users", "count", "--backend", backend.name, "--store", store])
+        let count = try await cli.run(["users", "count", "--backend", backend.name, "--store", store])
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
     }
 }

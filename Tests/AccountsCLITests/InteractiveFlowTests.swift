@@ -36,8 +36,8 @@ struct InteractiveFlowTests {
         return sessions
     }
 
-    func signUp(_ cli: borrowing CLIRunner, nickname: String = "이순신") throws {
-        try cli.run(
+    func signUp(_ cli: borrowing CLIRunner, nickname: String = "이순신") async throws {
+        try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", nickname, "--password-stdin"],
             stdin: [password, password])
     }
@@ -94,15 +94,17 @@ struct InteractiveFlowTests {
         try app.expect("Goodbye.")
         #expect(try app.waitForExit() == 0)
         #expect(!app.transcript.contains(password), "a hidden field was echoed")
-        #expect(try cli.run(["start"]).stdout == "Welcome, 이순신.\n", "the session was saved, as the apps go to welcome")
+        #expect(
+            try await cli.run(["start"]).stdout == "Welcome, 이순신.\n", "the session was saved, as the apps go to welcome"
+        )
         #expect(try await sessions(cli, "leesoon7@example.com").map(\.remember) == [true], "remember me was kept")
     }
 
     @Test("a taken ID is reported as soon as it is entered, and again on submit when taken meanwhile")
-    func takenEmail() throws {
+    func takenEmail() async throws {
         let cli = try CLIRunner("tty-taken")
-        try signUp(cli, nickname: "먼저")
-        try cli.run(["logout"])
+        try await signUp(cli, nickname: "먼저")
+        try await cli.run(["logout"])
         let app = try terminal(cli)
         try app.expect("Choose: ")
         app.type("1\n")
@@ -114,7 +116,7 @@ struct InteractiveFlowTests {
         app.type("admiral7@example.com\n")
         try app.expect("Nickname: ")
         // Another client takes the ID while this form is being filled: the store decides on submit.
-        try cli.run(
+        try await cli.run(
             ["signup", "--email", "admiral7@example.com", "--nickname", "다른사람", "--password-stdin"],
             stdin: [password, password])
         app.type("이순신\n")
@@ -133,11 +135,11 @@ struct InteractiveFlowTests {
         try app.expect("Welcome, 이순신.")
         app.type("q\n")
         #expect(try app.waitForExit() == 0)
-        #expect(try cli.run(["users", "count"]).stdout == "3\n")
+        #expect(try await cli.run(["users", "count"]).stdout == "3\n")
     }
 
     @Test("every screen has a way back: an empty field returns to the one before, then to the menu")
-    func wayBack() throws {
+    func wayBack() async throws {
         let cli = try CLIRunner("tty-back")
         let app = try terminal(cli)
         try openSignUpForm(app)
@@ -153,14 +155,14 @@ struct InteractiveFlowTests {
         try app.expect("Choose: ")
         app.type("q\n")
         #expect(try app.waitForExit() == 0)
-        #expect(try cli.run(["users", "count"]).stdout == "0\n", "going back wrote nothing")
+        #expect(try await cli.run(["users", "count"]).stdout == "0\n", "going back wrote nothing")
     }
 
     @Test("a failed login asks for the password again on the same screen")
-    func failedLogin() throws {
+    func failedLogin() async throws {
         let cli = try CLIRunner("tty-login")
-        try signUp(cli)
-        try cli.run(["logout"])
+        try await signUp(cli)
+        try await cli.run(["logout"])
         let app = try terminal(cli)
         try app.expect("Choose: ")
         app.type("2\n")
@@ -181,9 +183,9 @@ struct InteractiveFlowTests {
     }
 
     @Test("change password checks each field as entered, refuses the old password and never mentions an email")
-    func changePasswordForm() throws {
+    func changePasswordForm() async throws {
         let cli = try CLIRunner("tty-passwd")
-        try signUp(cli)
+        try await signUp(cli)
         let app = try terminal(cli)
         try app.expect("Choose: ")
         app.type("2\n")
@@ -214,16 +216,16 @@ struct InteractiveFlowTests {
         try app.expect("Choose: ")
         app.type("q\n")
         #expect(try app.waitForExit() == 0)
-        try cli.run(["logout"])
-        let login = try cli.run(
+        try await cli.run(["logout"])
+        let login = try await cli.run(
             ["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: ["Quokka-Lantern-77"])
         #expect(login.status == 0, "the new password logs in: \(login.stdout)")
     }
 
     @Test("withdrawal is confirmed only by the word shown", arguments: ["y", "YES", "예", "yes please"])
-    func withdrawNeedsTheWord(answer: String) throws {
+    func withdrawNeedsTheWord(answer: String) async throws {
         let cli = try CLIRunner("tty-yes")
-        try signUp(cli)
+        try await signUp(cli)
         let app = try terminal(cli)
         try app.expect("Choose: ")
         app.type("3\n")
@@ -233,13 +235,13 @@ struct InteractiveFlowTests {
         try app.expect("Choose: ")
         app.type("q\n")
         #expect(try app.waitForExit() == 0)
-        #expect(try cli.run(["users", "count"]).stdout == "1\n")
+        #expect(try await cli.run(["users", "count"]).stdout == "1\n")
     }
 
     @Test("a member logs out, logs in again, changes the password and withdraws")
-    func memberMenu() throws {
+    func memberMenu() async throws {
         let cli = try CLIRunner("tty-member")
-        try signUp(cli)
+        try await signUp(cli)
         let app = try terminal(cli, ["LANG": "ko_KR.UTF-8"])
         try app.expect("이순신 님 환영합니다.")
         try app.expect("아이디: leesoon7@example.com")
@@ -274,11 +276,11 @@ struct InteractiveFlowTests {
         try app.expect("로그인되어 있지 않습니다.")
         app.type("q\n")
         #expect(try app.waitForExit() == 0)
-        #expect(try cli.run(["users", "count"]).stdout == "0\n")
+        #expect(try await cli.run(["users", "count"]).stdout == "0\n")
     }
 
     @Test("a password that is not UTF-8 is refused at its prompt and asked again")
-    func brokenUTF8AtPrompt() throws {
+    func brokenUTF8AtPrompt() async throws {
         let cli = try CLIRunner("tty-utf8")
         let app = try terminal(cli)
         try openSignUpForm(app)
@@ -287,24 +289,24 @@ struct InteractiveFlowTests {
         try app.expect("Password: ")
         app.type("\u{4}")
         _ = try app.waitForExit()
-        #expect(try cli.run(["users", "count"]).stdout == "0\n", "nothing was signed up")
+        #expect(try await cli.run(["users", "count"]).stdout == "0\n", "nothing was signed up")
     }
 
     @Test("`accounts withdraw` at a terminal is confirmed only by the word shown too")
-    func withdrawCommandNeedsTheWord() throws {
+    func withdrawCommandNeedsTheWord() async throws {
         let cli = try CLIRunner("tty-withdraw-yes")
-        try signUp(cli)
+        try await signUp(cli)
         let app = try PseudoTerminal(
             executable: CLIRunner.executable, arguments: ["withdraw"], environment: cli.environment)
         try app.expect("Type yes to continue: ")
         app.type("y\n")
         #expect(try app.waitForExit() != 0)
         #expect(app.transcript.contains("nothing was deleted"), "\(app.transcript)")
-        #expect(try cli.run(["users", "count"]).stdout == "1\n")
+        #expect(try await cli.run(["users", "count"]).stdout == "1\n")
     }
 
     @Test("Ctrl-D in the middle of the form leaves with status 130, on its own line, with nothing written")
-    func controlD() throws {
+    func controlD() async throws {
         let cli = try CLIRunner("tty-eof")
         let app = try terminal(cli)
         try openSignUpForm(app)
@@ -314,13 +316,13 @@ struct InteractiveFlowTests {
         let end = try app.expect("nothing unfinished was saved")
         #expect(end.hasPrefix("\r\n") || end.hasPrefix("\n"), "the message starts on its own line: \(end)")
         #expect(try app.waitForExit() == 130, "Ctrl-D ends the app like Ctrl-C")
-        #expect(try cli.run(["users", "count"]).stdout == "0\n")
+        #expect(try await cli.run(["users", "count"]).stdout == "0\n")
     }
 
     @Test(
         "Ctrl-C at a prompt leaves with status 130, ending the prompt's line, with nothing written",
         arguments: [true, false])
-    func controlC(atHiddenPrompt: Bool) throws {
+    func controlC(atHiddenPrompt: Bool) async throws {
         let cli = try CLIRunner("tty-int")
         let app = try terminal(cli)
         try openSignUpForm(app)
@@ -333,13 +335,13 @@ struct InteractiveFlowTests {
         #expect(
             app.transcript.utf8.last == UInt8(ascii: "\n"),
             "the shell's prompt starts on a line of its own: \(app.transcript.suffix(40))")
-        #expect(try cli.run(["users", "count"]).stdout == "0\n")
+        #expect(try await cli.run(["users", "count"]).stdout == "0\n")
     }
 
     @Test("without a terminal, accounts prints its help")
-    func noTerminal() throws {
+    func noTerminal() async throws {
         let cli = try CLIRunner("tty-none")
-        let result = try cli.run([])
+        let result = try await cli.run([])
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: accounts"))
         #expect(result.stdout.contains("signup"))

@@ -40,7 +40,7 @@ struct ProgressLineTests {
             environment: cli.environment)
         #expect(try json.waitForExit() == 0)
         #expect(!json.transcript.contains("checked users"), "\(json.transcript)")
-        let piped = try cli.run(["doctor", "--store", path])
+        let piped = try await cli.run(["doctor", "--store", path])
         #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
     }
 

@@ -20,7 +20,7 @@ struct ReadOnlyCommandTests {
     ]
 
     @Test("a reading command on a mistyped store path creates nothing", arguments: BackendRegistry.embedded.descriptors)
-    func mistypedPath(_ backend: any BackendDescriptor) throws {
+    func mistypedPath(_ backend: any BackendDescriptor) async throws {
         let cli = try CLIRunner("typo-\(backend.name)")
         let typo = cli.root + "/typo." + backend.name
         // A saved session, so that the session commands reach the store.
@@ -28,7 +28,7 @@ struct ReadOnlyCommandTests {
             toFile: cli.root + "/session", atomically: true, encoding: .utf8)
         for command in Self.readers + Self.sessionCommands {
             let session = Self.sessionCommands.contains(command) ? ["--session-file", cli.root + "/session"] : []
-            let result = try cli.run(
+            let result = try await cli.run(
                 command + ["--backend", backend.name, "--store", typo, "--json"] + session,
                 stdin: ["Tangerine-Kayak-42", "Tangerine-Kayak-42", "Tangerine-Kayak-43"])
             #expect(result.status == 7, "\(command): \(result.stdout) \(result.stderr)")
@@ -40,27 +40,29 @@ struct ReadOnlyCommandTests {
     }
 
     @Test("on a fresh machine the start screen is a guest's and no store is made")
-    func freshStart() throws {
+    func freshStart() async throws {
         let cli = try CLIRunner("fresh-start")
-        let result = try cli.run(["start", "--json"])
+        let result = try await cli.run(["start", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"screen\":\"signup\""))
         #expect(!FileManager.default.fileExists(atPath: cli.storePath))
     }
 
     @Test("sign-up and import create the store; the readers then open it")
-    func writersCreate() throws {
+    func writersCreate() async throws {
         let cli = try CLIRunner("writers-create")
         let store = cli.root + "/new.sqlite"
-        let signup = try cli.run(
+        let signup = try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin", "--store", store],
             stdin: ["Tangerine-Kayak-42", "Tangerine-Kayak-42"])
         #expect(signup.status == 0, "\(signup.stderr)")
-        let count = try cli.run(["users", "count", "--store", store])
+        let count = try await cli.run(["users", "count", "--store", store])
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
-        let export = try cli.run(["export", "--output", cli.root + "/all.jsonl", "--store", store])
+        let export = try await cli.run(["export", "--output", cli.root + "/all.jsonl", "--store", store])
         #expect(export.status == 0, "\(export.stderr)")
-        let imported = try cli.run(["import", "--input", cli.root + "/all.jsonl", "--store", cli.root + "/copy.sqlite"])
+        let imported = try await cli.run([
+            "import", "--input", cli.root + "/all.jsonl", "--store", cli.root + "/copy.sqlite",
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(FileManager.default.fileExists(atPath: cli.root + "/copy.sqlite"))
     }

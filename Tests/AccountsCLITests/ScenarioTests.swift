@@ -21,12 +21,12 @@ struct ScenarioTests {
     }
 
     @Test("scenario gives the same output on every backend", arguments: names)
-    func scenario(_ name: String) throws {
+    func scenario(_ name: String) async throws {
         let path = Self.folder.appendingPathComponent(name).path
         let expected = try Scenario(name: name, text: String(contentsOfFile: path, encoding: .utf8))
         var transcripts: [(String, Scenario)] = []
         for backend in BackendRegistry.embedded.descriptors {
-            transcripts.append((backend.name, try run(expected, backend: backend.name)))
+            await transcripts.append((backend.name, try run(expected, backend: backend.name)))
         }
         if ProcessInfo.processInfo.environment["ACCOUNTS_RECORD_SCENARIOS"] == "1", let first = transcripts.first {
             try first.1.rendered().write(toFile: path, atomically: true, encoding: .utf8)
@@ -59,7 +59,7 @@ struct ScenarioTests {
         let schema = PostgresTestServer.uniqueSchema("scenario")
         let (actual, stored) = try await PostgresTestServer.run(
             {
-                let actual = try run(
+                let actual = try await run(
                     expected, backend: "postgres", extra: PostgresTestServer.cliEnvironment(schema: schema))
                 return (actual, try await PostgresTestServer.snapshot(schema: schema))
             }, thenCleanUp: { await PostgresTestServer.drop(schema: schema) })
@@ -86,7 +86,7 @@ struct ScenarioTests {
 
     /// Runs the scenario's commands in a fresh sandbox; returns the same scenario with the
     /// output the commands really gave.
-    func run(_ scenario: Scenario, backend: String, extra: [String: String] = [:]) throws -> Scenario {
+    func run(_ scenario: Scenario, backend: String, extra: [String: String] = [:]) async throws -> Scenario {
         var cli = try CLIRunner("scenario-\(backend)")
         cli.extraEnvironment = extra
         cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend
@@ -106,7 +106,7 @@ struct ScenarioTests {
                 let arguments = Scenario.split(command.arguments).map {
                     $0.replacingOccurrences(of: "$ROOT", with: cli.root)
                 }
-                let output = try cli.run(arguments, stdin: command.stdin)
+                let output = try await cli.run(arguments, stdin: command.stdin)
                 func lines(_ text: String) -> [String] {
                     text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
                         .map { ScenarioNormalizer.normalize(String($0), root: cli.root) }

@@ -14,18 +14,18 @@ struct SessionFileFailureTests {
         try FileManager.default.createDirectory(atPath: cli.sessionPath + ".tmp", withIntermediateDirectories: true)
     }
 
-    func sessions(_ cli: borrowing CLIRunner, _ email: String) throws -> Int {
-        let shown = try cli.run(["users", "show", email, "--json"]).json()
+    func sessions(_ cli: borrowing CLIRunner, _ email: String) async throws -> Int {
+        let shown = try await cli.run(["users", "show", email, "--json"]).json()
         return try #require(shown["sessions"] as? Int)
     }
 
     @Test("a sign-up whose session cannot be saved says the account was created, and revokes the session")
-    func signUp() throws {
+    func signUp() async throws {
         let cli = try CLIRunner("unsaved-signup")
         try FileManager.default.createDirectory(
             atPath: (cli.sessionPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try blockSessionFile(cli)
-        let result = try cli.run(
+        let result = try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin", "--json"],
             stdin: [password, password])
         #expect(result.status == 10, "\(result.stdout)")
@@ -33,26 +33,28 @@ struct SessionFileFailureTests {
         let message = try #require((try result.json()["error"] as? [String: Any])?["message"] as? String)
         #expect(message.contains("was created"), "\(message)")
         #expect(!message.contains("nothing was changed"), "\(message)")
-        #expect(try sessions(cli, "leesoon7@example.com") == 0, "the unsaved session was revoked")
+        await #expect(try sessions(cli, "leesoon7@example.com") == 0, "the unsaved session was revoked")
         try FileManager.default.removeItem(atPath: cli.sessionPath + ".tmp")
-        let login = try cli.run(["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: [password])
+        let login = try await cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: [password])
         #expect(login.status == 0, "the account works: \(login.stderr)")
     }
 
     @Test("a login whose session cannot be saved keeps the saved session and revokes the new one")
-    func login() throws {
+    func login() async throws {
         let cli = try CLIRunner("unsaved-login")
-        try cli.run(
+        try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             stdin: [password, password])
         let saved = try String(contentsOfFile: cli.sessionPath, encoding: .utf8)
         try blockSessionFile(cli)
-        let result = try cli.run(
+        let result = try await cli.run(
             ["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], stdin: [password])
         #expect(result.status == 10, "\(result.stdout)")
         #expect(result.errorCode == "session_not_saved")
         #expect(try String(contentsOfFile: cli.sessionPath, encoding: .utf8) == saved, "the session file is as it was")
-        #expect(try sessions(cli, "leesoon7@example.com") == 1, "the saved session stays; the new one was revoked")
-        #expect(try cli.run(["whoami"]).status == 0, "still signed in with the saved session")
+        await #expect(
+            try sessions(cli, "leesoon7@example.com") == 1, "the saved session stays; the new one was revoked")
+        #expect(try await cli.run(["whoami"]).status == 0, "still signed in with the saved session")
     }
 }

@@ -11,7 +11,7 @@ struct StandardInputFaultTests {
 
     /// The shim, compiled into `folder`; `nil` when there is no C compiler (`scripts/test.sh`
     /// installs one).
-    static func compileShim(into folder: String) throws -> String? {
+    static func compileShim(into folder: String) async throws -> String? {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/faults/fault_shim.c").path
         let library = folder + "/fault_shim.so"
@@ -20,8 +20,7 @@ struct StandardInputFaultTests {
         compiler.arguments = ["gcc", "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"]
         compiler.standardError = FileHandle.nullDevice
         try compiler.run()
-        compiler.waitUntilExit()
-        return compiler.terminationStatus == 0 ? library : nil
+        return await compiler.exitStatus() == 0 ? library : nil
     }
 
     static var hasCompiler: Bool {
@@ -31,25 +30,25 @@ struct StandardInputFaultTests {
     @Test(
         "a failed read of the password line is an error, and no login failure is recorded for it",
         .enabled(if: hasCompiler, "needs gcc to build the fault shim (scripts/test.sh installs it)"))
-    func failedReadIsNotALine() throws {
+    func failedReadIsNotALine() async throws {
         let cli = try CLIRunner("stdin-fault")
-        let shim = try #require(try Self.compileShim(into: cli.root))
-        try cli.run(
+        let shim = try #require(try await Self.compileShim(into: cli.root))
+        try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             stdin: [password, password])
-        try cli.run(["logout"])
+        try await cli.run(["logout"])
         // The 8th byte of the line fails: "Tangeri" would have been taken for the password.
-        let login = try cli.run(
+        let login = try await cli.run(
             ["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], stdin: [password],
             environment: ["LD_PRELOAD": shim, "FAULT_STDIN_AT": "8"])
         #expect(login.errorCode == "usage", "\(login.stdout)")
         #expect(login.stdout.contains("Could not read the secret from standard input"))
-        let shown = try cli.run(["users", "show", "leesoon7@example.com", "--json"]).json()
+        let shown = try await cli.run(["users", "show", "leesoon7@example.com", "--json"]).json()
         #expect(shown["failed_login_count"] as? Int == 0, "a cut-short password was tried: \(shown)")
-        let signUp = try cli.run(
+        let signUp = try await cli.run(
             ["signup", "--email", "admiral7@example.com", "--nickname", "장군", "--password-stdin", "--json"],
             stdin: [password, password], environment: ["LD_PRELOAD": shim, "FAULT_STDIN_AT": "12"])
         #expect(signUp.errorCode == "usage", "\(signUp.stdout)")
-        #expect(try cli.run(["users", "count"]).stdout == "1\n", "no account was made from a cut-short password")
+        #expect(try await cli.run(["users", "count"]).stdout == "1\n", "no account was made from a cut-short password")
     }
 }

@@ -61,9 +61,8 @@ struct StressTests {
         }
         var outcomes: [(op: String, email: String, status: Int32)] = []
         for (process, output) in processes {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            let text = String(decoding: await output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+            #expect(await process.exitStatus() == 0)
             for line in text.split(separator: "\n") {
                 let parts = line.split(separator: " ")
                 outcomes.append((String(parts[0]), String(parts[1]), Int32(parts[2]) ?? -1))

@@ -4,6 +4,7 @@ import AccountTestSupport
 import BackendTestSupport
 import Foundation
 import StandardBackends
+import StoreSupport
 import Testing
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ struct CrashSafetyTests {
         for round in 0..<Self.rounds {
             let prefix = "r\(round)x"
             let wanted = Int.random(in: 1...40, using: &generator)
-            let reported = try runAndKill(backend: backend.name, store: store, prefix: prefix, afterLines: wanted)
+            let reported = try await runAndKill(backend: backend.name, store: store, prefix: prefix, afterLines: wanted)
             let repository = try await backend.open(
                 BackendConfiguration(location: store, values: backend.defaultValues))
             #expect(try await repository.integrityCheck() == ["ok"], "round \(round)")
@@ -54,22 +55,27 @@ struct CrashSafetyTests {
 
     /// Starts the child, waits until it has reported `afterLines` sign-ups, kills it with SIGKILL,
     /// and returns every sign-up it reported before dying.
-    func runAndKill(backend: String, store: String, prefix: String, afterLines: Int) throws -> Set<String> {
+    func runAndKill(backend: String, store: String, prefix: String, afterLines: Int) async throws -> Set<String> {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.tortureExecutable)
         process.arguments = [backend, store, prefix]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        var text = ""
-        while text.split(separator: "\n").count < afterLines {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
+        // The reads block until the child prints: off the cooperative pool, like every wait for a
+        // child (ChildProcessWaits.swift).
+        var text = await SerialIOQueue(label: "torture output").run {
+            var text = ""
+            while text.split(separator: "\n").count < afterLines {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            return text
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        _ = await process.exitStatus()
+        text += String(decoding: await output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .uncaughtSignal, "the child died by the signal, not by an error")
         return Set(text.split(separator: "\n").filter { $0.hasPrefix("done ") }.map { String($0.dropFirst(5)) })
     }

@@ -10,7 +10,7 @@ import Testing
 @Suite("Creation race")
 struct CreationRaceTests {
     @Test("8 sign-up processes on a brand-new store all succeed", arguments: BackendRegistry.embedded.descriptors)
-    func concurrentFirstOpens(_ backend: any BackendDescriptor) throws {
+    func concurrentFirstOpens(_ backend: any BackendDescriptor) async throws {
         for round in 1...3 {
             let cli = try CLIRunner("create-race-\(backend.name)-\(round)")
             let store = cli.root + "/new." + backend.name
@@ -34,15 +34,15 @@ struct CreationRaceTests {
                 try process.run()
                 processes.append((process, errors))
             }
-            let results = processes.map { process, errors in
-                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                return (status: process.terminationStatus, stderr: text)
+            var results: [(status: Int32, stderr: String)] = []
+            for (process, errors) in processes {
+                let text = String(decoding: await errors.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+                results.append((await process.exitStatus(), text))
             }
             for (n, result) in results.enumerated() {
                 #expect(result.status == 0, "round \(round), process \(n + 1): \(result.stderr)")
             }
-            let count = try cli.run(["users", "count", "--backend", backend.name, "--store", store])
+            let count = try await cli.run(["users", "count", "--backend", backend.name, "--store", store])
             #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "8", "round \(round)")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: cli.root).filter {
                 $0.contains(".init-")

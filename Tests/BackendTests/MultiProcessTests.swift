@@ -49,8 +49,8 @@ struct MultiProcessTests {
         }
         var outcomes: [String: [Int32]] = [:]
         for (process, output) in processes {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let text = String(decoding: await output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+            _ = await process.exitStatus()
             for line in text.split(separator: "\n") {
                 let parts = line.split(separator: " ")
                 outcomes[String(parts[0]), default: []].append(Int32(parts[1]) ?? -1)

@@ -18,14 +18,14 @@ struct ReadOnlyStoreTests {
     @Test(
         "reading works and writing is a typed store_io on a store that is not writable",
         arguments: BackendRegistry.embedded.descriptors)
-    func readOnly(_ backend: any BackendDescriptor) throws {
+    func readOnly(_ backend: any BackendDescriptor) async throws {
         let cli = try CLIRunner("ro-store-\(backend.name)")
         let folder = cli.root + "/ro"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = folder + "/" + backend.defaultStoreName
         let common = ["--backend", backend.name, "--store", store]
         for n in 1...2 {
-            let signup = try cli.run(
+            let signup = try await cli.run(
                 [
                     "signup", "--email", "resident\(n)x@example.com", "--nickname", "주민 \(n)", "--password-stdin",
                     "--session-file", cli.root + "/owner",
@@ -46,21 +46,21 @@ struct ReadOnlyStoreTests {
             }
         }
         let before = try Self.digest(folder)
-        func asReader(_ arguments: [String], stdin: [String] = []) throws -> CLIRunner.Result {
+        func asReader(_ arguments: [String], stdin: [String] = []) async throws -> CLIRunner.Result {
             getuid() == 0
-                ? try cli.run(
+                ? try await cli.run(
                     ["--reuid=65534", "--regid=65534", "--clear-groups", CLIRunner.executable] + arguments,
                     stdin: stdin,
                     executable: "/usr/bin/setpriv")
-                : try cli.run(arguments, stdin: stdin)
+                : try await cli.run(arguments, stdin: stdin)
         }
-        let count = try asReader(["users", "count"] + common)
+        let count = try await asReader(["users", "count"] + common)
         #expect(count.status == 0 && count.stdout == "2\n", "\(count.stdout) \(count.stderr)")
-        let list = try asReader(["users", "list"] + common)
+        let list = try await asReader(["users", "list"] + common)
         #expect(list.stdout.contains("resident1x@example.com"), "\(list.stderr)")
-        let doctor = try asReader(["doctor"] + common)
+        let doctor = try await asReader(["doctor"] + common)
         #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr)")
-        let signup = try asReader(
+        let signup = try await asReader(
             [
                 "signup", "--email", "newcomer7@example.com", "--nickname", "신입", "--password-stdin", "--json",
                 "--session-file", sessions + "/s",
