@@ -35,7 +35,8 @@ package struct CLIRunner: ~Copyable {
     }
 
     /// Input written to a child that has already exited must fail the write with EPIPE (which
-    /// `writeToChildAndClose` expects), not kill the whole test process with SIGPIPE.
+    /// `writeToChildAndClose` expects), not kill the whole test process with SIGPIPE. Whether
+    /// SwiftNIO had already set this depended on which tests ran first.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// The built `accounts` beside the test bundle.
@@ -71,15 +72,17 @@ package struct CLIRunner: ~Copyable {
         environment extra: [String: String] = [:], executable: String = CLIRunner.executable
     ) async throws -> Result {
         let process = Process()
+        var command = [executable] + arguments
         // A new session has no controlling terminal, so a prompt can never block the test run
         // on a developer's terminal: it fails the way it does in CI.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["--wait", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
+            command = ["/usr/bin/setsid", "--wait"] + command
         }
+        // An ignored signal stays ignored across exec, and this process ignores SIGPIPE (see
+        // `ignoreBrokenPipes`; SwiftNIO does too once a test opens a socket): the child gets it
+        // back at its default, as when a shell starts it.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE"] + command
         process.environment = environment.merging(extra) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: root)
         let input = Pipe()

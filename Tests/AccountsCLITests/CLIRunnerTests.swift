@@ -32,4 +32,15 @@ struct CLIRunnerTests {
             ["-c", "exit 3"], stdinBytes: Array(repeating: 0x61, count: 4 * Self.pipeBuffer), executable: "/bin/sh")
         #expect(result.status == 3, "the child's own status, not a failed write")
     }
+
+    @Test("the child starts with SIGPIPE at its default, as from a shell, though the test process ignores it")
+    func childSignals() async throws {
+        let cli = try CLIRunner("runner-signals")
+        let result = try await cli.run(["-c", "grep '^SigIgn:' /proc/self/status"], executable: "/bin/sh")
+        let mask = try #require(
+            UInt64(
+                result.stdout.split(separator: "\t").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "",
+                radix: 16))
+        #expect(mask & (1 << (UInt64(SIGPIPE) - 1)) == 0, "SigIgn \(result.stdout)")
+    }
 }
