@@ -53,6 +53,31 @@ struct CrashSafetyTests {
         #expect(survivors >= Self.rounds, "every round reported at least one sign-up")
     }
 
+    /// Its parent gone (the test process crashed), the child must stop rather than sign up
+    /// users without end: it inherits an ignored SIGPIPE, so a write to the pipe nobody reads
+    /// fails with EPIPE instead of killing it.
+    @Test("a child whose reader is gone stops after the sign-up it could not report")
+    func orphanedChildStops() async throws {
+        let scratch = try ScratchFolder("crash-orphan")
+        let store = scratch.path + "/accounts.sqlite"
+        let output = Pipe()
+        try output.fileHandleForReading.close()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // `trap "" PIPE` ignores SIGPIPE in the child whatever this process does, as SwiftNIO's
+        // SIG_IGN does once any test has opened a socket.
+        process.arguments = ["-c", #"trap "" PIPE; exec "$0" sqlite "$1" orphan 200"#, Self.tortureExecutable, store]
+        process.standardOutput = output.fileHandleForWriting
+        try process.run()
+        try output.fileHandleForWriting.close()
+        #expect(await process.exitStatus() == 3, "stopped at its first failed report")
+        let sqlite = try BackendRegistry.standard.descriptor(named: "sqlite")
+        let repository = try await BackendRegistry.standard.open(
+            sqlite, BackendConfiguration(location: store, values: sqlite.defaultValues))
+        #expect(try await repository.users(after: nil, limit: 1_000).count == 1, "one sign-up, then it stopped")
+        try await repository.close()
+    }
+
     /// Starts the child, waits until it has reported `afterLines` sign-ups, kills it with SIGKILL,
     /// and returns every sign-up it reported before dying.
     func runAndKill(backend: String, store: String, prefix: String, afterLines: Int) async throws -> Set<String> {
