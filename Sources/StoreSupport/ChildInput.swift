@@ -13,10 +13,9 @@ extension FileHandle {
         do {
             try write(contentsOf: data)
         } catch let error as NSError {
-            let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-            guard error.domain == NSPOSIXErrorDomain ? error.code == EPIPE : underlying?.code == Int(EPIPE) else {
-                throw error
-            }
+            // Foundation wraps the POSIX error (a CocoaError whose underlying error is it).
+            let posix = error.domain == NSPOSIXErrorDomain ? error : error.userInfo[NSUnderlyingErrorKey] as? NSError
+            guard let posix, posix.domain == NSPOSIXErrorDomain, posix.code == Int(EPIPE) else { throw error }
         }
         try close()
     }
