@@ -28,7 +28,9 @@ package final class ForeignWriter {
                 sqlite3_exec(sqlite, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK
             else { throw HolderError("could not lock \(storePath)") }
         case "json":
-            descriptor = open(storePath + ".lock", O_RDWR | O_CREAT, 0o600)
+            // Close-on-exec: a child that another test starts meanwhile must not take the lock
+            // along (a `flock` belongs to the open file, which a child would share).
+            descriptor = open(storePath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else {
                 throw HolderError("could not lock \(storePath).lock")
             }
