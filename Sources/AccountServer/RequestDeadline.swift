@@ -19,7 +19,7 @@ public struct RequestDeadline: Sendable {
     /// of them 503) grew the server from 140 to 525 MiB in a minute.
     public static func seconds(_ seconds: Int) -> RequestDeadline {
         RequestDeadline { expire in
-            let scheduled = NIOSingletons.posixEventLoopGroup.any().scheduleTask(in: .seconds(Int64(seconds))) {
+            let scheduled = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .seconds(Int64(seconds))) {
                 expire()
             }
             return { scheduled.cancel() }
