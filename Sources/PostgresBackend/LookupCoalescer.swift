@@ -9,13 +9,25 @@ import Synchronization
 /// which takes every lookup pending by then (at most `maximumBatch`) and runs them as one
 /// query. A lookup never waits for a timer: when a batch slot is free it goes at once, alone.
 ///
+/// A batch runs on what a *lease* lends it (the PostgreSQL backend: a pooled connection), and
+/// the batches that gathered while one ran reuse that lease, up to `batchesPerLease`: taking a
+/// connection from the pool for each batch, with a deadline armed for the wait, cost about 6 %
+/// of the server's CPU per signed-in read under load (bench/README.md, "Session lookups on
+/// PostgreSQL"). A lease is never held while nothing is pending, and a failed batch ends its
+/// lease, so the next batch starts on a fresh one.
+///
 /// Nothing is cached. A lookup only ever joins a batch that has not started yet, so its query
 /// begins after the lookup was asked for and sees every write committed before that — a
 /// logout on another host is seen at once.
 final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// Answers a batch: the value of each key found; a key left out was not found. An error
+    /// it throws is every lookup of that batch's error.
     typealias Run = @Sendable (_ keys: [Key]) async throws -> [Key: Value]
+    /// Lends `body` a `Run` for as long as `body` runs. Throws when it has nothing to lend (no
+    /// connection within the connect timeout); `body` has then not run.
+    typealias Lease = @Sendable (_ body: @escaping @Sendable (_ run: Run) async -> Void) async throws -> Void
 
-    private struct Waiter {
+    private struct Waiter: Sendable {
         let key: Key
         let continuation: CheckedContinuation<Value?, any Error>
     }
@@ -25,20 +37,36 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
         var running = 0
     }
 
+    /// What one lease's body left for the next lease: whether it ran at all, and the batch it
+    /// took but did not run because the batch before it failed.
+    private struct LeaseOutcome {
+        var started = false
+        var leftOver: [Waiter]?
+    }
+
     private let state = Mutex(State())
     private let maximumInFlight: Int
     private let maximumBatch: Int
-    private let run: Run
+    private let batchesPerLease: Int
+    private let lease: Lease
 
     /// - Parameters:
     ///   - maximumInFlight: how many batches may run at once (at least 1).
     ///   - maximumBatch: how many keys one batch takes at most (at least 1).
-    ///   - run: answers a batch: the value of each key found; a key left out was not found.
-    ///     An error it throws is every waiting lookup's error.
-    init(maximumInFlight: Int, maximumBatch: Int, run: @escaping Run) {
+    ///   - batchesPerLease: how many batches in a row one lease serves at most (at least 1).
+    ///   - lease: lends what runs a batch; see `Lease`.
+    init(maximumInFlight: Int, maximumBatch: Int, batchesPerLease: Int, lease: @escaping Lease) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumBatch = max(1, maximumBatch)
-        self.run = run
+        self.batchesPerLease = max(1, batchesPerLease)
+        self.lease = lease
+    }
+
+    /// Batches answered by `run` itself, with nothing to lease.
+    convenience init(maximumInFlight: Int, maximumBatch: Int, run: @escaping Run) {
+        self.init(maximumInFlight: maximumInFlight, maximumBatch: maximumBatch, batchesPerLease: .max) { body in
+            await body(run)
+        }
     }
 
     /// How many lookups wait for a batch to start (for tests that line lookups up).
@@ -61,25 +89,69 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
         }
     }
 
-    /// Runs `batch`, then every batch that gathered meanwhile, until nothing is pending.
+    /// Runs `batch`, then every batch that gathered meanwhile, until nothing is pending: on one
+    /// lease while it serves, on a new one after a failed batch or `batchesPerLease` batches.
     private func drain(startingWith batch: [Waiter]) async {
         var batch = batch
         while true {
+            let first = batch
+            let outcome = Mutex(LeaseOutcome())
             do {
-                let found = try await run(batch.map(\.key))
-                for waiter in batch { waiter.continuation.resume(returning: found[waiter.key]) }
-            } catch {
-                for waiter in batch { waiter.continuation.resume(throwing: error) }
-            }
-            let next = state.withLock { state -> [Waiter]? in
-                guard !state.pending.isEmpty else {
-                    state.running -= 1
-                    return nil
+                try await lease { run in
+                    outcome.withLock { $0.started = true }
+                    let leftOver = await self.runBatches(startingWith: first, on: run)
+                    outcome.withLock { $0.leftOver = leftOver }
                 }
-                return Self.take(maximumBatch, from: &state.pending)
+            } catch {
+                // Only a lease that never ran its body may answer the batch: once it ran, every
+                // lookup it took was answered there, and must not be resumed twice.
+                if !outcome.withLock({ $0.started }) {
+                    Self.answer(first, with: .failure(error))
+                    outcome.withLock { $0.leftOver = self.nextBatch() }
+                }
             }
-            guard let next else { return }
+            guard let next = outcome.withLock({ $0.leftOver }) else { return }
             batch = next
+        }
+    }
+
+    /// Runs `batch` and the batches that follow on one lease's `run`. Returns the batch taken
+    /// but not run, which needs a new lease, or nil when nothing was pending (and the slot is
+    /// given back).
+    private func runBatches(startingWith batch: [Waiter], on run: Run) async -> [Waiter]? {
+        var batch = batch
+        var served = 0
+        while true {
+            let result: Result<[Key: Value], any Error>
+            do {
+                result = .success(try await run(batch.map(\.key)))
+            } catch {
+                result = .failure(error)
+            }
+            Self.answer(batch, with: result)
+            served += 1
+            guard let next = nextBatch() else { return nil }
+            if case .failure = result { return next }
+            if served >= batchesPerLease { return next }
+            batch = next
+        }
+    }
+
+    /// The next batch to run, or nil (giving the batch slot back) when nothing is pending.
+    private func nextBatch() -> [Waiter]? {
+        state.withLock { state -> [Waiter]? in
+            guard !state.pending.isEmpty else {
+                state.running -= 1
+                return nil
+            }
+            return Self.take(maximumBatch, from: &state.pending)
+        }
+    }
+
+    private static func answer(_ batch: [Waiter], with result: Result<[Key: Value], any Error>) {
+        switch result {
+        case .success(let found): for waiter in batch { waiter.continuation.resume(returning: found[waiter.key]) }
+        case .failure(let error): for waiter in batch { waiter.continuation.resume(throwing: error) }
         }
     }
 

@@ -26,10 +26,18 @@ public final class PostgresRepository: UserRepository, Sendable {
         // the rest of the pool to writes; more at once only made smaller batches, and was
         // slower (bench/README.md, "Session lookups on PostgreSQL"). 64 digests are 4 KiB of
         // parameters and a few index reads.
+        let inFlight = min(2, options.poolSize)
         signedInLookups = LookupCoalescer(
-            maximumInFlight: min(2, options.poolSize), maximumBatch: 64
-        ) { [client, options] tokenHashes in
-            try await Self.signedIn(tokenHashes, client: client, options: options)
+            maximumInFlight: inFlight, maximumBatch: 64,
+            // A connection serves the batches that keep coming only while the pool keeps at
+            // least one more for writes; a smaller pool gets it back after each batch. 256
+            // batches are about a tenth of a second under load, so even a steady stream of reads
+            // hands its connections back to the pool several times a second.
+            batchesPerLease: options.poolSize > inFlight ? 256 : 1
+        ) { [client, options] body in
+            try await Self.withConnection(client: client, options: options) { connection in
+                await body { tokenHashes in try await Self.signedIn(tokenHashes, on: connection, options: options) }
+            }
         }
     }
 
@@ -271,26 +279,26 @@ public final class PostgresRepository: UserRepository, Sendable {
         try await signedInLookups.value(for: tokenHash)
     }
 
-    /// One query for a batch of digests: the prepared `SignedInLookup`.
+    /// One query for a batch of digests on a leased connection: the prepared `SignedInLookup`.
     private static func signedIn(
-        _ tokenHashes: [String], client: PostgresClient, options: PostgresOptions
+        _ tokenHashes: [String], on connection: PostgresConnection, options: PostgresOptions
     ) async throws -> [String: SignedInLookup.Found] {
-        try await withConnection(client: client, options: options) { connection in
-            let lookup = SignedInLookup(tokenHashes: tokenHashes, schema: options.schema)
-            var found: [String: SignedInLookup.Found] = [:]
-            do {
-                for try await row in try await connection.execute(lookup, logger: PostgresConnector.logger) {
-                    let one = try SignedInLookup.found(row)
-                    found[one.session.tokenHash] = one
-                }
-            } catch let error as PSQLError where error.code == .server {
+        let lookup = SignedInLookup(tokenHashes: tokenHashes, schema: options.schema)
+        var found: [String: SignedInLookup.Found] = [:]
+        do {
+            for try await row in try await connection.execute(lookup, logger: PostgresConnector.logger) {
+                let one = try SignedInLookup.found(row)
+                found[one.session.tokenHash] = one
+            }
+        } catch {
+            if let error = error as? PSQLError, error.code == .server {
                 // PostgresNIO keeps a failed preparation for the life of the connection, and would
                 // answer every later lookup on it with the same error: the pool replaces it instead.
                 try? await connection.close()
-                throw error
             }
-            return found
+            throw PostgresFailure.map(error, location: options.location)
         }
+        return found
     }
 
     public func sessions(userID: UserID) async throws -> [SessionRecord] {

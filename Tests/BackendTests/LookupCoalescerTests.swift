@@ -33,6 +33,14 @@ struct LookupCoalescerTests {
             return Dictionary(uniqueKeysWithValues: Set(keys).intersection(known).map { ($0, "value of \($0)") })
         }
 
+        /// Lets batches answer, each as it arrives, until `count` batches have run and none is held.
+        func releaseUntil(batches count: Int) async {
+            while batches.count < count || held > 0 {
+                release()
+                await Task.yield()
+            }
+        }
+
         /// Lets every batch held so far answer.
         func release() {
             for gate in state.withLock({ state in
@@ -53,6 +61,131 @@ struct LookupCoalescerTests {
         String, String
     > {
         LookupCoalescer(maximumInFlight: inFlight, maximumBatch: batch) { try await recorder.run($0) }
+    }
+
+    /// Lends the recorder's `run` as a lease, counting the leases and how many are open; can be
+    /// told to refuse its next lease once the test lets it answer.
+    final class Leases: Sendable {
+        private let state = Mutex<(granted: Int, open: Int, refuseNext: Bool, gate: CheckedContinuation<Void, Never>?)>(
+            (0, 0, false, nil))
+        let recorder: Recorder
+
+        init(_ recorder: Recorder) { self.recorder = recorder }
+
+        var granted: Int { state.withLock { $0.granted } }
+        var open: Int { state.withLock { $0.open } }
+        var waiting: Bool { state.withLock { $0.gate != nil } }
+
+        /// The next lease waits for `answerRefusal()`, then throws `Failure` without lending.
+        func refuseNext() { state.withLock { $0.refuseNext = true } }
+
+        func answerRefusal() {
+            let gate = state.withLock { state in
+                defer { state.gate = nil }
+                return state.gate
+            }
+            gate?.resume()
+        }
+
+        func lease(_ body: @escaping @Sendable (_ run: LookupCoalescer<String, String>.Run) async -> Void) async throws
+        {
+            if state.withLock({ $0.refuseNext }) {
+                await withCheckedContinuation { gate in state.withLock { $0.gate = gate } }
+                state.withLock { $0.refuseNext = false }
+                throw Failure()
+            }
+            state.withLock {
+                $0.granted += 1
+                $0.open += 1
+            }
+            await body { [recorder] keys in try await recorder.run(keys) }
+            state.withLock { $0.open -= 1 }
+        }
+    }
+
+    static func leasing(_ leases: Leases, batchesPerLease: Int = 256) -> LookupCoalescer<String, String> {
+        LookupCoalescer(maximumInFlight: 1, maximumBatch: 1, batchesPerLease: batchesPerLease) { body in
+            try await leases.lease(body)
+        }
+    }
+
+    /// Starts a lookup of each key in turn: the first runs (held by `recorder`), the others wait
+    /// in the order given.
+    static func lineUp(
+        _ keys: [String], in lookups: LookupCoalescer<String, String>, _ recorder: Recorder
+    ) async -> [Task<String?, any Error>] {
+        var started: [Task<String?, any Error>] = []
+        for key in keys {
+            started.append(Task { try await lookups.value(for: key) })
+            let waiting = started.count - 1
+            if waiting == 0 {
+                await until { recorder.held == 1 }
+            } else {
+                await until { lookups.pendingCount == waiting }
+            }
+        }
+        return started
+    }
+
+    @Test("batches that gather while one runs reuse its lease, which is given back when nothing is pending")
+    func batchesShareALease() async throws {
+        let recorder = Recorder(known: ["a", "b", "c"])
+        let leases = Leases(recorder)
+        let lookups = Self.leasing(leases)
+        let lined = await Self.lineUp(["a", "b", "c"], in: lookups, recorder)
+        await recorder.releaseUntil(batches: 3)
+        for (lookup, key) in zip(lined, ["a", "b", "c"]) { #expect(try await lookup.value == "value of \(key)") }
+        #expect(leases.granted == 1)
+        await Self.until { leases.open == 0 }
+        let later = Task { try await lookups.value(for: "a") }
+        await Self.until { recorder.held == 1 }
+        recorder.release()
+        #expect(try await later.value == "value of a")
+        #expect(leases.granted == 2)
+    }
+
+    @Test("a failed batch ends its lease; the batch after it runs on a new one")
+    func failureEndsTheLease() async throws {
+        let recorder = Recorder(known: ["a", "b"])
+        let leases = Leases(recorder)
+        let lookups = Self.leasing(leases)
+        let lined = await Self.lineUp(["a", "fail", "b"], in: lookups, recorder)
+        await recorder.releaseUntil(batches: 3)
+        #expect(try await lined[0].value == "value of a")
+        await #expect(throws: Failure.self) { try await lined[1].value }
+        #expect(try await lined[2].value == "value of b")
+        #expect(recorder.batches == [["a"], ["fail"], ["b"]])
+        #expect(leases.granted == 2)
+    }
+
+    @Test("a lease that lends nothing fails its own batch only; the next batch asks for a new one")
+    func refusedLeaseFailsItsBatch() async throws {
+        let recorder = Recorder(known: ["a", "b"])
+        let leases = Leases(recorder)
+        leases.refuseNext()
+        let lookups = Self.leasing(leases)
+        let first = Task { try await lookups.value(for: "a") }
+        await Self.until { leases.waiting }
+        let second = Task { try await lookups.value(for: "b") }
+        await Self.until { lookups.pendingCount == 1 }
+        leases.answerRefusal()
+        await #expect(throws: Failure.self) { try await first.value }
+        await Self.until { recorder.held == 1 }
+        recorder.release()
+        #expect(try await second.value == "value of b")
+        #expect(recorder.batches == [["b"]])
+        #expect(leases.granted == 1)
+    }
+
+    @Test("one lease serves at most batchesPerLease batches in a row")
+    func leaseReuseIsBounded() async throws {
+        let recorder = Recorder(known: ["a", "b", "c", "d"])
+        let leases = Leases(recorder)
+        let lookups = Self.leasing(leases, batchesPerLease: 2)
+        let lined = await Self.lineUp(["a", "b", "c", "d"], in: lookups, recorder)
+        await recorder.releaseUntil(batches: 4)
+        for (lookup, key) in zip(lined, ["a", "b", "c", "d"]) { #expect(try await lookup.value == "value of \(key)") }
+        #expect(leases.granted == 2)
     }
 
     @Test("a lookup with no batch running goes at once, alone; an unknown key is nil")
@@ -100,10 +233,7 @@ struct LookupCoalescerTests {
         let rest = (2..<7).map { n in Task { try await lookups.value(for: "k\(n)") } }
         await Self.until { lookups.pendingCount == 5 }
         #expect(recorder.held == 2)
-        while recorder.batches.count < 5 || recorder.held > 0 {
-            recorder.release()
-            await Task.yield()
-        }
+        await recorder.releaseUntil(batches: 5)
         for (n, lookup) in (firstTwo + rest).enumerated() { #expect(try await lookup.value == "value of k\(n)") }
         #expect(recorder.batches.allSatisfy { $0.count <= 2 })
         #expect(recorder.batches.flatMap { $0 }.sorted() == (0..<7).map { "k\($0)" })

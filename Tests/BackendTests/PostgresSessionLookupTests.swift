@@ -1,7 +1,9 @@
 import AccountBackendKit
 import AccountCore
 import BackendTestSupport
+import Foundation
 import PostgresNIO
+import Synchronization
 import Testing
 
 @testable import PostgresBackend
@@ -13,6 +15,13 @@ import Testing
     .enabled(if: PostgresTestServer.isConfigured, Comment(rawValue: PostgresTestServer.skipReason)))
 struct PostgresSessionLookupTests {
     static let digest = String(repeating: "ab", count: 32)
+
+    /// Tells the reading tasks to stop.
+    final class StopSignal: Sendable {
+        private let raised = Atomic<Bool>(false)
+        var isRaised: Bool { raised.load(ordering: .acquiring) }
+        func raise() { raised.store(true, ordering: .releasing) }
+    }
 
     static func options(schema: String) throws -> PostgresOptions {
         try PostgresBackendDescriptor.connectionOptions(
@@ -98,6 +107,68 @@ struct PostgresSessionLookupTests {
                 }
             }
             try await store.close()
+        } thenCleanUp: {
+            await PostgresTestServer.drop(schema: schema)
+        }
+    }
+
+    /// Under a steady stream of reads a lookup connection serves batch after batch without going
+    /// back to the pool: each batch is still a query of its own, which sees every change another
+    /// host committed before it, and writes still get a connection.
+    @Test(
+        "while lookups keep a pool's connections busy, another host's logout and touch are seen at once",
+        arguments: [2, 3, 8])
+    func heldConnectionsSeeOtherHosts(poolSize: Int) async throws {
+        let schema = PostgresTestServer.uniqueSchema("lookup_held")
+        try await PostgresTestServer.run {
+            var values = PostgresTestServer.values
+            values["pool_size"] = .integer(poolSize)
+            let reader = try await PostgresRepository.open(
+                try PostgresBackendDescriptor.connectionOptions(BackendConfiguration(location: schema, values: values)))
+            let otherHost = try await PostgresRepository.open(try Self.options(schema: schema))
+            let digests = (0..<20).map { n in String(format: "%064x", n + 1) }
+            for n in 0..<20 {
+                let user = UserRecord(
+                    id: UserID(rawValue: String(format: "%032x", n + 1)), email: "held\(n)@example.com",
+                    nickname: "held\(n)", passwordHash: "$argon2id$", createdAt: Timestamp(millisecondsSince1970: 1))
+                try await otherHost.createUser(
+                    user,
+                    initialSession: SessionRecord(
+                        tokenHash: digests[n], userID: user.id, createdAt: user.createdAt, lastSeenAt: user.createdAt,
+                        expiresAt: Timestamp(millisecondsSince1970: 9_000_000_000_000), idleTimeoutSeconds: 60,
+                        remember: false))
+            }
+            let stop = StopSignal()
+            let readers = Task {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for stream in 0..<16 {
+                        group.addTask {
+                            var reads = 0
+                            while !stop.isRaised {
+                                let found = try await reader.signedIn(tokenHash: digests[stream % 10])
+                                #expect(found?.user?.nickname == "held\(stream % 10)")
+                                reads += 1
+                            }
+                            return reads
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+            }
+            for n in 10..<20 {
+                let seen = Timestamp(millisecondsSince1970: Int64(1_000 + n))
+                try await otherHost.touchSession(tokenHash: digests[n], lastSeenAt: seen)
+                #expect(try await reader.signedIn(tokenHash: digests[n])?.session.lastSeenAt == seen)
+                #expect(try await otherHost.deleteSession(tokenHash: digests[n]))
+                #expect(try await reader.signedIn(tokenHash: digests[n]) == nil)
+                // A write through the reading store itself still gets a pooled connection.
+                try await reader.touchSession(tokenHash: digests[0], lastSeenAt: seen)
+            }
+            stop.raise()
+            #expect(try await readers.value > 0)
+            #expect(try await reader.userCount() == 20)
+            try await reader.close()
+            try await otherHost.close()
         } thenCleanUp: {
             await PostgresTestServer.drop(schema: schema)
         }
