@@ -31,6 +31,10 @@ package final class PseudoTerminal {
         posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        // Tests run side by side: a descriptor another test opened without close-on-exec (a
+        // lock file, a pipe's end) must not live on in this child, holding the lock or the pipe
+        // open for as long as the child runs.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -48,6 +52,17 @@ package final class PseudoTerminal {
         }
         self.master = master
         pid = child
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module
+    /// hides behind `_GNU_SOURCE`: looked up at run time, nil where the C library lacks it.
+    private static var addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)?
+    {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return nil }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }
 
     deinit {
