@@ -55,14 +55,21 @@ package final class PseudoTerminal {
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module
-    /// hides behind `_GNU_SOURCE`: looked up at run time, nil where the C library lacks it.
-    private static var addCloseFrom:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)?
-    {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        else { return nil }
-        return unsafeBitCast(
-            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    /// hides behind `_GNU_SOURCE`: looked up once, nil where the C library lacks it.
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard
+                let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
+
+    /// What a child started now lists in its `/proc/self/fd` (`ls -l`): the descriptors it got.
+    package static func descriptorsOfNewChild() throws -> String {
+        let child = try PseudoTerminal(
+            executable: "/bin/sh", arguments: ["-c", "ls -l /proc/self/fd; echo END; read line"], environment: [:])
+        return try child.expect("END")
     }
 
     deinit {
