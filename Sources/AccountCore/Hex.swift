@@ -3,14 +3,16 @@ public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Encodes bytes as lowercase hexadecimal.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+    public static func encode(_ bytes: [UInt8]) -> String {
+        // An array rather than any sequence: a generic called from another module runs
+        // unspecialized, and every signed-in request encodes its token's digest here.
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = digits[Int(byte >> 4)]
+                text[2 * index + 1] = digits[Int(byte & 0x0f)]
+            }
+            return bytes.count * 2
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes lowercase or uppercase hexadecimal; `nil` when the text is not hex of even length.

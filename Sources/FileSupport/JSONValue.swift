@@ -20,9 +20,11 @@ public indirect enum JSONValue: Sendable, Hashable {
 
     private func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let value): out += Array((value ? "true" : "false").utf8)
-        case .int(let value): out += Array(String(value).utf8)
+        // Bytes go straight from the literal into `out`, with no temporary array per number,
+        // boolean or null: this serializer writes every answer of the HTTP API.
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): out.append(contentsOf: String(value).utf8)
         case .string(let value): JSONValue.appendQuoted(value, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -49,13 +51,13 @@ public indirect enum JSONValue: Sendable, Hashable {
         out.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): out += [0x5C, 0x22]
-            case UInt8(ascii: "\\"): out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
             case 0x00..<0x20:
-                out += Array("\\u00".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
                 out.append(hexDigit(byte >> 4))
                 out.append(hexDigit(byte & 0x0F))
             default: out.append(byte)
