@@ -28,6 +28,16 @@ struct ServeCommandTests {
         #expect(try await runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
     }
 
+    @Test("a server its test drops without stop() (a test that threw) is stopped, not left running")
+    func droppedServerStops() async throws {
+        let runner = try CLIRunner("serve-dropped")
+        var server: ServeProcess? = try await ServeProcess(environment: runner.environment, folder: runner.root)
+        let pid = try #require(server?.processIdentifier)
+        #expect(kill(pid, 0) == 0, "running before the drop")
+        server = nil
+        #expect(try await processEnds(pid, within: 30), "pid \(pid) still runs after its ServeProcess was dropped")
+    }
+
     @Test("the web pages are served by default and switched off by server.web_pages")
     func webPagesSetting() async throws {
         let runner = try CLIRunner("serve-pages")

@@ -33,6 +33,15 @@ final class ServeProcess: Sendable {
         scheme = line.hasPrefix("Listening on https://") ? "https" : "http"
     }
 
+    /// The server's process id.
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    // A test that throws between starting the server and `stop()` drops it here: without
+    // this the server would outlive the test run, holding its port and store.
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
     /// Sends SIGTERM and waits for the exit; returns the status and the rest of standard output.
     func stop() async -> (status: Int32, output: String) {
         process.terminate()
