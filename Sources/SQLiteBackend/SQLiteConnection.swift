@@ -276,6 +276,10 @@ struct SQLiteRow {
         return sqlite3_column_int64(statement, column)
     }
 
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(statement, column) == SQLITE_NULL
+    }
+
     func optionalInteger(_ column: Int32) throws(AccountError) -> Int64? {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : try integer(column)
     }

@@ -330,12 +330,17 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
-    /// Both reads under one hold of the reader connection.
+    /// The session and its user in one statement, so in one read transaction: one snapshot,
+    /// and the WAL's read locks taken once per signed-in request, not once per table.
     public func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
         try read { connection throws(AccountError) -> (session: SessionRecord, user: UserRecord?)? in
-            guard let session = try connection.firstRow(Self.selectSessionByToken, [.text(tokenHash)], Self.session)
-            else { return nil }
-            return (session, try connection.firstRow(Self.selectUserByID, [.text(session.userID.rawValue)], Self.user))
+            try connection.firstRow(Self.selectSignedIn, [.text(tokenHash)]) {
+                row throws(AccountError) -> (session: SessionRecord, user: UserRecord?) in
+                (
+                    try Self.session(row),
+                    row.isNull(Self.sessionColumnCount) ? nil : try Self.user(row, from: Self.sessionColumnCount)
+                )
+            }
         }
     }
 
@@ -452,6 +457,15 @@ public final class SQLiteRepository: UserRepository, Sendable {
     private static let selectFirstUsers = selectUser + " ORDER BY email LIMIT ?"
     private static let selectSessionByToken = selectSession + " WHERE token_sha256 = ?"
     private static let selectSessionsOfUser = selectSession + " WHERE user_id = ? ORDER BY token_sha256"
+    /// A session's columns, then its user's (all NULL when the user is gone).
+    private static let selectSignedIn =
+        "SELECT \(qualified(sessionColumns, "s")), \(qualified(userColumns, "u")) FROM sessions s"
+        + " LEFT JOIN users u ON u.id = s.user_id WHERE s.token_sha256 = ?"
+    private static let sessionColumnCount = Int32(sessionColumns.split(separator: ",").count)
+
+    private static func qualified(_ columns: String, _ table: String) -> String {
+        columns.split(separator: ", ").map { "\(table).\($0)" }.joined(separator: ", ")
+    }
 
     private static func values(_ user: UserRecord) -> [SQLiteValue] {
         [
@@ -470,13 +484,18 @@ public final class SQLiteRepository: UserRepository, Sendable {
         ]
     }
 
-    private static func user(_ row: SQLiteRow) throws(AccountError) -> UserRecord {
+    private static func user(_ row: SQLiteRow) throws(AccountError) -> UserRecord { try user(row, from: 0) }
+
+    /// The user in the row's columns from `first` on.
+    private static func user(_ row: SQLiteRow, from first: Int32) throws(AccountError) -> UserRecord {
         UserRecord(
-            id: UserID(rawValue: try row.text(0)), email: try row.text(1), nickname: try row.text(2),
-            passwordHash: try row.text(3), createdAt: Timestamp(millisecondsSince1970: try row.integer(4)),
-            passwordChangedAt: Timestamp(millisecondsSince1970: try row.integer(5)),
-            failedLoginCount: Int(try row.integer(6)),
-            lastFailedLoginAt: try row.optionalInteger(7).map { Timestamp(millisecondsSince1970: $0) })
+            id: UserID(rawValue: try row.text(first)), email: try row.text(first + 1),
+            nickname: try row.text(first + 2),
+            passwordHash: try row.text(first + 3),
+            createdAt: Timestamp(millisecondsSince1970: try row.integer(first + 4)),
+            passwordChangedAt: Timestamp(millisecondsSince1970: try row.integer(first + 5)),
+            failedLoginCount: Int(try row.integer(first + 6)),
+            lastFailedLoginAt: try row.optionalInteger(first + 7).map { Timestamp(millisecondsSince1970: $0) })
     }
 
     private static func session(_ row: SQLiteRow) throws(AccountError) -> SessionRecord {

@@ -38,6 +38,37 @@ struct SQLiteBackendTests {
         try await store.close()
     }
 
+    @Test("a signed-in lookup reads every field of the session and its user, and no user once it is gone")
+    func signedInJoin() async throws {
+        let scratch = try ScratchFolder("sqlite-signed-in")
+        let path = scratch.path + "/a.sqlite"
+        let store = try await SQLiteRepository.open(SQLiteOptions(path: path))
+        let user = UserRecord(
+            id: UserID(rawValue: String(repeating: "1", count: 32)), email: "leesoon7@example.com", nickname: "이순신",
+            passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+            createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_001),
+            passwordChangedAt: Timestamp(millisecondsSince1970: 1_700_000_000_002), failedLoginCount: 3,
+            lastFailedLoginAt: Timestamp(millisecondsSince1970: 1_700_000_000_003))
+        let session = SessionRecord(
+            tokenHash: String(repeating: "a", count: 64), userID: user.id,
+            createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_004),
+            lastSeenAt: Timestamp(millisecondsSince1970: 1_700_000_000_005),
+            expiresAt: Timestamp(millisecondsSince1970: 1_800_000_000_006), idleTimeoutSeconds: 7, remember: true)
+        try await store.createUser(user, initialSession: session)
+        let found = try #require(try await store.signedIn(tokenHash: session.tokenHash))
+        #expect(found.session == session)
+        #expect(found.user == user)
+        // foreign_keys is off by default on a new connection: plant what a bug or a hand edit would.
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "DELETE FROM users", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let orphan = try #require(try await store.signedIn(tokenHash: session.tokenHash))
+        #expect(orphan.session == session)
+        #expect(orphan.user == nil)
+        try await store.close()
+    }
+
     @Test("another application's SQLite database is refused untouched")
     func foreignDatabase() async throws {
         let scratch = try ScratchFolder("sqlite-foreign")
