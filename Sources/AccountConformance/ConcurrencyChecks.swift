@@ -80,6 +80,36 @@ enum ConcurrencyChecks {
             try context.expect(sessions.count == 1, "the winner has \(sessions.count) sessions, expected 1")
             try await store.close()
         },
+        ConformanceCheck("sessions opened while their user withdraws are never left behind") { context in
+            let store = try await context.open()
+            for n in 1...20 {
+                let user = Fixtures.user(n)
+                try await store.createUser(user, initialSession: Fixtures.session(n, user: user.id))
+                // Logins racing the withdrawal: each either lands before it (and goes with the
+                // user) or finds the user gone; none may outlive the user.
+                let sessions = (1...4).map { Fixtures.session(1_000 + n * 10 + $0, user: user.id) }
+                let deleted = try await withThrowingTaskGroup(of: Bool?.self) { group in
+                    for session in sessions {
+                        group.addTask {
+                            _ = try await store.createSession(session)
+                            return nil
+                        }
+                    }
+                    group.addTask { try await store.deleteUser(id: user.id) }
+                    return try await group.reduce(into: [Bool]()) { deleted, outcome in
+                        if let outcome { deleted.append(outcome) }
+                    }
+                }
+                try context.expect(deleted == [true], "round \(n): the withdrawal did not delete the user")
+                for session in sessions {
+                    try context.expect(
+                        try await store.session(tokenHash: session.tokenHash) == nil,
+                        "round \(n): a session outlived its withdrawn user")
+                }
+            }
+            try context.expect(try await store.deleteOrphanedSessions() == 0, "the store holds orphaned sessions")
+            try await store.close()
+        },
         ConformanceCheck("200 concurrent creates of distinct emails all land", requires: .survivesReopen) { context in
             let store = try await context.open()
             try await withThrowingTaskGroup(of: Void.self) { group in
