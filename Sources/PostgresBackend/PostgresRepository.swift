@@ -130,8 +130,8 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
-        // One statement, so one round trip and atomic without BEGIN and COMMIT (a sign-up's
-        // four round trips took a tenth of its CPU, PostgreSQL's included, beside its hash).
+        // One statement: atomic without BEGIN and COMMIT, so one round trip where the user
+        // and its session in a transaction took four, each of them CPU on both sides.
         // The UNIQUE email index decides a race between hosts: the loser gets `emailTaken`.
         try await withConnection { [schema] connection in
             try await connection.run(
