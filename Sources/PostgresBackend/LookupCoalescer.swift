@@ -5,9 +5,16 @@ import Synchronization
 /// Every authenticated request looks up its session. One query per request costs a round trip,
 /// a parse of the protocol messages on both ends and a wake-up of a server process; under
 /// load that overhead, not the index read, is what PostgreSQL spends its time on. So a lookup
-/// that arrives while `maximumInFlight` batches are already running waits for the next batch,
-/// which takes every lookup pending by then (at most `maximumBatch`) and runs them as one
-/// query. A lookup never waits for a timer: when a batch slot is free it goes at once, alone.
+/// that arrives while a batch runs waits for the next batch, which takes every lookup pending
+/// by then (at most `maximumBatch`) and runs them as one query. A lookup never waits for a
+/// timer: with no batch running it goes at once, alone.
+///
+/// One batch at a time makes the biggest batches, and was fastest (bench/README.md, "One batch
+/// in flight"). But a batch stuck on a stalled connection must not hold up every signed-in
+/// request until its deadline: a lookup that arrives when every running batch has been out
+/// for `stallAfter` or longer starts another batch beside them, up to `maximumInFlight`. Of
+/// several running batches, one that comes back while another is still young leaves the
+/// pending lookups to that one, so a hiccup does not leave two in flight for good.
 ///
 /// A batch runs on what a *lease* lends it (the PostgreSQL backend: a pooled connection), and
 /// the batches that gathered while one ran reuse that lease, up to `batchesPerLease`: taking a
@@ -34,7 +41,9 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
 
     private struct State {
         var pending: [Waiter] = []
-        var running = 0
+        /// When the current batch of each running drain started, by drain.
+        var batchStarts: [Int: ContinuousClock.Instant] = [:]
+        var nextDrain = 0
     }
 
     /// What one lease's body left for the next lease: whether it ran at all, and the batch it
@@ -48,50 +57,70 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
     private let maximumInFlight: Int
     private let maximumBatch: Int
     private let batchesPerLease: Int
+    private let stallAfter: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let lease: Lease
 
     /// - Parameters:
     ///   - maximumInFlight: how many batches may run at once (at least 1).
     ///   - maximumBatch: how many keys one batch takes at most (at least 1).
     ///   - batchesPerLease: how many batches in a row one lease serves at most (at least 1).
+    ///   - stallAfter: how long every running batch must have been out before another starts
+    ///     beside them (`.zero`: as soon as fewer than `maximumInFlight` run).
+    ///   - now: the clock that times the batches.
     ///   - lease: lends what runs a batch; see `Lease`.
-    init(maximumInFlight: Int, maximumBatch: Int, batchesPerLease: Int, lease: @escaping Lease) {
+    init(
+        maximumInFlight: Int, maximumBatch: Int, batchesPerLease: Int, stallAfter: Duration = .zero,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, lease: @escaping Lease
+    ) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumBatch = max(1, maximumBatch)
         self.batchesPerLease = max(1, batchesPerLease)
+        self.stallAfter = stallAfter
+        self.now = now
         self.lease = lease
     }
 
     /// Batches answered by `run` itself, with nothing to lease.
-    convenience init(maximumInFlight: Int, maximumBatch: Int, run: @escaping Run) {
-        self.init(maximumInFlight: maximumInFlight, maximumBatch: maximumBatch, batchesPerLease: .max) { body in
-            await body(run)
-        }
+    convenience init(
+        maximumInFlight: Int, maximumBatch: Int, stallAfter: Duration = .zero,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, run: @escaping Run
+    ) {
+        self.init(
+            maximumInFlight: maximumInFlight, maximumBatch: maximumBatch, batchesPerLease: .max,
+            stallAfter: stallAfter, now: now
+        ) { body in await body(run) }
     }
 
     /// How many lookups wait for a batch to start (for tests that line lookups up).
     var pendingCount: Int { state.withLock { $0.pending.count } }
 
+    /// How many batches run now, counting one between its lease and its query (for tests).
+    var runningCount: Int { state.withLock { $0.batchStarts.count } }
+
     /// The value for `key`, or nil when the batch's query did not find it.
     func value(for key: Key) async throws -> Value? {
         try await withCheckedThrowingContinuation { continuation in
-            let batch = state.withLock { state -> [Waiter]? in
+            let started = state.withLock { state -> (drain: Int, batch: [Waiter])? in
                 state.pending.append(Waiter(key: key, continuation: continuation))
-                guard state.running < maximumInFlight else { return nil }
-                state.running += 1
-                return Self.take(maximumBatch, from: &state.pending)
+                guard state.batchStarts.isEmpty || mayAddBatch(beside: state.batchStarts.values, at: now()) else {
+                    return nil
+                }
+                let drain = state.nextDrain
+                state.nextDrain += 1
+                return (drain, take(for: drain, from: &state))
             }
-            if let batch {
+            if let started {
                 // The batch runs in a task of its own, not in the task of the lookup that started
                 // it: that request's cancellation must not fail the others waiting on the batch.
-                Task { await self.drain(startingWith: batch) }
+                Task { await self.drain(started.drain, startingWith: started.batch) }
             }
         }
     }
 
     /// Runs `batch`, then every batch that gathered meanwhile, until nothing is pending: on one
     /// lease while it serves, on a new one after a failed batch or `batchesPerLease` batches.
-    private func drain(startingWith batch: [Waiter]) async {
+    private func drain(_ drain: Int, startingWith batch: [Waiter]) async {
         var batch = batch
         while true {
             let first = batch
@@ -99,7 +128,7 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
             do {
                 try await lease { run in
                     outcome.withLock { $0.started = true }
-                    let leftOver = await self.runBatches(startingWith: first, on: run)
+                    let leftOver = await self.runBatches(drain, startingWith: first, on: run)
                     outcome.withLock { $0.leftOver = leftOver }
                 }
             } catch {
@@ -107,7 +136,7 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
                 // lookup it took was answered there, and must not be resumed twice.
                 if !outcome.withLock({ $0.started }) {
                     Self.answer(first, with: .failure(error))
-                    outcome.withLock { $0.leftOver = self.nextBatch() }
+                    outcome.withLock { $0.leftOver = self.nextBatch(for: drain) }
                 }
             }
             guard let next = outcome.withLock({ $0.leftOver }) else { return }
@@ -118,7 +147,7 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
     /// Runs `batch` and the batches that follow on one lease's `run`. Returns the batch taken
     /// but not run, which needs a new lease, or nil when nothing was pending (and the slot is
     /// given back).
-    private func runBatches(startingWith batch: [Waiter], on run: Run) async -> [Waiter]? {
+    private func runBatches(_ drain: Int, startingWith batch: [Waiter], on run: Run) async -> [Waiter]? {
         var batch = batch
         var served = 0
         while true {
@@ -130,22 +159,37 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
             }
             Self.answer(batch, with: result)
             served += 1
-            guard let next = nextBatch() else { return nil }
+            guard let next = nextBatch(for: drain) else { return nil }
             if case .failure = result { return next }
             if served >= batchesPerLease { return next }
             batch = next
         }
     }
 
-    /// The next batch to run, or nil (giving the batch slot back) when nothing is pending.
-    private func nextBatch() -> [Waiter]? {
+    /// The next batch `drain` runs, or nil (the drain ends) when nothing is pending, or when
+    /// another running batch is young enough to take what is.
+    private func nextBatch(for drain: Int) -> [Waiter]? {
         state.withLock { state -> [Waiter]? in
-            guard !state.pending.isEmpty else {
-                state.running -= 1
+            state.batchStarts[drain] = nil
+            guard !state.pending.isEmpty, mayAddBatch(beside: state.batchStarts.values, at: now()) else {
                 return nil
             }
-            return Self.take(maximumBatch, from: &state.pending)
+            return take(for: drain, from: &state)
         }
+    }
+
+    /// Whether a batch may run beside `running` (the start of each batch running now): while
+    /// fewer than `maximumInFlight` run, and every one has been out for `stallAfter`.
+    private func mayAddBatch(
+        beside running: Dictionary<Int, ContinuousClock.Instant>.Values, at now: ContinuousClock.Instant
+    ) -> Bool {
+        running.count < maximumInFlight && running.allSatisfy { now - $0 >= stallAfter }
+    }
+
+    /// Takes the next batch off the pending lookups for `drain`, starting its clock.
+    private func take(for drain: Int, from state: inout State) -> [Waiter] {
+        state.batchStarts[drain] = now()
+        return Self.take(maximumBatch, from: &state.pending)
     }
 
     private static func answer(_ batch: [Waiter], with result: Result<[Key: Value], any Error>) {

@@ -22,9 +22,11 @@ public final class PostgresRepository: UserRepository, Sendable {
         self.runner = runner
         self.options = options
         schema = PostgresSchema(name: options.schema)
-        // Two batches at once keep a second query on its way while one is answered, and leave
-        // the rest of the pool to writes; more at once only made smaller batches, and was
-        // slower (bench/README.md, "Session lookups on PostgreSQL"). 64 digests are 4 KiB of
+        // One batch at a time makes the biggest batches and was fastest; a second starts beside
+        // it only when the first has been out for 10 ms (three to four times the p99 of a whole
+        // signed-in request under load), so a stalled connection delays reads by that much rather than
+        // until its deadline. More at once only made smaller batches, and was slower
+        // (bench/README.md, "Session lookups on PostgreSQL"). 64 digests are 4 KiB of
         // parameters and a few index reads.
         let inFlight = min(2, options.poolSize)
         signedInLookups = LookupCoalescer(
@@ -33,7 +35,7 @@ public final class PostgresRepository: UserRepository, Sendable {
             // least one more for writes; a smaller pool gets it back after each batch. 256
             // batches are about a tenth of a second under load, so even a steady stream of reads
             // hands its connections back to the pool several times a second.
-            batchesPerLease: options.poolSize > inFlight ? 256 : 1
+            batchesPerLease: options.poolSize > inFlight ? 256 : 1, stallAfter: .milliseconds(10)
         ) { [client, options] body in
             try await Self.withConnection(client: client, options: options) { connection in
                 await body { tokenHashes in try await Self.signedIn(tokenHashes, on: connection, options: options) }

@@ -41,6 +41,12 @@ struct LookupCoalescerTests {
             }
         }
 
+        /// Lets the batch held longest answer.
+        func releaseOldest() {
+            let gate = state.withLock { state in state.gates.isEmpty ? nil : state.gates.removeFirst() }
+            gate?.resume()
+        }
+
         /// Lets every batch held so far answer.
         func release() {
             for gate in state.withLock({ state in
@@ -125,6 +131,66 @@ struct LookupCoalescerTests {
             }
         }
         return started
+    }
+
+    /// A clock that moves only when told to.
+    final class StepClock: Sendable {
+        private let start = ContinuousClock.now
+        private let elapsed = Mutex(Duration.zero)
+
+        func now() -> ContinuousClock.Instant { start + elapsed.withLock { $0 } }
+        func advance(_ duration: Duration) { elapsed.withLock { $0 += duration } }
+    }
+
+    static func stalling(_ recorder: Recorder, _ clock: StepClock) -> LookupCoalescer<String, String> {
+        LookupCoalescer(maximumInFlight: 2, maximumBatch: 64, stallAfter: .milliseconds(10), now: clock.now) {
+            try await recorder.run($0)
+        }
+    }
+
+    @Test("a second batch starts beside a running one only once that one has been out for stallAfter")
+    func secondBatchOnlyForAStall() async throws {
+        let recorder = Recorder(known: ["a", "b", "c"])
+        let clock = StepClock()
+        let lookups = Self.stalling(recorder, clock)
+        let a = Task { try await lookups.value(for: "a") }
+        await Self.until { recorder.held == 1 }
+        clock.advance(.milliseconds(9))
+        let b = Task { try await lookups.value(for: "b") }
+        await Self.until { lookups.pendingCount == 1 || recorder.held == 2 }
+        #expect(recorder.held == 1, "a batch out for 9 ms: the lookup waits for the next batch")
+        clock.advance(.milliseconds(1))
+        let c = Task { try await lookups.value(for: "c") }
+        await Self.until { recorder.held == 2 || lookups.pendingCount == 2 }
+        #expect(recorder.batches == [["a"], ["b", "c"]], "out for 10 ms: the next lookup starts a batch beside it")
+        await recorder.releaseUntil(batches: 2)
+        for (lookup, key) in zip([a, b, c], ["a", "b", "c"]) { #expect(try await lookup.value == "value of \(key)") }
+        await Self.until { lookups.runningCount == 0 }
+    }
+
+    @Test("of two running batches, one that comes back while the other is young leaves what is pending to it")
+    func backToOneBatch() async throws {
+        let recorder = Recorder(known: ["a", "b", "c"])
+        let clock = StepClock()
+        let lookups = Self.stalling(recorder, clock)
+        let a = Task { try await lookups.value(for: "a") }
+        await Self.until { recorder.held == 1 }
+        clock.advance(.milliseconds(10))
+        let b = Task { try await lookups.value(for: "b") }
+        await Self.until { recorder.held == 2 }
+        let c = Task { try await lookups.value(for: "c") }
+        await Self.until { lookups.pendingCount == 1 }
+        // The stalled batch comes back; the one beside it started just now.
+        recorder.releaseOldest()
+        #expect(try await a.value == "value of a")
+        await Self.until { lookups.runningCount == 1 || recorder.held == 2 }
+        #expect(lookups.runningCount == 1, "the batch that came back ran on")
+        #expect(lookups.pendingCount == 1 && recorder.held == 1, "c waits for the young batch")
+        await recorder.releaseUntil(batches: 3)
+        #expect(recorder.batches == [["a"], ["b"], ["c"]])
+        #expect(try await b.value == "value of b")
+        #expect(try await c.value == "value of c")
+        await Self.until { lookups.runningCount == 0 }
     }
 
     @Test("batches that gather while one runs reuse its lease, which is given back when nothing is pending")
