@@ -142,19 +142,24 @@ struct LookupCoalescerTests {
         func advance(_ duration: Duration) { elapsed.withLock { $0 += duration } }
     }
 
-    static func stalling(_ recorder: Recorder, _ clock: StepClock) -> LookupCoalescer<String, String> {
-        LookupCoalescer(maximumInFlight: 2, maximumBatch: 64, stallAfter: .milliseconds(10), now: clock.now) {
-            try await recorder.run($0)
-        }
+    /// Up to two batches, the second only beside one out for 10 ms on `clock`; a lookup of
+    /// "a" is running (held by the recorder) when it returns.
+    static func stalling() async -> (
+        Recorder, StepClock, LookupCoalescer<String, String>, first: Task<String?, any Error>
+    ) {
+        let recorder = Recorder(known: ["a", "b", "c"])
+        let clock = StepClock()
+        let lookups = LookupCoalescer<String, String>(
+            maximumInFlight: 2, maximumBatch: 64, stallAfter: .milliseconds(10), now: clock.now
+        ) { try await recorder.run($0) }
+        let first = Task { try await lookups.value(for: "a") }
+        await Self.until { recorder.held == 1 }
+        return (recorder, clock, lookups, first)
     }
 
     @Test("a second batch starts beside a running one only once that one has been out for stallAfter")
     func secondBatchOnlyForAStall() async throws {
-        let recorder = Recorder(known: ["a", "b", "c"])
-        let clock = StepClock()
-        let lookups = Self.stalling(recorder, clock)
-        let a = Task { try await lookups.value(for: "a") }
-        await Self.until { recorder.held == 1 }
+        let (recorder, clock, lookups, a) = await Self.stalling()
         clock.advance(.milliseconds(9))
         let b = Task { try await lookups.value(for: "b") }
         await Self.until { lookups.pendingCount == 1 || recorder.held == 2 }
@@ -170,11 +175,7 @@ struct LookupCoalescerTests {
 
     @Test("of two running batches, one that comes back while the other is young leaves what is pending to it")
     func backToOneBatch() async throws {
-        let recorder = Recorder(known: ["a", "b", "c"])
-        let clock = StepClock()
-        let lookups = Self.stalling(recorder, clock)
-        let a = Task { try await lookups.value(for: "a") }
-        await Self.until { recorder.held == 1 }
+        let (recorder, clock, lookups, a) = await Self.stalling()
         clock.advance(.milliseconds(10))
         let b = Task { try await lookups.value(for: "b") }
         await Self.until { recorder.held == 2 }
