@@ -103,9 +103,7 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
         try await withCheckedThrowingContinuation { continuation in
             let started = state.withLock { state -> (drain: Int, batch: [Waiter])? in
                 state.pending.append(Waiter(key: key, continuation: continuation))
-                guard state.batchStarts.isEmpty || mayAddBatch(beside: state.batchStarts.values, at: now()) else {
-                    return nil
-                }
+                guard mayAddBatch(to: state) else { return nil }
                 let drain = state.nextDrain
                 state.nextDrain += 1
                 return (drain, take(for: drain, from: &state))
@@ -171,19 +169,19 @@ final class LookupCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable
     private func nextBatch(for drain: Int) -> [Waiter]? {
         state.withLock { state -> [Waiter]? in
             state.batchStarts[drain] = nil
-            guard !state.pending.isEmpty, mayAddBatch(beside: state.batchStarts.values, at: now()) else {
-                return nil
-            }
+            guard !state.pending.isEmpty, mayAddBatch(to: state) else { return nil }
             return take(for: drain, from: &state)
         }
     }
 
-    /// Whether a batch may run beside `running` (the start of each batch running now): while
-    /// fewer than `maximumInFlight` run, and every one has been out for `stallAfter`.
-    private func mayAddBatch(
-        beside running: Dictionary<Int, ContinuousClock.Instant>.Values, at now: ContinuousClock.Instant
-    ) -> Bool {
-        running.count < maximumInFlight && running.allSatisfy { now - $0 >= stallAfter }
+    /// Whether another batch may run now: when none runs, or fewer than `maximumInFlight` do
+    /// and every one has been out for `stallAfter`. The clock is read only in the second case,
+    /// so a lone batch's run of batches costs no clock read beyond its own start.
+    private func mayAddBatch(to state: State) -> Bool {
+        guard !state.batchStarts.isEmpty else { return true }
+        guard state.batchStarts.count < maximumInFlight else { return false }
+        let now = now()
+        return state.batchStarts.values.allSatisfy { now - $0 >= stallAfter }
     }
 
     /// Takes the next batch off the pending lookups for `drain`, starting its clock.
