@@ -1,4 +1,3 @@
-import CLMDB
 import CSQLite
 import Foundation
 
@@ -13,13 +12,13 @@ import Foundation
 /// mutex is shared by every process, and a process may open an environment only once, so for
 /// LMDB only other processes may be blocked (never the test's own repository).
 ///
-/// LMDB's mutex belongs to the thread that took it: create and release the holder on one
-/// thread (a synchronous test).
+/// LMDB's mutex belongs to the thread that took it, so its transaction lives on a thread of
+/// its own (`LMDBWriterThread`): the holder may be released from any thread, as an async test
+/// does.
 package final class ForeignWriter {
     private var sqlite: OpaquePointer?
     private var descriptor: Int32 = -1
-    private var environment: OpaquePointer?
-    private var transaction: OpaquePointer?
+    private var lmdb: LMDBWriterThread?
 
     package init(backend: String, storePath: String) throws {
         switch backend {
@@ -35,13 +34,7 @@ package final class ForeignWriter {
                 throw HolderError("could not lock \(storePath).lock")
             }
         case "lmdb":
-            guard mdb_env_create(&environment) == MDB_SUCCESS, mdb_env_set_maxdbs(environment, 16) == MDB_SUCCESS,
-                mdb_env_open(environment, storePath, UInt32(MDB_NOSUBDIR | MDB_NOTLS), 0o600) == MDB_SUCCESS,
-                mdb_txn_begin(environment, nil, 0, &transaction) == MDB_SUCCESS
-            else {
-                release()
-                throw HolderError("could not begin a write transaction on \(storePath)")
-            }
+            lmdb = try LMDBWriterThread(storePath: storePath)
         default:
             throw HolderError("no lock holder for backend \(backend)")
         }
@@ -55,10 +48,8 @@ package final class ForeignWriter {
         sqlite = nil
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
-        if let transaction { mdb_txn_abort(transaction) }
-        transaction = nil
-        if let environment { mdb_env_close(environment) }
-        environment = nil
+        lmdb?.release()
+        lmdb = nil
     }
 
     deinit { release() }
