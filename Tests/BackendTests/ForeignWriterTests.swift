@@ -67,7 +67,6 @@ struct ForeignWriterTests {
         #expect(
             after.status == 0, "the waiting writer got the lock once it was released: \(after.stdout) \(after.stderr)")
     }
-
 }
 
 /// LMDB's lock file, read through one descriptor kept open for as long as the view lives: the
