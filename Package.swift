@@ -259,8 +259,8 @@ let package = Package(
             name: "AccountsCLITests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
-                "AccountConformance", "AccountOperations", "AccountSettings", "StandardBackends", "CSQLite",
-                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                "AccountConformance", "AccountOperations", "AccountSettings", "StandardBackends", "StoreSupport",
+                "CSQLite", .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
                 "accounts", "accounts-bench", "accounts-torture",
             ],
             exclude: ["Scenarios"],

@@ -9,19 +9,24 @@ final class ServeProcess: Sendable {
     let scheme: String
     private let process: Process
     private let output: Pipe
+    /// Kills the server if this test process ends without `stop()` (a crash runs no `deinit`).
+    private let watchdog: ChildWatchdog
 
     /// Starts the server and waits for its "Listening on http://127.0.0.1:PORT" line.
     init(environment: [String: String], folder: String) async throws {
+        // Started first: the server is under watch from the moment it exists (`ChildWatchdog`).
+        let watchdog = try ChildWatchdog()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
         process.arguments = ["serve", "--port", "0"]
-        process.environment = environment
+        process.environment = environment.merging(watchdog.environment) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        self.watchdog = watchdog
         self.process = process
         self.output = output
         let line = await Self.readLine(output.fileHandleForReading)
@@ -37,7 +42,8 @@ final class ServeProcess: Sendable {
     var processIdentifier: Int32 { process.processIdentifier }
 
     // A test that throws between starting the server and `stop()` drops it here: without
-    // this the server would outlive the test run, holding its port and store.
+    // this the server would outlive the test run, holding its port and store. (The watchdog,
+    // dropped with it, would kill it too, but without the chance of a graceful exit.)
     deinit {
         if process.isRunning { process.terminate() }
     }
@@ -45,6 +51,10 @@ final class ServeProcess: Sendable {
     /// Sends SIGTERM and waits for the exit; returns the status and the rest of standard output.
     func stop() async -> (status: Int32, output: String) {
         process.terminate()
+        // Disarmed only once the server has its SIGTERM: a test process that died in between
+        // would leave a server that nothing stops. Were the watchdog to fire after the SIGTERM,
+        // its SIGKILL would cut a shutdown that was already under way, no worse.
+        try? await watchdog.disarm()
         let rest = await output.fileHandleForReading.readToEndOfFile()
         return (await process.exitStatus(), String(decoding: rest, as: UTF8.self))
     }

@@ -1,0 +1,94 @@
+import Foundation
+import StoreSupport
+import Synchronization
+
+/// Kills a long-lived child (a server a test started) when the test process ends without
+/// stopping it: a crash, a fatal error or a SIGKILL runs no `deinit`, and the orphan would keep
+/// its port and store until the machine restarts.
+///
+/// A small `sh` reads a pipe whose only writer is this process. The kernel closes that end when
+/// the process ends, however it ends; the shell then reads end-of-file and sends SIGKILL to
+/// every process whose environment carries this watchdog's `environment` (its mark). `disarm()`
+/// tells it to exit without killing, before a test stops the child itself; dropping the
+/// watchdog without `disarm()` closes the pipe, and so kills the child.
+///
+/// The shell starts before the child and finds it by its mark, not by a process id handed over
+/// after the start: a test process that died between starting the child and starting its
+/// watchdog left the child running in 2 of 20 runs that killed it while servers started.
+/// `PR_SET_PDEATHSIG` would not do either: it fires when the *thread* that started the child
+/// ends, and Swift's pool threads come and go.
+package final class ChildWatchdog: Sendable {
+    /// The variable that marks a watched child, in its environment.
+    package static let markVariable = "TEST_CHILD_WATCHDOG"
+
+    /// What to add to a child's environment to put it under this watchdog.
+    package let environment: [String: String]
+
+    /// The write end, until it is closed. Closed by this type only: the shell's `Process` keeps
+    /// its `Pipe`, and with it this handle, for as long as the shell runs, so letting go of the
+    /// handle would never close it.
+    private let lifeline: Mutex<FileHandle?>
+    private let shell: Process
+    /// The write end's descriptor number, kept for the test that looks for it in other processes.
+    package let lifelineDescriptor: Int32
+
+    /// The word that sends the shell away without a kill.
+    private static let disarmWord = "disarm"
+
+    /// Starts a watch; the children to watch are those started with `environment` from now on.
+    package init() throws {
+        let mark = UUID().uuidString
+        let pipe = Pipe()
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // One grep reads every process's environment (each a list of NUL-ended entries): `-x`
+        // takes only the whole entry, `-l` names the files that have it.
+        shell.arguments = [
+            "-c",
+            """
+            read -r word
+            [ "$word" = \(Self.disarmWord) ] && exit 0
+            for environ in $(grep -lxz "\(Self.markVariable)=$0" /proc/[0-9]*/environ 2>/dev/null); do
+                pid=${environ#/proc/}
+                kill -KILL "${pid%/environ}" 2>/dev/null
+            done
+            exit 0
+            """,
+            mark,
+        ]
+        shell.standardInput = pipe
+        shell.standardOutput = FileHandle.nullDevice
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        environment = [Self.markVariable: mark]
+        lifeline = Mutex(pipe.fileHandleForWriting)
+        lifelineDescriptor = pipe.fileHandleForWriting.fileDescriptor
+        self.shell = shell
+    }
+
+    /// The watching shell's process id.
+    package var processIdentifier: Int32 { shell.processIdentifier }
+
+    /// Ends the watch without a kill; returns once the shell has exited.
+    package func disarm() async throws {
+        try takeLifeline()?.writeToChildAndClose(Data((Self.disarmWord + "\n").utf8))
+        _ = await shell.exitStatus()
+    }
+
+    /// Ends the watch the way this process's end would: the shell kills the watched children.
+    /// Returns once the shell has exited.
+    package func fire() async throws {
+        try takeLifeline()?.close()
+        _ = await shell.exitStatus()
+    }
+
+    deinit { try? takeLifeline()?.close() }
+
+    /// The write end, once: whoever takes it closes it.
+    private func takeLifeline() -> FileHandle? {
+        lifeline.withLock { handle in
+            defer { handle = nil }
+            return handle
+        }
+    }
+}

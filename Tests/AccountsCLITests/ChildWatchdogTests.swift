@@ -1,0 +1,97 @@
+import AccountTestSupport
+import Foundation
+import StoreSupport
+import Testing
+
+/// The watchdog that ends a test's server when the test process ends without stopping it. The
+/// process's end is what closes the watchdog's pipe; `fire()` and a drop close it the same way.
+@Suite("Child watchdog")
+struct ChildWatchdogTests {
+    /// A child that runs until a line comes on its standard input, then exits 7: an exit by
+    /// SIGKILL can only be the watchdog's. (Not `sleep` and SIGTERM: a child started from one of
+    /// Dispatch's threads inherits their signal mask, which blocks SIGTERM, and never ends.)
+    /// Marked for `watchdog` when one is given.
+    static func child(watchedBy watchdog: ChildWatchdog?) throws -> (process: Process, input: FileHandle) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "read -r line; exit 7"]
+        process.environment = ProcessInfo.processInfo.environment.merging(watchdog?.environment ?? [:]) { $1 }
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        return (process, input.fileHandleForWriting)
+    }
+
+    @Test("a closed lifeline, not disarmed, kills the watched child and only it", .timeLimit(.minutes(1)))
+    func lifelineClosed() async throws {
+        let watchdog = try ChildWatchdog()
+        let watched = try Self.child(watchedBy: watchdog)
+        let other = try Self.child(watchedBy: nil)
+        try await watchdog.fire()
+        #expect(await watched.process.exitStatus() == SIGKILL)
+        #expect(watched.process.terminationReason == .uncaughtSignal)
+        #expect(other.process.isRunning, "an unmarked child is left alone")
+        try other.input.writeToChildAndClose(Data("done\n".utf8))
+        #expect(await other.process.exitStatus() == 7)
+    }
+
+    @Test("a dropped watchdog, not disarmed, kills the child", .timeLimit(.minutes(1)))
+    func dropped() async throws {
+        var child: (process: Process, input: FileHandle)?
+        do {
+            let watchdog = try ChildWatchdog()
+            child = try Self.child(watchedBy: watchdog)
+        }
+        let process = try #require(child?.process)
+        #expect(await process.exitStatus() == SIGKILL)
+        #expect(process.terminationReason == .uncaughtSignal)
+    }
+
+    @Test("a disarmed watchdog leaves the child alone", .timeLimit(.minutes(1)))
+    func disarmed() async throws {
+        let watchdog = try ChildWatchdog()
+        let child = try Self.child(watchedBy: watchdog)
+        try await watchdog.disarm()
+        try child.input.writeToChildAndClose(Data("done\n".utf8))
+        #expect(await child.process.exitStatus() == 7, "ended by its own exit, not the watchdog's SIGKILL")
+        #expect(child.process.terminationReason == .exit)
+    }
+
+    @Test("no other child inherits the lifeline, which would keep it open after this process ends")
+    func notInherited() async throws {
+        let watchdog = try ChildWatchdog()
+        let watched = try Self.child(watchedBy: watchdog)
+        let lifeline = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(watchdog.lifelineDescriptor)")
+        #expect(lifeline.hasPrefix("pipe:"), "\(lifeline)")
+        #expect(
+            try Self.writeEnds(of: lifeline, heldBy: getpid()) == ["\(watchdog.lifelineDescriptor)"],
+            "this process holds the write end, and the check sees it")
+        let other = try Self.child(watchedBy: nil)
+        for pid in [other.process.processIdentifier, watched.process.processIdentifier, watchdog.processIdentifier] {
+            let writers = try Self.writeEnds(of: lifeline, heldBy: pid)
+            #expect(writers.isEmpty, "pid \(pid) holds the lifeline's write end as \(writers)")
+        }
+        try await watchdog.fire()
+        try other.input.writeToChildAndClose(Data("done\n".utf8))
+        #expect(await other.process.exitStatus() == 7)
+        #expect(await watched.process.exitStatus() == SIGKILL)
+    }
+
+    /// The descriptors of `pid` open for writing on `pipe` (`pipe:[inode]`; both ends of a pipe
+    /// read so, and the watching shell holds the read end, so the access mode tells them apart).
+    static func writeEnds(of pipe: String, heldBy pid: Int32) throws -> [String] {
+        let folder = "/proc/\(pid)/fd"
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { fd in
+            // A descriptor closed since the listing (this process opens and closes files all the
+            // time, for the tests running beside this one) is not held.
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + fd)) == pipe,
+                let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)
+            else { return false }
+            let flags = info.split(separator: "\n").first { $0.hasPrefix("flags:") }.flatMap {
+                Int($0.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+            }
+            return try #require(flags, "no flags in \(info)") & Int(O_ACCMODE) != Int(O_RDONLY)
+        }
+    }
+}
