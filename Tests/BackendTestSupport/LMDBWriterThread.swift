@@ -24,15 +24,30 @@ final class LMDBWriterThread: Sendable {
         let thread = Thread { [released, ended] in
             var environment: OpaquePointer?
             var transaction: OpaquePointer?
-            if mdb_env_create(&environment) == MDB_SUCCESS, mdb_env_set_maxdbs(environment, 16) == MDB_SUCCESS,
-                mdb_env_open(environment, storePath, UInt32(MDB_NOSUBDIR | MDB_NOTLS), 0o600) == MDB_SUCCESS,
-                mdb_txn_begin(environment, nil, 0, &transaction) == MDB_SUCCESS
-            {
+            // The first call that fails, and LMDB's status for it.
+            var failed: (call: String, status: Int32)?
+            for (call, step) in [
+                ("mdb_env_create", { mdb_env_create(&environment) }),
+                ("mdb_env_set_maxdbs", { mdb_env_set_maxdbs(environment, 16) }),
+                ("mdb_env_open", { mdb_env_open(environment, storePath, UInt32(MDB_NOSUBDIR | MDB_NOTLS), 0o600) }),
+                ("mdb_txn_begin", { mdb_txn_begin(environment, nil, 0, &transaction) }),
+            ] as [(String, () -> Int32)] {
+                let status = step()
+                if status != MDB_SUCCESS {
+                    failed = (call, status)
+                    break
+                }
+            }
+            if let failed {
+                let reason = String(cString: mdb_strerror(failed.status))
+                failure.withLock {
+                    $0 =
+                        "could not begin a write transaction on \(storePath): \(failed.call) failed with \(failed.status) (\(reason))"
+                }
+                began.signal()
+            } else {
                 began.signal()
                 released.wait()
-            } else {
-                failure.withLock { $0 = "could not begin a write transaction on \(storePath)" }
-                began.signal()
             }
             if let transaction { mdb_txn_abort(transaction) }
             if let environment { mdb_env_close(environment) }

@@ -26,6 +26,19 @@ struct ForeignWriterTests {
         #expect(!descriptors.contains(".lock"), "the child holds the lock's file open: \(descriptors)")
     }
 
+    @Test("an LMDB holder that cannot take the lock says which call failed and LMDB's reason")
+    func lmdbFailureNamesTheCall() throws {
+        let scratch = try ScratchFolder("foreign-writer-lmdb-missing")
+        let store = scratch.path + "/no such folder/accounts.lmdb"
+        #expect {
+            _ = try ForeignWriter(backend: "lmdb", storePath: store)
+        } throws: { error in
+            "\(error)" == "could not begin a write transaction on \(store): mdb_env_open failed with \(ENOENT) "
+                + "(\(String(cString: strerror(ENOENT))))"
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/no such folder"), "nothing made on the way")
+    }
+
     /// An async test resumes on any free thread, so it may release the holder on another thread
     /// than the one that took LMDB's writer mutex. Aborted there, the unlock failed and the lock
     /// stayed held; worse, the taking thread's robust-mutex list still named the mutex after
