@@ -43,6 +43,14 @@ env -i PATH="/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
 server=$!
 wait_for_listening "$home/serve.out" "$home/serve.log" "accounts serve"
 python3 scripts/browser/flow.py --base "$url" "${screenshots[@]}"
+# Stopped first: the server writes its log lines in batches, and the last ones go out as it
+# stops, so only then is the log whole.
+kill -TERM "$server"
+if ! wait "$server"; then
+    echo "FAIL accounts serve did not stop cleanly on SIGTERM" >&2
+    exit 1
+fi
+server=""
 # The request log must never hold a password or a token (the flow typed both).
 if grep -E -q 'Tangerine-Kayak-42|Walrus-Harbor-Lantern-7|accounts_session=' "$home/serve.log"; then
     echo "FAIL the server's log holds a password or a session cookie" >&2

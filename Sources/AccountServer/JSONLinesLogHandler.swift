@@ -7,22 +7,36 @@ import Synchronization
     import Glibc
 #endif
 
-/// The log of `accounts serve`: one JSON object per line on standard error, each written with
-/// one `write(2)` (so lines from several threads never interleave), with the time in UTC to
-/// the second. Cheap enough to log every request: the time's text is made once per second,
-/// and nothing else is formatted that the line does not show.
+/// The log of `accounts serve`: one JSON object per line on standard error, with the time in
+/// UTC to the second. Each line is written whole, so lines from several threads never
+/// interleave: with one `write(2)` of its own, or through a `LogLineWriter`, which writes
+/// many at once from a thread of its own (what the server does). Cheap enough to log every
+/// request: the time's text is made once per second, and nothing else is formatted that the
+/// line does not show.
 public struct JSONLinesLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
     private let label: String
-    private let file: Int32
+    private let destination: Destination
 
+    private enum Destination {
+        case file(Int32)
+        case writer(LogLineWriter)
+    }
+
+    /// Writes each line with a `write(2)` of its own, on the logging thread.
     /// - Parameters:
     ///   - label: the logger's label, shown as `"logger"`.
     ///   - file: the descriptor written to (standard error unless a test says otherwise).
     public init(label: String, file: Int32 = STDERR_FILENO) {
         self.label = label
-        self.file = file
+        destination = .file(file)
+    }
+
+    /// Hands each line to `writer`, which writes it from its own thread.
+    public init(label: String, writer: LogLineWriter) {
+        self.label = label
+        destination = .writer(writer)
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -48,16 +62,9 @@ public struct JSONLinesLogHandler: LogHandler {
             JSONValue.appendQuoted(value.description, to: &line)
         }
         line.append(contentsOf: "}\n".utf8)
-        line.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(file, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 {
-                    if written < 0 && errno == EINTR { continue }
-                    return  // A log that cannot be written must not fail the request.
-                }
-                offset += written
-            }
+        switch destination {
+        case .file(let file): LogLineWriter.write(line, to: file)
+        case .writer(let writer): writer.append(line)
         }
     }
 

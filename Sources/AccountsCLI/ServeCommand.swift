@@ -34,7 +34,11 @@
                     tls: server.tlsCertificatePath.flatMap { certificate in
                         server.tlsKeyPath.map { TLSFiles(certificatePath: certificate, keyPath: $0) }
                     })
-                let logger = Logger(label: "accounts.serve") { JSONLinesLogHandler(label: $0) }
+                // Requests hand their lines to the writer's thread and never wait for standard
+                // error; what is still queued is written when the server stops.
+                let log = LogLineWriter()
+                defer { log.finish() }
+                let logger = Logger(label: "accounts.serve") { JSONLinesLogHandler(label: $0, writer: log) }
                 // Bad TLS files are reported before the store is opened (or created).
                 _ = try listen.tls?.serverConfiguration()
                 try await context.withService(creating: true) { service in

@@ -28,6 +28,36 @@ struct ServeCommandTests {
         #expect(try await runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
     }
 
+    @Test("the request log has every request's line once the server has stopped, the last included")
+    func logComplete() async throws {
+        let runner = try CLIRunner("serve-log")
+        let logPath = runner.root + "/serve.log"
+        let server = try await ServeProcess(environment: runner.environment, folder: runner.root, logPath: logPath)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = ServerClient(client: client, port: server.port)
+        let requests = 40
+        do {
+            for _ in 0..<requests - 1 { #expect(try await http.send(.GET, "/healthz").status == 200) }
+            // The last one just before the SIGTERM: its line may still be queued when the stop begins.
+            #expect(try await http.send(.GET, "/v1/me").status == 401)
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        #expect(await server.stop().status == 0)
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
+        }
+        let logged = lines.filter { $0["message"] as? String == "request" }
+        #expect(logged.count == requests, "one line per request: \(lines)")
+        #expect(
+            logged.filter { $0["path"] as? String == "/healthz" && $0["status"] as? String == "200" }.count == requests
+                - 1)
+        #expect(logged.last?["path"] as? String == "/v1/me")
+        #expect(logged.last?["status"] as? String == "401")
+    }
+
     @Test("a server its test drops without stop() (a test that threw) is stopped, not left running")
     func droppedServerStops() async throws {
         let runner = try CLIRunner("serve-dropped")

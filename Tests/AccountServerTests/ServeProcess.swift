@@ -1,6 +1,7 @@
 import AccountTestSupport
 import Foundation
 import StoreSupport
+import Testing
 
 /// A real `accounts serve` process on a free loopback port, in a CLIRunner's sandbox.
 final class ServeProcess: Sendable {
@@ -12,8 +13,9 @@ final class ServeProcess: Sendable {
     /// Kills the server if this test process ends without `stop()` (a crash runs no `deinit`).
     private let watchdog: ChildWatchdog
 
-    /// Starts the server and waits for its "Listening on http://127.0.0.1:PORT" line.
-    init(environment: [String: String], folder: String) async throws {
+    /// Starts the server and waits for its "Listening on http://127.0.0.1:PORT" line. Its log
+    /// (standard error) goes to `logPath` when given, else nowhere.
+    init(environment: [String: String], folder: String, logPath: String? = nil) async throws {
         // Started first: the server is under watch from the moment it exists (`ChildWatchdog`).
         let watchdog = try ChildWatchdog()
         let process = Process()
@@ -23,7 +25,12 @@ final class ServeProcess: Sendable {
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let logPath {
+            try #require(FileManager.default.createFile(atPath: logPath, contents: nil))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
         self.watchdog = watchdog

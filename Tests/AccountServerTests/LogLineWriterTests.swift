@@ -1,0 +1,178 @@
+import AccountServer
+import Foundation
+import Logging
+import StoreSupport
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The server's log writer: lines queued by many threads reach the file whole and in each
+/// thread's order, and a file that stops taking lines never holds up the threads that log.
+@Suite("Log line writer")
+struct LogLineWriterTests {
+    /// A pipe, read to its end off the cooperative pool once `reading` is called.
+    final class LogPipe: Sendable {
+        private let pipe = Pipe()
+        var readEnd: Int32 { pipe.fileHandleForReading.fileDescriptor }
+        var writeEnd: Int32 { pipe.fileHandleForWriting.fileDescriptor }
+        /// How many bytes the pipe holds.
+        let size: Int
+
+        // Linux's fcntl commands for a pipe's size (F_LINUX_SPECIFIC_BASE + 7 and + 8), which
+        // Swift's Glibc module does not carry.
+        static let setPipeSize: Int32 = 1_031
+        static let getPipeSize: Int32 = 1_032
+
+        /// Foundation's `Pipe`, whose ends are close-on-exec: a child another test starts
+        /// meanwhile must not keep the write end open.
+        init(size: Int32? = nil) throws {
+            if let size {
+                try #require(fcntl(pipe.fileHandleForWriting.fileDescriptor, Self.setPipeSize, size) >= size)
+            }
+            self.size = Int(fcntl(pipe.fileHandleForWriting.fileDescriptor, Self.getPipeSize))
+        }
+
+        /// Closes the write end and returns everything `reader` read from the pipe.
+        func closeAndRead(_ reader: Reader) async throws -> String {
+            try pipe.fileHandleForWriting.close()
+            return String(decoding: await reader.bytes(), as: UTF8.self)
+        }
+
+        /// Starts reading to the end, at once, on a thread of its own: not a task, which might
+        /// wait for a pool thread while the test blocks those in `finish()`.
+        func reading() -> Reader { Reader(readEnd) }
+
+        final class Reader: Sendable {
+            private let done = DispatchSemaphore(value: 0)
+            private let read = Mutex<[UInt8]>([])
+
+            init(_ readEnd: Int32) {
+                Thread { [self] in
+                    var chunk = [UInt8](repeating: 0, count: 65_536)
+                    while true {
+                        let count = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+                        if count < 0 && errno == EINTR { continue }
+                        if count <= 0 { break }
+                        self.read.withLock { $0.append(contentsOf: chunk[0..<count]) }
+                    }
+                    self.done.signal()
+                }.start()
+            }
+
+            /// What was read, once the pipe's end was reached.
+            func bytes() async -> [UInt8] {
+                await SerialIOQueue(label: "log pipe reader").run { [done] in done.wait() }
+                return read.withLock { $0 }
+            }
+        }
+    }
+
+    @Test("lines from many threads arrive whole, each thread's in order, and finish() writes the last")
+    func manyThreads() async throws {
+        let log = try LogPipe()
+        let reading = log.reading()
+        // A batch interval longer than the test: every line here goes out through finish().
+        let writer = LogLineWriter(file: log.writeEnd, batchInterval: .seconds(3_600))
+        let threads = 8
+        let perThread = 2_000
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<threads {
+                group.addTask {
+                    for line in 0..<perThread {
+                        writer.append(Array("\(thread) \(line) \(String(repeating: "x", count: line % 97))\n".utf8))
+                    }
+                }
+            }
+        }
+        writer.finish()
+        let text = try await log.closeAndRead(reading)
+        var next = [Int](repeating: 0, count: threads)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+            let thread = try #require(parts.count == 3 ? Int(parts[0]) : nil, "a torn line: \(line)")
+            #expect(Int(parts[1]) == next[thread], "thread \(thread)'s lines in order")
+            #expect(parts[2].count == next[thread] % 97, "a whole line")
+            next[thread] += 1
+        }
+        #expect(next == [Int](repeating: perThread, count: threads), "every line, once")
+        #expect(text.hasSuffix("\n"))
+    }
+
+    @Test("lines wait at most the batch interval, without flush() or finish()", .timeLimit(.minutes(1)))
+    func batchInterval() async throws {
+        let log = try LogPipe()
+        let writer = LogLineWriter(file: log.writeEnd, batchInterval: .milliseconds(1))
+        writer.append(Array("one\n".utf8))
+        // Read as it comes, with the writer still running: the line comes without being asked
+        // for. (A poll with a limit, so a line that never comes fails the test, not hangs it.)
+        var byte: UInt8 = 0
+        var received: [UInt8] = []
+        var ready = pollfd(fd: log.readEnd, events: Int16(POLLIN), revents: 0)
+        while received.last != UInt8(ascii: "\n"), poll(&ready, 1, 30_000) == 1, read(log.readEnd, &byte, 1) == 1 {
+            received.append(byte)
+        }
+        #expect(String(decoding: received, as: UTF8.self) == "one\n")
+        writer.finish()
+    }
+
+    /// Also with the descriptor non-blocking (standard error may be a pipe another process
+    /// set so): a full pipe then fails the write with EAGAIN, and the writer must wait for room,
+    /// not lose the batch.
+    @Test(
+        "a file that takes nothing never holds up append(): lines beyond the capacity are dropped and counted",
+        .timeLimit(.minutes(1)), arguments: ["blocking", "non-blocking"])
+    func stuckFile(_ mode: String) async throws {
+        let log = try LogPipe(size: 4_096)
+        let flags = fcntl(log.writeEnd, F_GETFL)
+        try #require(fcntl(log.writeEnd, F_SETFL, mode == "blocking" ? flags & ~O_NONBLOCK : flags | O_NONBLOCK) == 0)
+        let capacity = 16_384
+        let writer = LogLineWriter(file: log.writeEnd, batchInterval: .zero, capacity: capacity)
+        let line = Array((String(repeating: "y", count: 99) + "\n").utf8)
+        let sent = 2_000
+        // Nothing reads the pipe yet: the writer thread blocks once 4 KiB are in it, and these
+        // appends must all return all the same (a blocking one would hang the test).
+        for _ in 0..<sent { writer.append(line) }
+        let reading = log.reading()
+        writer.finish()
+        let text = try await log.closeAndRead(reading)
+        let lines = text.split(separator: "\n")
+        let kept = lines.filter { $0.allSatisfy { $0 == "y" } && $0.count == 99 }.count
+        let notices = lines.filter { $0.contains(#""message":"log lines dropped"#) }
+        #expect(kept + notices.count == lines.count, "only whole lines: \(lines.count) lines")
+        // What the pipe held, the batch stuck in the write, and the buffer behind it.
+        #expect(kept <= (log.size + 2 * capacity) / line.count, "no more than the pipe and the writer held")
+        // One notice per write that found lines dropped: usually one, two when the writer
+        // thread got the processor only after the buffer had filled once already.
+        #expect(!notices.isEmpty, "the drops are reported")
+        var dropped = 0
+        for notice in notices {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(notice.utf8)) as? [String: Any])
+            #expect(object["level"] as? String == "warning")
+            dropped += try #require((object["dropped"] as? String).flatMap { Int($0) }, "\(object)")
+        }
+        #expect(kept + dropped == sent, "every line written or counted as dropped")
+    }
+
+    @Test("a line through the writer is the line the handler writes itself")
+    func sameLine() async throws {
+        let direct = try LogPipe()
+        let batched = try LogPipe()
+        let readingDirect = direct.reading()
+        let readingBatched = batched.reading()
+        let writer = LogLineWriter(file: batched.writeEnd, batchInterval: .seconds(3_600))
+        for logger in [
+            Logger(label: "test") { JSONLinesLogHandler(label: $0, file: direct.writeEnd) },
+            Logger(label: "test") { JSONLinesLogHandler(label: $0, writer: writer) },
+        ] {
+            logger.info("request", metadata: ["path": "/v1/me", "status": .stringConvertible(200)])
+        }
+        writer.finish()
+        let withoutTime = { (text: String) in text.replacing(/"time":"[^"]*"/, with: "") }
+        let expected = withoutTime(try await direct.closeAndRead(readingDirect))
+        #expect(expected.contains(#""path":"/v1/me""#))
+        #expect(withoutTime(try await batched.closeAndRead(readingBatched)) == expected)
+    }
+}
