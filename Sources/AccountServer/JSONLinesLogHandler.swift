@@ -24,7 +24,8 @@ public struct JSONLinesLogHandler: LogHandler {
         case writer(LogLineWriter)
     }
 
-    /// Writes each line with a `write(2)` of its own, on the logging thread.
+    /// Writes each line with a `write(2)` of its own, on the logging thread, which waits while
+    /// the descriptor has no room (a pipe nobody reads).
     /// - Parameters:
     ///   - label: the logger's label, shown as `"logger"`.
     ///   - file: the descriptor written to (standard error unless a test says otherwise).

@@ -56,6 +56,7 @@ public final class LogLineWriter: Sendable {
 
     /// Queues `line` (one whole line, ending in a newline) for the writer thread. Never waits
     /// for the file.
+    ///
     /// After `finish()`, the line is written at once, on the caller's thread.
     public func append(_ line: [UInt8]) {
         let first = pending.withLock { pending -> Bool? in
