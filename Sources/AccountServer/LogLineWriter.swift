@@ -91,23 +91,32 @@ public final class LogLineWriter: Sendable {
     }
 
     /// Writes every line queued so far and ends the thread; lines logged later are written on
-    /// their own threads. Returns once the thread has ended. Later calls do nothing.
-    public func finish() {
+    /// their own threads. Returns once the thread has ended, or after `timeout` if the file
+    /// takes nothing (a stuck log reader must not keep the server from exiting; the lines still
+    /// queued are lost if it exits then). A later call waits the same way, so a caller can
+    /// wait again; once the thread has ended, it returns at once.
+    /// - Returns: whether the thread has ended, every queued line written.
+    @discardableResult
+    public func finish(timeout: Duration = .seconds(2)) -> Bool {
         let first = pending.withLock { pending in
             defer { pending.finished = true }
             return !pending.finished
         }
-        guard first else { return }
-        hurry.signal()
-        gathered.signal()
-        ended.wait()
+        if first {
+            hurry.signal()
+            gathered.signal()
+        }
+        guard ended.wait(timeout: .now() + .microseconds(Self.microseconds(timeout))) == .success else {
+            return false
+        }
+        ended.signal()  // Passed on, for the next call.
+        return true
     }
 
     // The thread's closure holds `self` until `finish()`: a writer nobody finishes (the server
     // logs until the process exits) lives as long as the process.
     private func writeForever() {
-        let microseconds = Int(
-            batchInterval.components.seconds * 1_000_000 + batchInterval.components.attoseconds / 1_000_000_000_000)
+        let microseconds = Self.microseconds(batchInterval)
         while true {
             gathered.wait()
             if !isFinished, microseconds > 0 { _ = hurry.wait(timeout: .now() + .microseconds(microseconds)) }
@@ -123,6 +132,10 @@ public final class LogLineWriter: Sendable {
     }
 
     private var isFinished: Bool { pending.withLock { $0.finished } }
+
+    private static func microseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
+    }
 
     /// Writes all of `bytes`, continuing after a partial write or an interruption, and waiting
     /// for room when the descriptor is non-blocking (standard error may be a pipe that another

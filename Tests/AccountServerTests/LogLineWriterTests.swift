@@ -156,6 +156,28 @@ struct LogLineWriterTests {
         #expect(kept + dropped == sent, "every line written or counted as dropped")
     }
 
+    @Test(
+        "finish() gives up after its timeout when the file takes nothing, so a server can exit",
+        .timeLimit(.minutes(1)))
+    func finishTimesOut() async throws {
+        let log = try LogPipe(size: 4_096)
+        let writer = LogLineWriter(file: log.writeEnd, batchInterval: .zero, capacity: 16_384)
+        let line = Array((String(repeating: "z", count: 99) + "\n").utf8)
+        for _ in 0..<200 { writer.append(line) }
+        let start = ContinuousClock.now
+        #expect(!writer.finish(timeout: .milliseconds(200)), "not every line was written")
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(200), "it waited for the writer first: \(waited)")
+        // Read now, the writer thread writes the rest and ends; a second finish() sees it end
+        // (before the pipe's write end is closed under it).
+        let reading = log.reading()
+        #expect(writer.finish(timeout: .seconds(30)), "the thread ended once the pipe was read")
+        let text = try await log.closeAndRead(reading)
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count == 99 || $0.contains(#""message":"log lines dropped"#) }, "whole lines")
+        #expect(lines.count > 4_096 / line.count, "more than the pipe held before the read")
+    }
+
     @Test("a line through the writer is the line the handler writes itself")
     func sameLine() async throws {
         let direct = try LogPipe()
