@@ -1,8 +1,8 @@
 import AccountServer
+import AccountTestSupport
 import Foundation
 import Logging
 import StoreSupport
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -35,39 +35,24 @@ struct LogLineWriterTests {
             self.size = Int(fcntl(pipe.fileHandleForWriting.fileDescriptor, Self.getPipeSize))
         }
 
-        /// Closes the write end and returns everything `reader` read from the pipe.
-        func closeAndRead(_ reader: Reader) async throws -> String {
+        /// Closes the write end and returns everything `reading` read from the pipe.
+        func closeAndRead(_ reading: Task<Data, Never>) async throws -> String {
             try pipe.fileHandleForWriting.close()
-            return String(decoding: await reader.bytes(), as: UTF8.self)
+            return String(decoding: await reading.value, as: UTF8.self)
         }
 
-        /// Starts reading to the end, at once, on a thread of its own: not a task, which might
-        /// wait for a pool thread while the test blocks those in `finish()`.
-        func reading() -> Reader { Reader(readEnd) }
-
-        final class Reader: Sendable {
-            private let done = DispatchSemaphore(value: 0)
-            private let read = Mutex<[UInt8]>([])
-
-            init(_ readEnd: Int32) {
-                Thread { [self] in
-                    var chunk = [UInt8](repeating: 0, count: 65_536)
-                    while true {
-                        let count = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
-                        if count < 0 && errno == EINTR { continue }
-                        if count <= 0 { break }
-                        self.read.withLock { $0.append(contentsOf: chunk[0..<count]) }
-                    }
-                    self.done.signal()
-                }.start()
-            }
-
-            /// What was read, once the pipe's end was reached.
-            func bytes() async -> [UInt8] {
-                await SerialIOQueue(label: "log pipe reader").run { [done] in done.wait() }
-                return read.withLock { $0 }
-            }
+        /// Starts reading to the end (off the cooperative pool, `readToEndOfFile()`).
+        func reading() -> Task<Data, Never> {
+            let handle = pipe.fileHandleForReading
+            return Task { await handle.readToEndOfFile() }
         }
+    }
+
+    /// `finish(timeout:)`, which blocks until the writer thread ends, called off the cooperative
+    /// pool: blocking a pool thread there could keep the task that reads the pipe from starting,
+    /// and the writer thread waits for that reader.
+    static func finish(_ writer: LogLineWriter, timeout: Duration = .seconds(30)) async -> Bool {
+        await SerialIOQueue(label: "finish the log writer").run { writer.finish(timeout: timeout) }
     }
 
     @Test("lines from many threads arrive whole, each thread's in order, and finish() writes the last")
@@ -87,7 +72,7 @@ struct LogLineWriterTests {
                 }
             }
         }
-        writer.finish()
+        _ = await Self.finish(writer)
         let text = try await log.closeAndRead(reading)
         var next = [Int](repeating: 0, count: threads)
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
@@ -136,7 +121,7 @@ struct LogLineWriterTests {
         // appends must all return all the same (a blocking one would hang the test).
         for _ in 0..<sent { writer.append(line) }
         let reading = log.reading()
-        writer.finish()
+        _ = await Self.finish(writer)
         let text = try await log.closeAndRead(reading)
         let lines = text.split(separator: "\n")
         let kept = lines.filter { $0.allSatisfy { $0 == "y" } && $0.count == 99 }.count
@@ -165,13 +150,13 @@ struct LogLineWriterTests {
         let line = Array((String(repeating: "z", count: 99) + "\n").utf8)
         for _ in 0..<200 { writer.append(line) }
         let start = ContinuousClock.now
-        #expect(!writer.finish(timeout: .milliseconds(200)), "not every line was written")
+        #expect(!(await Self.finish(writer, timeout: .milliseconds(200))), "not every line was written")
         let waited = ContinuousClock.now - start
         #expect(waited >= .milliseconds(200), "it waited for the writer first: \(waited)")
         // Read now, the writer thread writes the rest and ends; a second finish() sees it end
         // (before the pipe's write end is closed under it).
         let reading = log.reading()
-        #expect(writer.finish(timeout: .seconds(30)), "the thread ended once the pipe was read")
+        #expect(await Self.finish(writer, timeout: .seconds(30)), "the thread ended once the pipe was read")
         let text = try await log.closeAndRead(reading)
         let lines = text.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count == 99 || $0.contains(#""message":"log lines dropped"#) }, "whole lines")
@@ -191,7 +176,7 @@ struct LogLineWriterTests {
         ] {
             logger.info("request", metadata: ["path": "/v1/me", "status": .stringConvertible(200)])
         }
-        writer.finish()
+        _ = await Self.finish(writer)
         let withoutTime = { (text: String) in text.replacing(/"time":"[^"]*"/, with: "") }
         let expected = withoutTime(try await direct.closeAndRead(readingDirect))
         #expect(expected.contains(#""path":"/v1/me""#))
