@@ -64,12 +64,12 @@ public struct AccountAPI: Sendable {
     public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>) {
         addNativeRoutes(to: router.group("v1"))
         addStrapiRoutes(to: router.group("api"))
-        router.get("openapi.json") { _, _ in
+        router.getWithHead("openapi.json") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
-        router.get("healthz") { request, context in
+        router.getWithHead("healthz") { request, context in
             try await respond(request, context, style: .native) { _ in
                 // One lookup by email (an index read on every backend) proves the store answers;
                 // a count would scan every user on each probe of a load balancer, and on SQLite

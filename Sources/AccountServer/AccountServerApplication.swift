@@ -93,7 +93,7 @@ public enum AccountServerApplication {
         let metrics = ServerMetrics(gate: api.gate)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
-        router.get("metrics") { _, _ in
+        router.getWithHead("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))

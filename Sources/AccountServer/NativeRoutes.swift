@@ -32,7 +32,7 @@ extension AccountAPI {
                 return json(APIBody.done)
             }
         }
-        group.get("me") { request, context in
+        group.getWithHead("me") { request, context in
             try await respond(request, context, style: .native) { language in
                 let profile = try await service.whoami(token: bearerToken(request))
                 return json(APIBody.me(profile, welcome: profile.welcome(language)))

@@ -41,7 +41,7 @@ extension AccountAPI {
                 return json(APIBody.strapiAuth(token: token ?? "", profile: profile))
             }
         }
-        group.get("users/me") { request, context in
+        group.getWithHead("users/me") { request, context in
             try await respond(request, context, style: .strapi) { _ in
                 json(APIBody.strapiUser(try await service.whoami(token: bearerToken(request))))
             }

@@ -6,7 +6,7 @@ extension AccountWebPages {
     /// The login form: ID, password, "remember me". A wrong password keeps the ID and asks
     /// again; a throttled account or client is told how long to wait.
     func addLoginRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
-        group.get("login") { request, _ in
+        group.getWithHead("login") { request, _ in
             let visit = WebVisit(request)
             if try await isMember(visit) { return redirect("/welcome") }
             return loginPage(LoginEntry(), visit: visit)

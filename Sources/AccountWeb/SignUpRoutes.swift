@@ -7,7 +7,7 @@ extension AccountWebPages {
     /// broken is listed under its field (as typed, with the script; on submit, without); a
     /// taken ID is found on submit and reported under the ID, the other fields kept.
     func addSignUpRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
-        group.get("signup") { request, context in
+        group.getWithHead("signup") { request, context in
             let visit = WebVisit(request)
             if try await isMember(visit) { return redirect("/welcome") }
             return signUpPage(SignUpEntry(), visit: visit)

@@ -19,7 +19,7 @@ extension AccountWebPages {
                 return redirect("/?notice=logged_out", cookies: [cookies.clearedSession()])
             }
         }
-        group.get("password") { request, context in
+        group.getWithHead("password") { request, context in
             let visit = WebVisit(request)
             return try await signedIn(visit, context) { _ in passwordPage(PasswordEntry(), visit: visit) }
         }
@@ -46,7 +46,7 @@ extension AccountWebPages {
                     "confirmation": check[.confirmation].map { $0.message(visit.language) },
                 ])
         }
-        group.get("withdraw") { request, context in
+        group.getWithHead("withdraw") { request, context in
             let visit = WebVisit(request)
             return try await signedIn(visit, context) { _ in withdrawPage(WithdrawEntry(), visit: visit) }
         }

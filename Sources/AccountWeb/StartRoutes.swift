@@ -10,7 +10,7 @@ extension AccountWebPages {
     /// Start (a member goes on to welcome, a guest chooses sign-up or login), welcome, the
     /// language switch and the assets.
     func addStartRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
-        group.get("/") { request, context in
+        group.getWithHead("/") { request, context in
             let visit = WebVisit(request)
             do {
                 switch try await service.start(token: visit.sessionToken) {
@@ -30,7 +30,7 @@ extension AccountWebPages {
                 return storeFailurePage(error, visit: visit, context: context)
             }
         }
-        group.get("welcome") { request, context in
+        group.getWithHead("welcome") { request, context in
             let visit = WebVisit(request)
             do {
                 let profile: AccountProfile
@@ -50,15 +50,15 @@ extension AccountWebPages {
                 return storeFailurePage(error, visit: visit, context: context)
             }
         }
-        group.get("language") { request, _ in
+        group.getWithHead("language") { request, _ in
             let language = request.uri.queryParameters["to"].flatMap { Language(rawValue: String($0)) } ?? .english
             let back = request.uri.queryParameters["back"].map(String.init) ?? "/"
             return redirect(Self.pagePaths.contains(back) ? back : "/", cookies: [cookies.language(language)])
         }
-        group.get("assets/app.css") { _, _ in
+        group.getWithHead("assets/app.css") { _, _ in
             asset(WebAssets.styleSheet, type: "text/css; charset=utf-8")
         }
-        group.get("assets/app.js") { _, _ in
+        group.getWithHead("assets/app.js") { _, _ in
             asset(WebAssets.script, type: "text/javascript; charset=utf-8")
         }
     }

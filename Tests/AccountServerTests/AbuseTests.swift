@@ -224,7 +224,7 @@ struct AbuseTests {
             let wrongMethod = try await server.send(.DELETE, "/v1/me", token: token)
             #expect(wrongMethod.status == 405)
             #expect(wrongMethod.code == "method_not_allowed")
-            #expect(wrongMethod.headers.first(name: "Allow") == "GET")
+            #expect(wrongMethod.headers.first(name: "Allow") == "GET, HEAD")
             #expect(try await server.send(.GET, "/v1/nothing-here").status == 404)
             #expect(try await server.repository.userCount() == 1)
             #expect(try await server.send(.GET, "/v1/me", token: token).status == 200, "the real session is intact")

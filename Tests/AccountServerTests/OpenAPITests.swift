@@ -27,7 +27,11 @@ struct OpenAPITests {
             digester: SHA256TokenDigester(), random: SodiumRandomSource())
         let router = Router(context: AccountRequestContext.self)
         AccountAPI(service: service, backendName: "memory").addRoutes(to: router)
-        let routed = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
+        let routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
+        // HEAD twins every GET (HTTP requires it, `getWithHead`); the document, like most, lists the GETs.
+        let heads = routes.filter { $0.hasPrefix("HEAD ") }
+        #expect(heads.map { "GET" + $0.dropFirst(4) }.sorted() == routes.filter { $0.hasPrefix("GET ") }.sorted())
+        let routed = routes.subtracting(heads)
         let document = try await LiveServer.with(Backends.sqlite) { server in
             try await server.send(.GET, "/openapi.json")
         }
