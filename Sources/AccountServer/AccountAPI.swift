@@ -136,19 +136,30 @@ public struct AccountAPI: Sendable {
         } catch is NIOTooManyBytesError {
             throw RequestProblem(kind: .tooLarge(limit: maxBodyBytes))
         }
+        guard buffer.readableBytes > 0 else { throw RequestProblem(kind: .malformed(.empty)) }
+        let data = Data(buffer: buffer)
+        let body: Body
         do {
-            return try JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
+            body = try JSONDecoder().decode(Body.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {
-            throw RequestProblem(kind: .malformed("the field \"\(key.stringValue)\" is missing"))
+            throw RequestProblem(kind: .malformed(.missing(field: key.stringValue)))
         } catch let DecodingError.typeMismatch(_, context) {
-            throw RequestProblem(
-                kind: .malformed("the field \"\(context.codingPath.last?.stringValue ?? "")\" has the wrong type"))
+            guard let field = context.codingPath.last?.stringValue else {
+                throw RequestProblem(kind: .malformed(.notObject))
+            }
+            throw RequestProblem(kind: .malformed(.wrongType(field: field)))
         } catch let DecodingError.valueNotFound(_, context) {
-            throw RequestProblem(
-                kind: .malformed("the field \"\(context.codingPath.last?.stringValue ?? "")\" is null"))
+            guard let field = context.codingPath.last?.stringValue else {
+                throw RequestProblem(kind: .malformed(.notObject))
+            }
+            throw RequestProblem(kind: .malformed(.null(field: field)))
         } catch {
-            throw RequestProblem(kind: .malformed("not a JSON object"))
+            throw RequestProblem(kind: .malformed(.notJSON))
         }
+        if let repeated = JSONObjectKeys.firstRepeated(in: data) {
+            throw RequestProblem(kind: .malformed(.repeated(field: repeated)))
+        }
+        return body
     }
 
     /// The bearer token of `Authorization`, if any (the service refuses a malformed one).

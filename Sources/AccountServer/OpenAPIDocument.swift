@@ -47,7 +47,7 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice)."
               },
               "NotJSON": {
                 "content": {
@@ -105,7 +105,7 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object."
+                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice)."
               },
               "StrapiNotJSON": {
                 "content": {

@@ -3,12 +3,38 @@ import AccountCore
 /// A request the API cannot take as it is, before any account rule is checked.
 struct RequestProblem: Error {
     enum Kind {
-        /// Not JSON, not an object, or a field missing or of the wrong type.
-        case malformed(String)
+        /// Not JSON, not an object, or a field missing, null, repeated or of the wrong type.
+        case malformed(BodyFault)
         /// A content type other than `application/json`.
         case unsupportedMediaType
         /// A body over the configured limit.
         case tooLarge(limit: Int)
+    }
+
+    /// What is wrong with a JSON body.
+    enum BodyFault: Equatable {
+        case empty
+        case notJSON
+        case notObject
+        case missing(field: String)
+        case null(field: String)
+        case wrongType(field: String)
+        case repeated(field: String)
+
+        func text(_ language: Language) -> String {
+            let korean = language == .korean
+            switch self {
+            case .empty: return korean ? "본문이 비어 있습니다" : "it is empty"
+            case .notJSON: return korean ? "올바른 JSON이 아닙니다" : "not valid JSON"
+            case .notObject: return korean ? "JSON 객체가 아닙니다" : "not a JSON object"
+            case .missing(let field): return korean ? "\"\(field)\" 필드가 없습니다" : "the field \"\(field)\" is missing"
+            case .null(let field): return korean ? "\"\(field)\" 필드가 null입니다" : "the field \"\(field)\" is null"
+            case .wrongType(let field):
+                return korean ? "\"\(field)\" 필드의 형식이 맞지 않습니다" : "the field \"\(field)\" has the wrong type"
+            case .repeated(let field):
+                return korean ? "\"\(field)\" 필드가 두 번 이상 있습니다" : "the field \"\(field)\" appears more than once"
+            }
+        }
     }
 
     let kind: Kind
@@ -24,7 +50,8 @@ struct RequestProblem: Error {
     func message(_ language: Language) -> String {
         let korean = language == .korean
         switch kind {
-        case .malformed(let detail):
+        case .malformed(let fault):
+            let detail = fault.text(language)
             return korean ? "요청 본문을 읽을 수 없습니다: \(detail)" : "The request body is not valid: \(detail)"
         case .unsupportedMediaType:
             return korean

@@ -23,7 +23,7 @@ www = {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type"
 failure_names = {"400": "InvalidInput", "401": "NotSignedIn", "409": "EmailTaken", "413": "BodyTooLarge",
     "415": "NotJSON", "429": "TooManyAttempts", "500": "StoreFailed", "503": "Unavailable"}
 failure_texts = {
-    "400": "Invalid input: a rule broken, or a body that is not the route's JSON object.",
+    "400": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice).",
     "401": "Wrong credentials, or no valid session.",
     "409": "The email is already registered.",
     "413": "The body is larger than server.max_body_bytes.",
