@@ -21,16 +21,23 @@ package struct APIFailure: Error, HTTPResponseError {
     package let code: String
     package let message: String
     package let retryAfterSeconds: Int64?
+    /// The methods of the path, for a 405's `Allow`.
+    package let allowedMethods: [String]?
     package let style: Style
 
     package init(_ error: any Error, language: Language, style: Style) {
         self.style = style
+        allowedMethods = (error as? RequestProblem).flatMap { problem in
+            if case .methodNotAllowed(_, let allowed) = problem.kind { allowed } else { nil }
+        }
         switch error {
         case let problem as RequestProblem:
             switch problem.kind {
             case .malformed: status = .badRequest
             case .unsupportedMediaType: status = .unsupportedMediaType
             case .tooLarge: status = .contentTooLarge
+            case .noSuchRoute: status = .notFound
+            case .methodNotAllowed: status = .methodNotAllowed
             }
             code = problem.code
             message = problem.message(language)
@@ -92,6 +99,9 @@ package struct APIFailure: Error, HTTPResponseError {
         case .unauthorized: "UnauthorizedError"
         case .tooManyRequests: "RateLimitError"
         case .contentTooLarge: "PayloadTooLargeError"
+        case .unsupportedMediaType: "UnsupportedMediaTypeError"
+        case .notFound: "NotFoundError"
+        case .methodNotAllowed: "MethodNotAllowedError"
         case .serviceUnavailable: "ServiceUnavailableError"
         default: "InternalServerError"
         }
@@ -101,6 +111,7 @@ package struct APIFailure: Error, HTTPResponseError {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let allowedMethods { headers[.allow] = allowedMethods.joined(separator: ", ") }
         let body: JSONValue =
             switch style {
             case .native: APIBody.failure(code: code, message: message)

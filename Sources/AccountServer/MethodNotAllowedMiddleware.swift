@@ -1,12 +1,12 @@
 import AccountCore
-import FileSupport
-import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 
-/// Answers a known path asked with another method 405 with `Allow`, instead of the router's
-/// 404: the path exists, the method does not.
+/// Answers what no route takes with the API's own errors instead of the router's empty 404: a
+/// known path asked with another method is 405 with `Allow` (the path exists, the method does
+/// not), any other path 404 `not_found`. Both are thrown as errors, in Strapi's shape under
+/// `/api` and the native one elsewhere, so that a middleware further out (the web pages' own
+/// 404 page for browsers) can still answer them its way.
 struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Each path's methods (paths without a trailing slash).
     let allowed: [String: [HTTPRequest.Method]]
@@ -19,20 +19,19 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound {
             var path = request.uri.path
             while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
-            guard let methods = allowed[path], !methods.contains(request.method) else { throw error }
-            let language = AcceptLanguage.language(from: request.headers[.acceptLanguage])
-            let message =
-                language == .korean
-                ? "이 경로는 \(request.method.rawValue) 요청을 받지 않습니다."
-                : "\(request.method.rawValue) is not allowed here."
-            let body = APIBody.failure(code: "method_not_allowed", message: message).serialized()
-            return Response(
-                status: .methodNotAllowed,
-                headers: [
-                    .allow: methods.map(\.rawValue).sorted().joined(separator: ", "),
-                    .contentType: "application/json; charset=utf-8",
-                ],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            let problem: RequestProblem
+            if let methods = allowed[path], !methods.contains(request.method) {
+                problem = RequestProblem(
+                    kind: .methodNotAllowed(method: request.method.rawValue, allowed: methods.map(\.rawValue).sorted()))
+            } else if allowed[path] == nil {
+                problem = RequestProblem(kind: .noSuchRoute)
+            } else {
+                // The path takes this method and still said 404: that is the route's own answer.
+                throw error
+            }
+            let style: APIFailure.Style = path == "/api" || path.hasPrefix("/api/") ? .strapi : .native
+            throw APIFailure(
+                problem, language: AcceptLanguage.language(from: request.headers[.acceptLanguage]), style: style)
         }
     }
 }

@@ -9,6 +9,10 @@ struct RequestProblem: Error {
         case unsupportedMediaType
         /// A body over the configured limit.
         case tooLarge(limit: Int)
+        /// A path no route has.
+        case noSuchRoute
+        /// A known path asked with a method it does not take; `allowed` are the ones it does.
+        case methodNotAllowed(method: String, allowed: [String])
     }
 
     /// What is wrong with a JSON body.
@@ -44,6 +48,8 @@ struct RequestProblem: Error {
         case .malformed: "invalid_request"
         case .unsupportedMediaType: "unsupported_media_type"
         case .tooLarge: "payload_too_large"
+        case .noSuchRoute: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
         }
     }
 
@@ -59,6 +65,12 @@ struct RequestProblem: Error {
         case .tooLarge(let limit):
             return korean
                 ? "요청 본문이 너무 큽니다 (최대 \(limit)바이트)." : "The request body is too large (at most \(limit) bytes)."
+        case .noSuchRoute:
+            return korean
+                ? "이 경로는 없습니다. API의 경로는 /openapi.json 에 있습니다."
+                : "There is no such route; /openapi.json lists the API's routes."
+        case .methodNotAllowed(let method, _):
+            return korean ? "이 경로는 \(method) 요청을 받지 않습니다." : "\(method) is not allowed here."
         }
     }
 }

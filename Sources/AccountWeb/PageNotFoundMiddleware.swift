@@ -12,7 +12,7 @@ struct PageNotFoundMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
+        } catch let error as any HTTPResponseError where error.status == .notFound {
             let wantsPage = request.headers[.accept]?.contains("text/html") == true
             guard request.method == .get, wantsPage else { throw error }
             let visit = WebVisit(request)

@@ -173,6 +173,7 @@ struct WebPagesTests {
             #expect(page.headers.first(name: "Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
             let api = try await server.send(.GET, "/v1/nowhere")
             #expect(api.status == 404 && !api.text.contains("<html"))
+            #expect(api.code == "not_found", "the API's JSON 404: \(api.text)")
             #expect(try await server.send(.GET, "/v1/login").status == 405, "a known path keeps its 405")
         }
     }

@@ -1,0 +1,62 @@
+import BackendTestSupport
+import Foundation
+import Testing
+
+/// What no route takes is answered in the API's own error shapes: native under `/v1` and
+/// elsewhere, Strapi's under `/api`, so a client reads a wrong path or method like any other
+/// error.
+@Suite("Unknown routes and methods")
+struct RouteErrorTests {
+    @Test("an unknown path is 404 not_found, in each API's shape and the request's language")
+    func unknownPath() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            let native = try await server.send(.GET, "/v1/nowhere")
+            #expect(native.status == 404)
+            #expect(native.code == "not_found")
+            #expect(native.json["ok"] as? Bool == false)
+            #expect(
+                native.json["message"] as? String == "There is no such route; /openapi.json lists the API's routes.")
+            #expect(native.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
+            let korean = try await server.send(.POST, "/nowhere", json: "{}", headers: [("Accept-Language", "ko")])
+            #expect(korean.status == 404)
+            #expect(korean.json["message"] as? String == "이 경로는 없습니다. API의 경로는 /openapi.json 에 있습니다.")
+            let strapi = try await server.send(.POST, "/api/auth/forgot-password", json: #"{"email":"a@b.cd"}"#)
+            #expect(strapi.status == 404)
+            #expect(strapi.json.keys.contains("data") && strapi.json["data"] is NSNull)
+            let error = try #require(strapi.json["error"] as? [String: Any])
+            #expect(error["status"] as? Int == 404)
+            #expect(error["name"] as? String == "NotFoundError")
+            #expect((error["details"] as? [String: Any])?["code"] as? String == "not_found")
+        }
+    }
+
+    @Test("a method a path does not take is 405 with Allow, in each API's shape")
+    func wrongMethod() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            let native = try await server.send(.PUT, "/v1/signup", json: "{}")
+            #expect(native.status == 405)
+            #expect(native.code == "method_not_allowed")
+            #expect(native.json["message"] as? String == "PUT is not allowed here.")
+            #expect(native.headers.first(name: "Allow") == "POST")
+            let strapi = try await server.send(.GET, "/api/auth/local/")
+            #expect(strapi.status == 405)
+            #expect(strapi.headers.first(name: "Allow") == "POST")
+            let error = try #require(strapi.json["error"] as? [String: Any])
+            #expect(error["name"] as? String == "MethodNotAllowedError")
+            #expect(error["status"] as? Int == 405)
+            #expect(try await server.repository.userCount() == 0)
+        }
+    }
+
+    @Test("Strapi's error names: a wrong content type is UnsupportedMediaTypeError")
+    func strapiMediaType() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            let reply = try await server.send(
+                .POST, "/api/auth/local", json: "identifier=a&password=b",
+                contentType: "application/x-www-form-urlencoded")
+            #expect(reply.status == 415)
+            let error = try #require(reply.json["error"] as? [String: Any])
+            #expect(error["name"] as? String == "UnsupportedMediaTypeError")
+        }
+    }
+}
