@@ -39,8 +39,13 @@ struct SettingSources {
     private func rawValue(of name: String, schema: SettingsSchema) -> String? {
         guard let key = schema.key(named: name) else { return nil }
         if flag(for: key) != nil {
-            return key.name == "backend"
-                ? overrides.backend : key.name == "session.file" ? overrides.sessionFile : overrides.store
+            switch key.name {
+            case "backend": return overrides.backend
+            case "session.file": return overrides.sessionFile
+            case "server.host": return overrides.serverHost
+            case "server.port": return overrides.serverPort.map(String.init)
+            default: return overrides.store
+            }
         }
         if key.kind == .secret { return nil }
         return environment[key.environmentName] ?? fileValue(of: key)
@@ -50,6 +55,8 @@ struct SettingSources {
     private func flag(for key: SettingKey) -> String? {
         if key.name == "backend", overrides.backend != nil { return "--backend" }
         if key.name == "session.file", overrides.sessionFile != nil { return "--session-file" }
+        if key.name == "server.host", overrides.serverHost != nil { return "--host" }
+        if key.name == "server.port", overrides.serverPort != nil { return "--port" }
         let section = key.components.first ?? ""
         let storeKeys = ["path", "schema"]
         if overrides.store != nil, key.components.count == 2, storeKeys.contains(key.components[1]),

@@ -94,6 +94,12 @@ public enum SettingsLoader {
         if let session = overrides.sessionFile {
             flags[AbsoluteConfigKey(["session", "file"])] = .init(.string(session), isSecret: false)
         }
+        if let host = overrides.serverHost {
+            flags[AbsoluteConfigKey(["server", "host"])] = .init(.string(host), isSecret: false)
+        }
+        if let port = overrides.serverPort {
+            flags[AbsoluteConfigKey(["server", "port"])] = .init(.int(port), isSecret: false)
+        }
         let config = reader(flags)
         let origins = PathOrigins(
             flags: flags, environment: environment, fileProvider: fileProvider, configFile: configFile,

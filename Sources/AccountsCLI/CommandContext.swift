@@ -38,7 +38,8 @@ struct CommandContext {
             let settings = try await SettingsLoader.load(
                 overrides: SettingsOverrides(
                     configFile: options.base.config, backend: options.base.backend, store: options.storeOverride,
-                    sessionFile: options.sessionFileOverride),
+                    sessionFile: options.sessionFileOverride, serverHost: options.serverOverride.host,
+                    serverPort: options.serverOverride.port),
                 environment: environment, workingDirectory: FileManager.default.currentDirectoryPath,
                 registry: CLIBackends.registry)
             let context = CommandContext(

@@ -10,6 +10,12 @@ protocol CommandOptions {
     var storeOverride: String? { get }
     /// `--session-file`, when the command takes it and it was given.
     var sessionFileOverride: String? { get }
+    /// `accounts serve`'s `--host` and `--port`, when given.
+    var serverOverride: (host: String?, port: Int?) { get }
+}
+
+extension CommandOptions {
+    var serverOverride: (host: String?, port: Int?) { (nil, nil) }
 }
 
 /// Options every subcommand accepts.

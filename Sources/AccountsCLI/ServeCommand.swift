@@ -26,10 +26,10 @@
         @Option(help: "The port, 0 for any free one (server.port).") var port: Int?
 
         func run() async throws {
-            try await CommandContext.run(options) { context in
+            try await CommandContext.run(ServeOptions(global: options, host: host, port: port)) { context in
                 let server = context.settings.server
                 let listen = ListenSettings(
-                    host: host ?? server.host, port: port ?? server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
+                    host: server.host, port: server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
                     corsOrigins: server.corsOrigins,
                     tls: server.tlsCertificatePath.flatMap { certificate in
                         server.tlsKeyPath.map { TLSFiles(certificatePath: certificate, keyPath: $0) }
@@ -62,10 +62,27 @@
                             FileHandle.standardOutput.write(
                                 Data("Listening on \(listen.scheme)://\(listen.host):\(port)\n".utf8))
                         })
-                    try await application.runService()
+                    do {
+                        try await application.runService()
+                    } catch {
+                        throw listen.configurationError(for: error) ?? error
+                    }
                 }
                 return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])
             }
         }
+    }
+
+    /// `serve`'s options as the settings see them: `--host` and `--port` are the top layer of
+    /// `server.host` and `server.port`, checked like the config file and the environment.
+    private struct ServeOptions: CommandOptions {
+        let global: GlobalOptions
+        let host: String?
+        let port: Int?
+
+        var base: StorelessOptions { global.base }
+        var storeOverride: String? { global.storeOverride }
+        var sessionFileOverride: String? { global.sessionFileOverride }
+        var serverOverride: (host: String?, port: Int?) { (host, port) }
     }
 #endif

@@ -68,6 +68,38 @@ struct ServeCommandTests {
         #expect(try await processEnds(pid, within: 30), "pid \(pid) still runs after its ServeProcess was dropped")
     }
 
+    @Test("an address it cannot listen on is config_invalid naming server.host or server.port, exit 8")
+    func cannotListen() async throws {
+        let runner = try CLIRunner("serve-cannot-listen")
+        let outOfRange = try await runner.run(["serve", "--port", "70000", "--json"])
+        #expect(outOfRange.status == 8)
+        #expect(outOfRange.stdout.contains(#""code":"config_invalid""#))
+        #expect(outOfRange.stdout.contains("'server.port': 70000 is out of range"), "\(outOfRange.stdout)")
+        #expect(outOfRange.stdout.contains("(set by --port)"), "\(outOfRange.stdout)")
+        let store = runner.root + "/data/accounts/accounts.sqlite"
+        #expect(!FileManager.default.fileExists(atPath: store), "a bad port is refused before the store is opened")
+
+        let server = try await ServeProcess(environment: runner.environment, folder: runner.root)
+        let taken = try await runner.run(["serve", "--port", "\(server.port)", "--json"])
+        #expect(await server.stop().status == 0)
+        #expect(taken.status == 8)
+        #expect(
+            taken.stdout.contains("'server.port': 127.0.0.1:\(server.port) is already in use by another process"),
+            "\(taken.stdout)")
+
+        let foreign = try await runner.run(["serve", "--host", "203.0.113.5", "--port", "0", "--json"])
+        #expect(foreign.status == 8)
+        #expect(
+            foreign.stdout.contains("'server.host': 203.0.113.5 is not an address of this host"), "\(foreign.stdout)")
+        let unknown = try await runner.run(
+            ["serve", "--port", "0"], environment: ["ACCOUNTS_SERVER_HOST": "not_a_host!"])
+        #expect(unknown.status == 8)
+        #expect(
+            unknown.stderr.contains(
+                "'server.host': 'not_a_host!' is not an IP address or a name this host can resolve"),
+            "\(unknown.stderr)")
+    }
+
     @Test("the web pages are served by default and switched off by server.web_pages")
     func webPagesSetting() async throws {
         let runner = try CLIRunner("serve-pages")
