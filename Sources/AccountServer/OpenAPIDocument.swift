@@ -27,7 +27,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The body is larger than server.max_body_bytes."
+                "description": "The body is larger than server.max_body_bytes.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "EmailTaken": {
                 "content": {
@@ -37,7 +45,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The email is already registered."
+                "description": "The email is already registered.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "InvalidInput": {
                 "content": {
@@ -47,7 +63,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice)."
+                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice).",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "NotJSON": {
                 "content": {
@@ -57,7 +81,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The body is not application/json."
+                "description": "The body is not application/json.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "NotSignedIn": {
                 "content": {
@@ -74,6 +106,12 @@ enum OpenAPIDocument {
                     "schema": {
                       "type": "string"
                     }
+                  },
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
                   }
                 }
               },
@@ -85,7 +123,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The store failed; the cause is in the server's log only."
+                "description": "The store failed; the cause is in the server's log only.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "StrapiBodyTooLarge": {
                 "content": {
@@ -95,7 +141,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The body is larger than server.max_body_bytes."
+                "description": "The body is larger than server.max_body_bytes.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "StrapiInvalidInput": {
                 "content": {
@@ -105,7 +159,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice)."
+                "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice).",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "StrapiNotJSON": {
                 "content": {
@@ -115,7 +177,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The body is not application/json."
+                "description": "The body is not application/json.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "StrapiNotSignedIn": {
                 "content": {
@@ -125,7 +195,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "Wrong credentials, or no valid session."
+                "description": "Wrong credentials, or no valid session.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "StrapiStoreFailed": {
                 "content": {
@@ -135,7 +213,15 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The store failed; the cause is in the server's log only."
+                "description": "The store failed; the cause is in the server's log only.",
+                "headers": {
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
+                  }
+                }
               },
               "StrapiTooManyAttempts": {
                 "content": {
@@ -152,6 +238,12 @@ enum OpenAPIDocument {
                     "schema": {
                       "minimum": 1,
                       "type": "integer"
+                    }
+                  },
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
                     }
                   }
                 }
@@ -172,6 +264,12 @@ enum OpenAPIDocument {
                       "minimum": 1,
                       "type": "integer"
                     }
+                  },
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
                   }
                 }
               },
@@ -191,6 +289,12 @@ enum OpenAPIDocument {
                       "minimum": 1,
                       "type": "integer"
                     }
+                  },
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
+                    }
                   }
                 }
               },
@@ -209,6 +313,12 @@ enum OpenAPIDocument {
                     "schema": {
                       "minimum": 1,
                       "type": "integer"
+                    }
+                  },
+                  "X-Request-Id": {
+                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                    "schema": {
+                      "type": "string"
                     }
                   }
                 }
@@ -629,7 +739,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The user and the token used, still valid; every other session is revoked."
+                    "description": "The user and the token used, still valid; every other session is revoked.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "400": {
                     "$ref": "#/components/responses/StrapiInvalidInput"
@@ -691,7 +809,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The user and a new token."
+                    "description": "The user and a new token.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "400": {
                     "$ref": "#/components/responses/StrapiInvalidInput"
@@ -745,7 +871,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The new user and its token."
+                    "description": "The new user and its token.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "400": {
                     "$ref": "#/components/responses/StrapiInvalidInput"
@@ -789,7 +923,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The user."
+                    "description": "The user.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "401": {
                     "$ref": "#/components/responses/StrapiNotSignedIn"
@@ -829,7 +971,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The store answered."
+                    "description": "The store answered.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"
@@ -856,7 +1006,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The OpenAPI document."
+                    "description": "The OpenAPI document.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   }
                 },
                 "summary": "This document",
@@ -893,7 +1051,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "A new session."
+                    "description": "A new session.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "400": {
                     "$ref": "#/components/responses/InvalidInput"
@@ -940,7 +1106,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The session is revoked in the store."
+                    "description": "The session is revoked in the store.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "401": {
                     "$ref": "#/components/responses/NotSignedIn"
@@ -980,7 +1154,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The user and the greeting in the request's language."
+                    "description": "The user and the greeting in the request's language.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "401": {
                     "$ref": "#/components/responses/NotSignedIn"
@@ -1030,7 +1212,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "Changed; every other session of the user is revoked."
+                    "description": "Changed; every other session of the user is revoked.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "400": {
                     "$ref": "#/components/responses/InvalidInput"
@@ -1093,7 +1283,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The account and its first session."
+                    "description": "The account and its first session.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "400": {
                     "$ref": "#/components/responses/InvalidInput"
@@ -1150,7 +1348,15 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The user and every one of its sessions are deleted."
+                    "description": "The user and every one of its sessions are deleted.",
+                    "headers": {
+                      "X-Request-Id": {
+                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                        "schema": {
+                          "type": "string"
+                        }
+                      }
+                    }
                   },
                   "400": {
                     "$ref": "#/components/responses/InvalidInput"

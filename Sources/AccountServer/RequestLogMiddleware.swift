@@ -1,10 +1,13 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 
 /// One structured log line per request, after its response: request id, method, path (never
 /// the query), status, duration and client. Headers and bodies are never logged, so no
 /// password, token or `Authorization` value can reach the log. With `metrics`, each request is
-/// also counted there.
+/// also counted there. Every response carries the request id as `X-Request-Id`, so a client
+/// can quote the request whose log line an operator should read (a 500 says only that the
+/// cause is in the log).
 public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddleware {
     let metrics: ServerMetrics?
 
@@ -17,15 +20,19 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
+        var response: Response
         do {
-            let response = try await next(request, context)
-            log(request, context, status: Int(response.status.code), since: start)
-            return response
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            // Answered here rather than by the router further out, so it carries the id too.
+            response = try error.response(from: request, context: context)
         } catch {
-            let status = (error as? any HTTPResponseError).map { Int($0.status.code) } ?? 500
-            log(request, context, status: status, since: start)
+            log(request, context, status: 500, since: start)
             throw error
         }
+        log(request, context, status: Int(response.status.code), since: start)
+        response.headers[.requestID] = context.id
+        return response
     }
 
     private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
@@ -45,4 +52,9 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
                 "client": .string(context.peerAddress ?? "unknown"),
             ])
     }
+}
+
+extension HTTPField.Name {
+    /// The id of the request's log line.
+    static let requestID = HTTPField.Name("X-Request-Id")!
 }

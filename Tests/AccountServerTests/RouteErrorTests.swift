@@ -59,4 +59,26 @@ struct RouteErrorTests {
             #expect(error["name"] as? String == "UnsupportedMediaTypeError")
         }
     }
+
+    @Test("every answer, errors included, carries X-Request-Id: its log line's request id")
+    func requestID() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            let replies = [
+                try await server.send(.GET, "/healthz"),
+                try await server.send(.GET, "/v1/me"),
+                try await server.send(.POST, "/v1/login", json: "[]"),
+                try await server.send(.GET, "/v1/nowhere"),
+                try await server.send(.DELETE, "/healthz"),
+                try await server.send(.HEAD, "/healthz"),
+            ]
+            #expect(replies.map(\.status) == [200, 401, 400, 404, 405, 200])
+            let ids = replies.compactMap { $0.headers.first(name: "X-Request-Id") }
+            #expect(ids.count == replies.count, "every answer has one")
+            #expect(Set(ids).count == ids.count, "each its own")
+            let log = server.log.text
+            for (reply, id) in zip(replies, ids) {
+                #expect(log.contains("hb.request.id=\(id)"), "the log line of the \(reply.status) answer")
+            }
+        }
+    }
 }

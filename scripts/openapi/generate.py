@@ -127,6 +127,10 @@ schemas = {
           "status": {"type": "integer"}, "name": s(), "message": s(),
           "details": {"type": "object", "properties": {"code": s()}}}}}},
 }
+# Every answer names its request's log line (RequestLogMiddleware).
+request_id = {"X-Request-Id": {"description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.", "schema": {"type": "string"}}}
+for response in [r for ops in paths.values() for o in ops.values() for r in o["responses"].values() if "$ref" not in r] + list(responses.values()):
+    response["headers"] = {**response.get("headers", {}), **request_id}
 doc = {"openapi": "3.1.0",
   "info": {"title": "AccountStore", "version": "1", "description": "Sign-up, login, sessions, password change and withdrawal over one account store: a native JSON API, Strapi's users-permissions auth routes, and a health check."},
   "tags": [{"name": "native"}, {"name": "strapi"}, {"name": "operations"}],
