@@ -7,6 +7,14 @@ enum OpenAPIDocument {
     static let json = #"""
         {
           "components": {
+            "headers": {
+              "RequestId": {
+                "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            },
             "parameters": {
               "AcceptLanguage": {
                 "description": "`ko` for Korean messages; English otherwise.",
@@ -30,10 +38,7 @@ enum OpenAPIDocument {
                 "description": "The body is larger than server.max_body_bytes.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -48,10 +53,7 @@ enum OpenAPIDocument {
                 "description": "The email is already registered.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -66,10 +68,7 @@ enum OpenAPIDocument {
                 "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice).",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -84,10 +83,7 @@ enum OpenAPIDocument {
                 "description": "The body is not application/json.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -108,10 +104,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -126,10 +119,7 @@ enum OpenAPIDocument {
                 "description": "The store failed; the cause is in the server's log only.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -144,10 +134,7 @@ enum OpenAPIDocument {
                 "description": "The body is larger than server.max_body_bytes.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -162,10 +149,7 @@ enum OpenAPIDocument {
                 "description": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice).",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -180,10 +164,7 @@ enum OpenAPIDocument {
                 "description": "The body is not application/json.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -198,10 +179,7 @@ enum OpenAPIDocument {
                 "description": "Wrong credentials, or no valid session.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -216,10 +194,7 @@ enum OpenAPIDocument {
                 "description": "The store failed; the cause is in the server's log only.",
                 "headers": {
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -241,10 +216,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -266,10 +238,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -291,10 +260,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               },
@@ -316,10 +282,7 @@ enum OpenAPIDocument {
                     }
                   },
                   "X-Request-Id": {
-                    "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                    "schema": {
-                      "type": "string"
-                    }
+                    "$ref": "#/components/headers/RequestId"
                   }
                 }
               }
@@ -742,10 +705,7 @@ enum OpenAPIDocument {
                     "description": "The user and the token used, still valid; every other session is revoked.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -812,10 +772,7 @@ enum OpenAPIDocument {
                     "description": "The user and a new token.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -874,10 +831,7 @@ enum OpenAPIDocument {
                     "description": "The new user and its token.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -926,10 +880,7 @@ enum OpenAPIDocument {
                     "description": "The user.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -974,10 +925,7 @@ enum OpenAPIDocument {
                     "description": "The store answered.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -1009,10 +957,7 @@ enum OpenAPIDocument {
                     "description": "The OpenAPI document.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   }
@@ -1054,10 +999,7 @@ enum OpenAPIDocument {
                     "description": "A new session.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -1109,10 +1051,7 @@ enum OpenAPIDocument {
                     "description": "The session is revoked in the store.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -1157,10 +1096,7 @@ enum OpenAPIDocument {
                     "description": "The user and the greeting in the request's language.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -1215,10 +1151,7 @@ enum OpenAPIDocument {
                     "description": "Changed; every other session of the user is revoked.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -1286,10 +1219,7 @@ enum OpenAPIDocument {
                     "description": "The account and its first session.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },
@@ -1351,10 +1281,7 @@ enum OpenAPIDocument {
                     "description": "The user and every one of its sessions are deleted.",
                     "headers": {
                       "X-Request-Id": {
-                        "description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.",
-                        "schema": {
-                          "type": "string"
-                        }
+                        "$ref": "#/components/headers/RequestId"
                       }
                     }
                   },

@@ -128,14 +128,15 @@ schemas = {
           "details": {"type": "object", "properties": {"code": s()}}}}}},
 }
 # Every answer names its request's log line (RequestLogMiddleware).
-request_id = {"X-Request-Id": {"description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.", "schema": {"type": "string"}}}
+request_id_header = {"description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.", "schema": {"type": "string"}}
+request_id = {"X-Request-Id": {"$ref": "#/components/headers/RequestId"}}
 for response in [r for ops in paths.values() for o in ops.values() for r in o["responses"].values() if "$ref" not in r] + list(responses.values()):
     response["headers"] = {**response.get("headers", {}), **request_id}
 doc = {"openapi": "3.1.0",
   "info": {"title": "AccountStore", "version": "1", "description": "Sign-up, login, sessions, password change and withdrawal over one account store: a native JSON API, Strapi's users-permissions auth routes, and a health check."},
   "tags": [{"name": "native"}, {"name": "strapi"}, {"name": "operations"}],
   "paths": paths,
-  "components": {"schemas": schemas, "responses": responses, "parameters": {"AcceptLanguage": accept_language}, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "The session token of a sign-up or login (64 hex digits)."}}}}
+  "components": {"schemas": schemas, "responses": responses, "parameters": {"AcceptLanguage": accept_language}, "headers": {"RequestId": request_id_header}, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "The session token of a sign-up or login (64 hex digits)."}}}}
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 text = json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=True)
 assert '"""#' not in text
