@@ -81,16 +81,18 @@ public enum AccountServerApplication {
     ///   - api: the routes and the service they share.
     ///   - listen: address, port and idle timeout.
     ///   - logger: the server's and the requests' logger.
+    ///   - logWriter: the writer behind `logger`'s lines, if one is, whose dropped lines
+    ///     `/metrics` counts.
     ///   - moreRoutes: adds other routes (the web pages) behind the same log and metrics.
     ///   - onListening: called with the bound port once the server accepts connections.
     /// - Throws: `configInvalid` when the TLS files cannot be read or used.
     public static func make(
-        api: AccountAPI, listen: ListenSettings, logger: Logger,
+        api: AccountAPI, listen: ListenSettings, logger: Logger, logWriter: LogLineWriter? = nil,
         moreRoutes: (Router<AccountRequestContext>) -> Void = { _ in },
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let router = Router(context: AccountRequestContext.self)
-        let metrics = ServerMetrics(gate: api.gate)
+        let metrics = ServerMetrics(gate: api.gate, log: logWriter)
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
         router.getWithHead("metrics") { _, _ in

@@ -31,6 +31,7 @@ public final class LogLineWriter: Sendable {
     private let capacity: Int
     private let batchInterval: Duration
     private let pending = Mutex(Pending())
+    private let droppedTotal = Atomic<Int>(0)
     /// Held while a batch is taken and written, so batches reach the file in order whether the
     /// writer thread or `flush()` writes them.
     private let writing = Mutex(())
@@ -54,6 +55,10 @@ public final class LogLineWriter: Sendable {
         thread.start()
     }
 
+    /// How many lines were dropped since the writer started, because `capacity` bytes were
+    /// already waiting (`/metrics` shows it as `accounts_log_lines_dropped_total`).
+    public var droppedLineCount: Int { droppedTotal.load(ordering: .relaxed) }
+
     /// Queues `line` (one whole line, ending in a newline) for the writer thread. Never waits
     /// for the file.
     ///
@@ -63,6 +68,7 @@ public final class LogLineWriter: Sendable {
             guard !pending.finished else { return nil }
             guard pending.bytes.count + line.count <= capacity else {
                 pending.dropped += 1
+                droppedTotal.add(1, ordering: .relaxed)
                 return false
             }
             pending.bytes.append(contentsOf: line)

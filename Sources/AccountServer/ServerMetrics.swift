@@ -2,12 +2,15 @@ import Prometheus
 import Synchronization
 
 /// The server's Prometheus metrics, served at `/metrics`: requests by route, method and status,
-/// their latency, and the hashing queue (depth, in progress, rejections). Each server has its
-/// own registry, so several in one process (tests, an application with two) never mix.
+/// their latency, the hashing queue (depth, in progress, rejections), and the request log's
+/// dropped lines. Each server has its own registry, so several in one process (tests, an
+/// application with two) never mix.
 public final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let gate: HashingGate
+    private let log: LogLineWriter?
     private let rejectionsSeen = Mutex(0)
+    private let droppedLinesSeen = Mutex(0)
     private var requests: MetricNameDescriptor {
         MetricNameDescriptor(
             namespace: "accounts", subsystem: "http", metricName: "requests", unitName: "total",
@@ -23,9 +26,13 @@ public final class ServerMetrics: Sendable {
         .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
     ]
 
-    /// - Parameter gate: the hashing queue whose depth and rejections are reported.
-    public init(gate: HashingGate) {
+    /// - Parameters:
+    ///   - gate: the hashing queue whose depth and rejections are reported.
+    ///   - log: the request log's writer, whose dropped lines are counted (an alert on them
+    ///     says the log's reader is not keeping up).
+    public init(gate: HashingGate, log: LogLineWriter? = nil) {
         self.gate = gate
+        self.log = log
     }
 
     private struct Key: Hashable {
@@ -68,16 +75,29 @@ public final class ServerMetrics: Sendable {
                 namespace: "accounts", subsystem: "hashing", metricName: "in_progress", unitName: "",
                 helpText: "Requests holding an Argon2id slot")
         ).set(Double(gate.inProgress))
-        let rejected = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
+        count(
+            MetricNameDescriptor(
                 namespace: "accounts", subsystem: "hashing", metricName: "rejections", unitName: "total",
-                helpText: "Requests answered 503 because the hashing queue was full"))
-        let current = gate.rejections
-        let delta = rejectionsSeen.withLock { seen in
-            defer { seen = current }
-            return current - seen
+                helpText: "Requests answered 503 because the hashing queue was full"),
+            upTo: gate.rejections, seen: rejectionsSeen)
+        if let log {
+            count(
+                MetricNameDescriptor(
+                    namespace: "accounts", subsystem: "log", metricName: "lines_dropped", unitName: "total",
+                    helpText: "Request log lines dropped because standard error did not take them in time"),
+                upTo: log.droppedLineCount, seen: droppedLinesSeen)
         }
-        if delta > 0 { rejected.increment(by: Int64(delta)) }
         return registry.emitToString()
+    }
+
+    /// Brings the counter `descriptor` up to `total`, a count kept elsewhere; `seen` is how far
+    /// it was brought before.
+    private func count(_ descriptor: MetricNameDescriptor, upTo total: Int, seen: borrowing Mutex<Int>) {
+        let counter = registry.makeCounter(descriptor: descriptor)
+        let delta = seen.withLock { seen in
+            defer { seen = max(seen, total) }
+            return total - seen
+        }
+        if delta > 0 { counter.increment(by: Int64(delta)) }
     }
 }

@@ -139,6 +139,11 @@ struct LogLineWriterTests {
             dropped += try #require((object["dropped"] as? String).flatMap { Int($0) }, "\(object)")
         }
         #expect(kept + dropped == sent, "every line written or counted as dropped")
+        #expect(writer.droppedLineCount == dropped)
+        let metrics = ServerMetrics(gate: HashingGate(concurrency: 1, queueLimit: 1), log: writer)
+        for _ in 0..<2 {
+            #expect(metrics.emit().contains("\naccounts_log_lines_dropped_total \(dropped)\n"), "counted once")
+        }
     }
 
     @Test(

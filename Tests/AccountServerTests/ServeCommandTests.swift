@@ -19,6 +19,7 @@ struct ServeCommandTests {
         let created = try await http.send(.POST, "/v1/signup", json: Self.signUp)
         #expect(created.status == 201)
         #expect(try await http.send(.GET, "/healthz").json["backend"] as? String == "sqlite")
+        #expect(try await http.send(.GET, "/metrics").text.contains("\naccounts_log_lines_dropped_total 0\n"))
         try await client.shutdown()
         let (status, output) = await server.stop()
         #expect(status == 0)
