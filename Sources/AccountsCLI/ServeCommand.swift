@@ -56,7 +56,8 @@
                             api: api, settings: WebSettings(secureCookies: server.secureCookies || listen.tls != nil))
                         : nil
                     let application = try AccountServerApplication.make(
-                        api: api, listen: listen, logger: logger, logWriter: log, moreRoutes: { pages?.addRoutes(to: $0) },
+                        api: api, listen: listen, logger: logger, logWriter: log,
+                        moreRoutes: { pages?.addRoutes(to: $0) },
                         onListening: { port in
                             // Unbuffered, so a script that waits for this line sees it at once.
                             FileHandle.standardOutput.write(
