@@ -7,7 +7,7 @@ import Hummingbird
 /// not), any other path 404 `not_found`. Both are thrown as errors, in Strapi's shape under
 /// `/api` and the native one elsewhere, so that a middleware further out (the web pages' own
 /// 404 page for browsers) can still answer them its way.
-struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Each path's methods (paths without a trailing slash).
     let allowed: [String: [HTTPRequest.Method]]
 
