@@ -83,7 +83,7 @@ public struct AccountAPI: Sendable {
             let path = "/" + route.path.description.split(separator: "/").joined(separator: "/")
             allowed[path, default: []].append(route.method)
         }
-        router.add(middleware: UnknownRouteMiddleware(allowed: allowed))
+        router.add(middleware: UnknownRouteMiddleware(allowed: allowed, namespaces: ["/v1", "/api"]))
     }
 
     // MARK: - Shared by both route families

@@ -7,7 +7,7 @@ import Testing
 /// error.
 @Suite("Unknown routes and methods")
 struct RouteErrorTests {
-    @Test("an unknown path is 404 not_found, in each API's shape and the request's language")
+    @Test("an unknown path under /v1 or /api is 404 not_found, in each API's shape and the request's language")
     func unknownPath() async throws {
         try await LiveServer.with(Backends.sqlite) { server in
             let native = try await server.send(.GET, "/v1/nowhere")
@@ -17,7 +17,7 @@ struct RouteErrorTests {
             #expect(
                 native.json["message"] as? String == "There is no such route; /openapi.json lists the API's routes.")
             #expect(native.headers.first(name: "Content-Type") == "application/json; charset=utf-8")
-            let korean = try await server.send(.POST, "/nowhere", json: "{}", headers: [("Accept-Language", "ko")])
+            let korean = try await server.send(.POST, "/v1", json: "{}", headers: [("Accept-Language", "ko")])
             #expect(korean.status == 404)
             #expect(korean.json["message"] as? String == "이 경로는 없습니다. API의 경로는 /openapi.json 에 있습니다.")
             let strapi = try await server.send(.POST, "/api/auth/forgot-password", json: #"{"email":"a@b.cd"}"#)
@@ -27,6 +27,9 @@ struct RouteErrorTests {
             #expect(error["status"] as? Int == 404)
             #expect(error["name"] as? String == "NotFoundError")
             #expect((error["details"] as? [String: Any])?["code"] as? String == "not_found")
+            let elsewhere = try await server.send(.GET, "/nowhere")
+            #expect(elsewhere.status == 404)
+            #expect(elsewhere.text.isEmpty, "a path outside /v1 and /api is the application's to answer")
         }
     }
 
