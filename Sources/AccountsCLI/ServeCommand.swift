@@ -23,7 +23,8 @@
 
         @OptionGroup var options: GlobalOptions
         @Option(help: "The address to listen on (server.host).") var host: String?
-        @Option(help: "The port, 0 for any free one (server.port).") var port: Int?
+        // `.unconditional`, so that `--port -1` is a port out of range, not a missing value.
+        @Option(parsing: .unconditional, help: "The port, 0 for any free one (server.port).") var port: Int?
 
         func run() async throws {
             try await CommandContext.run(ServeOptions(global: options, host: host, port: port)) { context in

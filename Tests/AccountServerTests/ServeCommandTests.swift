@@ -77,6 +77,9 @@ struct ServeCommandTests {
         #expect(outOfRange.stdout.contains(#""code":"config_invalid""#))
         #expect(outOfRange.stdout.contains("'server.port': 70000 is out of range"), "\(outOfRange.stdout)")
         #expect(outOfRange.stdout.contains("(set by --port)"), "\(outOfRange.stdout)")
+        let negative = try await runner.run(["serve", "--port", "-1"])
+        #expect(negative.status == 8)
+        #expect(negative.stderr.contains("'server.port': -1 is out of range"), "\(negative.stderr)")
         let store = runner.root + "/data/accounts/accounts.sqlite"
         #expect(!FileManager.default.fileExists(atPath: store), "a bad port is refused before the store is opened")
 
