@@ -93,7 +93,7 @@ public enum AccountServerApplication {
     ) throws -> some ApplicationProtocol {
         let router = Router(context: AccountRequestContext.self)
         let metrics = ServerMetrics(gate: api.gate, log: logWriter)
-        router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        router.add(middleware: RequestLogMiddleware(metrics: metrics, clientAddress: api.clientAddress))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
         router.getWithHead("metrics") { _, _ in
             Response(

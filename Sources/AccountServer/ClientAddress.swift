@@ -4,6 +4,12 @@
 struct ClientAddress {
     let trustedProxies: Set<String>
 
+    /// Whether `peer` is a proxy whose forwarded headers are believed.
+    func isTrustedProxy(_ peer: String?) -> Bool {
+        guard let peer, !trustedProxies.isEmpty else { return false }
+        return trustedProxies.contains(peer)
+    }
+
     func resolve(peer: String?, forwardedFor: String?) -> String {
         let peer = peer ?? "unknown"
         guard trustedProxies.contains(peer), let forwardedFor else { return peer }

@@ -8,18 +8,38 @@ import Logging
 /// also counted there. Every response carries the request id as `X-Request-Id`, so a client
 /// can quote the request whose log line an operator should read (a 500 says only that the
 /// cause is in the log).
+///
+/// Behind a trusted proxy the line's client is the one the proxy names in `X-Forwarded-For`
+/// (the address the per-client limits count), with the proxy as `via`, and an `X-Request-Id`
+/// the proxy sends (nginx's `$request_id`, say) becomes the request's id, so the proxy's log
+/// and this one name a request alike. From any other peer both headers are ignored.
 public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddleware {
     let metrics: ServerMetrics?
+    let clientAddress: ClientAddress
 
     /// Logs at `info`, and counts into `metrics` when given.
-    public init(metrics: ServerMetrics? = nil) {
+    /// - Parameters:
+    ///   - metrics: where each request is counted.
+    ///   - trustedProxies: peers whose `X-Forwarded-For` and `X-Request-Id` are believed (the
+    ///     `AccountAPI`'s).
+    public init(metrics: ServerMetrics? = nil, trustedProxies: [String] = []) {
+        self.init(metrics: metrics, clientAddress: ClientAddress(trustedProxies: Set(trustedProxies)))
+    }
+
+    init(metrics: ServerMetrics?, clientAddress: ClientAddress) {
         self.metrics = metrics
+        self.clientAddress = clientAddress
     }
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now
+        var context = context
+        let fromProxy = clientAddress.isTrustedProxy(context.peerAddress)
+        if fromProxy, let id = request.headers[.requestID], Self.isUsableID(id) {
+            context.logger[metadataKey: "hb.request.id"] = .string(id)
+        }
         var response: Response
         do {
             response = try await next(request, context)
@@ -27,30 +47,45 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
             // Answered here rather than by the router further out, so it carries the id too.
             response = try error.response(from: request, context: context)
         } catch {
-            log(request, context, status: 500, since: start)
+            log(request, context, status: 500, fromProxy: fromProxy, since: start)
             throw error
         }
-        log(request, context, status: Int(response.status.code), since: start)
+        log(request, context, status: Int(response.status.code), fromProxy: fromProxy, since: start)
         response.headers[.requestID] = context.id
         return response
     }
 
-    private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
+    /// A proxy's id is taken when it is 1 to 128 visible ASCII characters, without quotes or
+    /// backslashes: anything else would make the id awkward to quote, or to search a log for.
+    static func isUsableID(_ id: String) -> Bool {
+        let bytes = id.utf8
+        return (1...128).contains(bytes.count)
+            && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
+    private func log(
+        _ request: Request, _ context: Context, status: Int, fromProxy: Bool, since start: ContinuousClock.Instant
+    ) {
         let elapsed = ContinuousClock.now - start
         metrics?.record(
             method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status,
             duration: elapsed)
         let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
-        context.logger.info(
-            "request",
-            metadata: [
-                "method": .string(request.method.rawValue),
-                "path": .string(request.uri.path),
-                "status": .stringConvertible(status),
-                // Tenths of a millisecond, written without `String(format:)` (a quarter of the line's cost).
-                "ms": .string("\(tenths / 10).\(tenths % 10)"),
-                "client": .string(context.peerAddress ?? "unknown"),
-            ])
+        let peer = context.peerAddress ?? "unknown"
+        var metadata: Logger.Metadata = [
+            "method": .string(request.method.rawValue),
+            "path": .string(request.uri.path),
+            "status": .stringConvertible(status),
+            // Tenths of a millisecond, written without `String(format:)` (a quarter of the line's cost).
+            "ms": .string("\(tenths / 10).\(tenths % 10)"),
+            "client": .string(peer),
+        ]
+        if fromProxy {
+            let client = clientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor])
+            metadata["client"] = .string(client)
+            metadata["via"] = .string(peer)
+        }
+        context.logger.info("request", metadata: metadata)
     }
 }
 
