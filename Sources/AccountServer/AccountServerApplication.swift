@@ -95,6 +95,9 @@ public enum AccountServerApplication {
         let metrics = ServerMetrics(gate: api.gate, log: logWriter)
         router.add(middleware: RequestLogMiddleware(metrics: metrics, clientAddress: api.clientAddress))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
+        // The whole server is the API's: a path nothing answers is the JSON 404 `not_found` a
+        // client can read (a browser's GET still gets the web pages' own page, further in).
+        router.add(middleware: UnknownRouteMiddleware(allowed: [:], namespaces: ["/"]))
         router.getWithHead("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

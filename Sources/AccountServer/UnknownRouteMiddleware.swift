@@ -6,13 +6,14 @@ import Hummingbird
 /// known path asked with another method is 405 with `Allow` (the path exists, the method does
 /// not), and an unknown path in one of the API's namespaces (`/v1`, `/api`) 404 `not_found`.
 /// Other unknown paths keep the router's 404: an application that mounts the routes keeps its
-/// own answer for its own paths. Both errors are thrown, in Strapi's shape under `/api` and the
-/// native one elsewhere, so that a middleware further out (the web pages' own 404 page for
-/// browsers) can still answer them its way.
+/// own answer for its own paths (`accounts serve`, which owns every path, adds a second one for
+/// `/`). Both errors are thrown, in Strapi's shape under `/api` and the native one elsewhere,
+/// so that a middleware further out (the web pages' own 404 page for browsers) can still
+/// answer them its way.
 struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Each path's methods (paths without a trailing slash).
     let allowed: [String: [HTTPRequest.Method]]
-    /// The path prefixes whose unknown paths are the API's to answer (`/v1`).
+    /// The path prefixes whose unknown paths are the API's to answer (`/v1`); `/` is every path.
     let namespaces: [String]
 
     func handle(
@@ -27,7 +28,9 @@ struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
             if let methods = allowed[path], !methods.contains(request.method) {
                 problem = RequestProblem(
                     kind: .methodNotAllowed(method: request.method.rawValue, allowed: methods.map(\.rawValue).sorted()))
-            } else if allowed[path] == nil, namespaces.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
+            } else if allowed[path] == nil,
+                namespaces.contains(where: { $0 == "/" || path == $0 || path.hasPrefix($0 + "/") })
+            {
                 problem = RequestProblem(kind: .noSuchRoute)
             } else {
                 // Not the API's path, or a route that answered 404 itself: not this middleware's.

@@ -7,6 +7,7 @@ import AccountWeb
 import AsyncHTTPClient
 import BackendTestSupport
 import Foundation
+import Hummingbird
 import InMemoryLogging
 import Logging
 import NIOCore
@@ -45,6 +46,7 @@ struct LiveServer {
         corsOrigins: [String] = [],
         deadline: RequestDeadline = .seconds(60),
         webPages: WebSettings? = nil,
+        embedded: Bool = false,
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
@@ -61,7 +63,9 @@ struct LiveServer {
                 gate: gate, maxBodyBytes: maxBodyBytes, deadline: deadline, clock: clock)
             let log = CapturedLog()
             defer { _ = scratch }
-            let result = try await run(api: api, log: log, corsOrigins: corsOrigins, webPages: webPages) {
+            let result = try await run(
+                api: api, log: log, corsOrigins: corsOrigins, webPages: webPages, embedded: embedded
+            ) {
                 port, client, stop in
                 try await body(
                     LiveServer(
@@ -74,19 +78,33 @@ struct LiveServer {
         }
     }
 
-    /// Runs the application until `body` returns, then shuts it down gracefully.
+    /// Runs the application until `body` returns, then shuts it down gracefully: `accounts
+    /// serve`'s, or with `embedded` a plain Hummingbird application that mounts the routes
+    /// beside one of its own (`GET /app`), as an embedder would.
     static func run<T: Sendable>(
         api: AccountAPI, log: CapturedLog, corsOrigins: [String] = [], webPages: WebSettings? = nil,
+        embedded: Bool = false,
         _ body: @Sendable (Int, HTTPClient, @escaping @Sendable () async -> Void) async throws -> T
     ) async throws -> T {
         let logger = Logger(label: "test.server") { _ in log.handler() }
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let pages = try webPages.map { try AccountWebPages(api: api, settings: $0) }
-        let application = try AccountServerApplication.make(
-            api: api,
-            listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60, corsOrigins: corsOrigins),
-            logger: logger, moreRoutes: { pages?.addRoutes(to: $0) },
-            onListening: { port in portContinuation.yield(port) })
+        let application: any Service
+        if embedded {
+            let router = Router(context: AccountRequestContext.self)
+            router.get("app") { _, _ in "the application's own route" }
+            api.addRoutes(to: router)
+            application = Application(
+                router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
+                logger: logger)
+        } else {
+            let pages = try webPages.map { try AccountWebPages(api: api, settings: $0) }
+            application = try AccountServerApplication.make(
+                api: api,
+                listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60, corsOrigins: corsOrigins),
+                logger: logger, moreRoutes: { pages?.addRoutes(to: $0) },
+                onListening: { port in portContinuation.yield(port) })
+        }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         return try await withThrowingTaskGroup(of: T?.self) { tasks in

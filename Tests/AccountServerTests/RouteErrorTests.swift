@@ -7,7 +7,7 @@ import Testing
 /// error.
 @Suite("Unknown routes and methods")
 struct RouteErrorTests {
-    @Test("an unknown path under /v1 or /api is 404 not_found, in each API's shape and the request's language")
+    @Test("an unknown path is 404 not_found, in each API's shape and the request's language")
     func unknownPath() async throws {
         try await LiveServer.with(Backends.sqlite) { server in
             let native = try await server.send(.GET, "/v1/nowhere")
@@ -27,9 +27,34 @@ struct RouteErrorTests {
             #expect(error["status"] as? Int == 404)
             #expect(error["name"] as? String == "NotFoundError")
             #expect((error["details"] as? [String: Any])?["code"] as? String == "not_found")
+            // `accounts serve` owns every path; a browser's GET gets the web pages' own page
+            // (`WebPagesTests.notFound`).
+            for path in ["/nowhere", "/V1/me", "/v2/me"] {
+                let elsewhere = try await server.send(.GET, path, headers: [("Accept", "application/json")])
+                #expect(elsewhere.status == 404, "\(path)")
+                #expect(elsewhere.code == "not_found", "\(path)")
+            }
+            let head = try await server.send(.HEAD, "/nowhere")
+            #expect(head.status == 404)
+            #expect(head.text.isEmpty)
+        }
+    }
+
+    @Test("mounted in an application's own router, the routes leave that application's other paths alone")
+    func embedded() async throws {
+        try await LiveServer.with(Backends.sqlite, embedded: true) { server in
+            let own = try await server.send(.GET, "/app")
+            #expect(own.status == 200)
+            #expect(own.text == "the application's own route")
             let elsewhere = try await server.send(.GET, "/nowhere")
             #expect(elsewhere.status == 404)
             #expect(elsewhere.text.isEmpty, "a path outside /v1 and /api is the application's to answer")
+            let api = try await server.send(.GET, "/v1/nowhere")
+            #expect(api.status == 404)
+            #expect(api.code == "not_found")
+            let me = try await server.send(.GET, "/v1/me")
+            #expect(me.status == 401)
+            #expect(me.code == "not_signed_in")
         }
     }
 
