@@ -32,6 +32,12 @@ public struct ListenSettings: Sendable {
 
     /// `https` with TLS files, else `http`.
     public var scheme: String { tls == nil ? "http" : "https" }
+
+    /// The server's URL once it listens on `port`: `http://127.0.0.1:8080`, an IPv6 address in
+    /// brackets (`http://[::1]:8080`), as a browser or curl takes it.
+    public func url(port: Int) -> String {
+        "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
 }
 
 /// The PEM files of a server that speaks HTTPS itself.

@@ -3,6 +3,7 @@
     import AccountServer
     import AccountWeb
     import ArgumentParser
+    import FileSupport
     import Foundation
     import Logging
 
@@ -16,7 +17,8 @@
                 every request: the web pages at / (unless server.web_pages is false), the JSON API \
                 under /v1, Strapi's auth routes under /api, /healthz, /metrics and /openapi.json. \
                 With server.tls_certificate and server.tls_key it speaks HTTPS. Prints \
-                "Listening on http://HOST:PORT" (https with TLS) once it accepts connections; \
+                "Listening on http://HOST:PORT" (https with TLS; with --json the object \
+                {"ok":true,"listening":URL,"port":PORT}) once it accepts connections; \
                 SIGTERM or SIGINT stops it gracefully: no new connections, in-flight requests \
                 finished, the store closed. One JSON log line per request goes to standard error.
                 """)
@@ -27,6 +29,7 @@
         @Option(parsing: .unconditional, help: "The port, 0 for any free one (server.port).") var port: Int?
 
         func run() async throws {
+            let json = options.base.json
             try await CommandContext.run(ServeOptions(global: options, host: host, port: port)) { context in
                 let server = context.settings.server
                 let listen = ListenSettings(
@@ -60,9 +63,17 @@
                         api: api, listen: listen, logger: logger, logWriter: log,
                         moreRoutes: { pages?.addRoutes(to: $0) },
                         onListening: { port in
+                            // With --json every line on standard output is one JSON object: this
+                            // one, then the reply when the server stops.
+                            let line =
+                                json
+                                ? JSONValue.object([
+                                    ("ok", .bool(true)), ("listening", .string(listen.url(port: port))),
+                                    ("port", .int(Int64(port))),
+                                ]).serialized()
+                                : "Listening on \(listen.url(port: port))"
                             // Unbuffered, so a script that waits for this line sees it at once.
-                            FileHandle.standardOutput.write(
-                                Data("Listening on \(listen.scheme)://\(listen.host):\(port)\n".utf8))
+                            FileHandle.standardOutput.write(Data((line + "\n").utf8))
                         })
                     do {
                         try await application.runService()

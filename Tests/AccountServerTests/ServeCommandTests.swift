@@ -1,3 +1,4 @@
+import AccountServer
 import AccountTestSupport
 import AsyncHTTPClient
 import BackendTestSupport
@@ -27,6 +28,38 @@ struct ServeCommandTests {
         let count = try await runner.run(["users", "count"])
         #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
         #expect(try await runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
+    }
+
+    @Test("with --json every line of standard output is one JSON object: where it listens, then the reply")
+    func jsonOutput() async throws {
+        let runner = try CLIRunner("serve-json")
+        let server = try await ServeProcess(environment: runner.environment, folder: runner.root, arguments: ["--json"])
+        let listening = try #require(
+            try JSONSerialization.jsonObject(with: Data(server.announcement.utf8)) as? [String: Any])
+        #expect(listening["ok"] as? Bool == true)
+        #expect(listening["listening"] as? String == "http://127.0.0.1:\(server.port)")
+        #expect(listening["port"] as? Int == server.port)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let health = try await ServerClient(client: client, port: server.port).send(.GET, "/healthz")
+        try await client.shutdown()
+        #expect(health.status == 200)
+        let (status, output) = await server.stop()
+        #expect(status == 0)
+        let reply = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "one object: \(output)")
+        #expect(reply["ok"] as? Bool == true)
+        #expect(reply["stopped"] as? Bool == true)
+    }
+
+    @Test("the URL it announces is one a client takes: an IPv6 address in brackets")
+    func announcedURL() {
+        let listen = { (host: String) in ListenSettings(host: host, port: 0, idleTimeoutSeconds: 60) }
+        #expect(listen("127.0.0.1").url(port: 8080) == "http://127.0.0.1:8080")
+        #expect(listen("::1").url(port: 8080) == "http://[::1]:8080")
+        #expect(listen("localhost").url(port: 80) == "http://localhost:80")
+        let tls = ListenSettings(
+            host: "::", port: 0, idleTimeoutSeconds: 60, tls: TLSFiles(certificatePath: "c", keyPath: "k"))
+        #expect(tls.url(port: 8443) == "https://[::]:8443")
     }
 
     @Test("the request log has every request's line once the server has stopped, the last included")

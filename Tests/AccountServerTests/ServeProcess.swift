@@ -13,14 +13,20 @@ final class ServeProcess: Sendable {
     /// Kills the server if this test process ends without `stop()` (a crash runs no `deinit`).
     private let watchdog: ChildWatchdog
 
-    /// Starts the server and waits for its "Listening on http://127.0.0.1:PORT" line. Its log
-    /// (standard error) goes to `logPath` when given, else nowhere.
-    init(environment: [String: String], folder: String, logPath: String? = nil) async throws {
+    /// The line the server announced itself with.
+    let announcement: String
+
+    /// Starts the server (`accounts serve --port 0` and `arguments`) and waits for its
+    /// "Listening on http://127.0.0.1:PORT" line (with `--json`, the object naming the URL). Its
+    /// log (standard error) goes to `logPath` when given, else nowhere.
+    init(environment: [String: String], folder: String, arguments: [String] = [], logPath: String? = nil)
+        async throws
+    {
         // Started first: the server is under watch from the moment it exists (`ChildWatchdog`).
         let watchdog = try ChildWatchdog()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["serve", "--port", "0"]
+        process.arguments = ["serve", "--port", "0"] + arguments
         process.environment = environment.merging(watchdog.environment) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let output = Pipe()
@@ -37,12 +43,18 @@ final class ServeProcess: Sendable {
         self.process = process
         self.output = output
         let line = await Self.readLine(output.fileHandleForReading)
-        guard let port = line.split(separator: ":").last.flatMap({ Int($0) }), line.hasPrefix("Listening on ") else {
+        let announced =
+            line.hasPrefix("Listening on ")
+            ? String(line.dropFirst("Listening on ".count))
+            : (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["listening"] as? String
+        guard let url = announced.flatMap({ URLComponents(string: $0) }), let port = url.port, let scheme = url.scheme
+        else {
             process.terminate()
             throw ServeFailure(description: "accounts serve did not start: \(line)")
         }
         self.port = port
-        scheme = line.hasPrefix("Listening on https://") ? "https" : "http"
+        self.scheme = scheme
+        announcement = line
     }
 
     /// The server's process id.
