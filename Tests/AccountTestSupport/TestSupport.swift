@@ -40,16 +40,6 @@ package final class CountingHasher: PasswordHasher {
     package func dummyHash() -> String { inner.dummyHash() }
 }
 
-/// A scratch folder removed when the test ends.
-package struct ScratchFolder: ~Copyable {
-    package let path: String
-    package init(_ label: String) throws {
-        path = FileManager.default.temporaryDirectory.path + "/accounts-test-\(label)-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// A service over a fresh store of one backend, with a manual clock, seeded randomness and
 /// libsodium's minimum Argon2id parameters (fast; never for real accounts).
 package struct ServiceHarness {
