@@ -3,19 +3,20 @@ import Hummingbird
 
 /// Lets the browser pages of the configured origins call the API (`server.cors_origins`): a
 /// preflight from one of them gets 204 with the methods and headers the API uses; any answer
-/// to one of them (errors included) carries `Access-Control-Allow-Origin`. Other origins get
-/// no CORS header, so the browser keeps them out. Cookies are never allowed cross-origin: the
-/// API authenticates with a bearer token.
+/// to one of them (errors included) carries `Access-Control-Allow-Origin`, and exposes the
+/// headers a client acts on (`Retry-After` of a 429 or 503, `X-Request-Id` to report a
+/// failure by, `WWW-Authenticate`), which a page could not read otherwise. Other origins get
+/// no CORS header, so the browser keeps them out. Every answer says `Vary: Origin`, so a cache
+/// between never hands one origin's answer to another. Cookies are never allowed
+/// cross-origin: the API authenticates with a bearer token.
 struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: Set<String>
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let origin = request.headers[.origin], origins.contains(origin) else {
-            return try await next(request, context)
-        }
-        if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
+        let origin = request.headers[.origin].flatMap { origins.contains($0) ? $0 : nil }
+        if let origin, request.method == .options, request.headers[.accessControlRequestMethod] != nil {
             return Response(
                 status: .noContent,
                 headers: [
@@ -31,8 +32,11 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[.accessControlAllowOrigin] = origin
-        response.headers[.vary] = "Origin"
+        if let origin {
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.accessControlExposeHeaders] = "Retry-After, X-Request-Id, WWW-Authenticate"
+        }
+        response.headers[.vary] = response.headers[.vary].map { $0 + ", Origin" } ?? "Origin"
         return response
     }
 }

@@ -87,8 +87,21 @@ struct AbuseTests {
             let error = try await server.send(.GET, "/v1/me", headers: [("Origin", "https://app.example.com")])
             #expect(error.status == 401)
             #expect(error.headers.first(name: "Access-Control-Allow-Origin") == "https://app.example.com")
+            // A page can read only the headers exposed to it: Retry-After and the request id too.
+            let exposed = Set(
+                (error.headers.first(name: "Access-Control-Expose-Headers") ?? "").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                })
+            #expect(exposed.isSuperset(of: ["retry-after", "x-request-id", "www-authenticate"]))
+            #expect(error.headers.first(name: "Vary") == "Origin")
             let other = try await server.send(.GET, "/v1/me", headers: [("Origin", "https://evil.example.net")])
             #expect(other.headers.first(name: "Access-Control-Allow-Origin") == nil)
+            #expect(other.headers.first(name: "Access-Control-Expose-Headers") == nil)
+            // The same answer without CORS headers to anyone else, so no cache may hand it on.
+            let plain = try await server.send(.GET, "/openapi.json")
+            #expect(plain.status == 200)
+            #expect(plain.headers.first(name: "Vary") == "Origin")
+            #expect(other.headers.first(name: "Vary") == "Origin")
         }
     }
 
