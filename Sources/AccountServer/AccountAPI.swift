@@ -60,8 +60,18 @@ public struct AccountAPI: Sendable {
     }
 
     /// Adds every route to `router`, and a middleware that answers another method on one of
-    /// these paths 405 with `Allow`.
+    /// these paths 405 with `Allow`, and an unknown path under `/v1` or `/api` 404 `not_found`
+    /// (other paths are left to your router).
     public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>) {
+        addRoutes(to: router, unknownPathsUnder: ["/v1", "/api"])
+    }
+
+    /// Adds every route; an unknown path under one of `namespaces` (`/`: every path, for a
+    /// server whose paths are all the API's) is 404 `not_found`.
+    ///
+    /// The middleware is added after the routes, so Hummingbird puts it around the router's
+    /// not-found answer only: a request a route takes never passes through it.
+    func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>, unknownPathsUnder namespaces: [String]) {
         addNativeRoutes(to: router.group("v1"))
         addStrapiRoutes(to: router.group("api"))
         router.getWithHead("openapi.json") { _, _ in
@@ -83,7 +93,7 @@ public struct AccountAPI: Sendable {
             let path = "/" + route.path.description.split(separator: "/").joined(separator: "/")
             allowed[path, default: []].append(route.method)
         }
-        router.add(middleware: UnknownRouteMiddleware(allowed: allowed, namespaces: ["/v1", "/api"]))
+        router.add(middleware: UnknownRouteMiddleware(allowed: allowed, namespaces: namespaces))
     }
 
     // MARK: - Shared by both route families

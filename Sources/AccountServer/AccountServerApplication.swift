@@ -101,16 +101,15 @@ public enum AccountServerApplication {
         let metrics = ServerMetrics(gate: api.gate, log: logWriter)
         router.add(middleware: RequestLogMiddleware(metrics: metrics, clientAddress: api.clientAddress))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
-        // The whole server is the API's: a path nothing answers is the JSON 404 `not_found` a
-        // client can read (a browser's GET still gets the web pages' own page, further in).
-        router.add(middleware: UnknownRouteMiddleware(allowed: [:], namespaces: ["/"]))
         router.getWithHead("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))
         }
         moreRoutes(router)
-        api.addRoutes(to: router)
+        // Every path is the API's here: one nothing answers is the JSON 404 `not_found` a client
+        // can read (a browser's GET still gets the web pages' own page).
+        api.addRoutes(to: router, unknownPathsUnder: ["/"])
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(idleTimeout: .seconds(Int64(listen.idleTimeoutSeconds))))
         let server =

@@ -6,8 +6,7 @@ import Hummingbird
 /// known path asked with another method is 405 with `Allow` (the path exists, the method does
 /// not), and an unknown path in one of the API's namespaces (`/v1`, `/api`) 404 `not_found`.
 /// Other unknown paths keep the router's 404: an application that mounts the routes keeps its
-/// own answer for its own paths (`accounts serve`, which owns every path, adds a second one for
-/// `/`). Both errors are thrown, in Strapi's shape under `/api` and the native one elsewhere,
+/// own answer for its own paths (`accounts serve`, which owns every path, names `/`). Both errors are thrown, in Strapi's shape under `/api` and the native one elsewhere,
 /// so that a middleware further out (the web pages' own 404 page for browsers) can still
 /// answer them its way.
 struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
