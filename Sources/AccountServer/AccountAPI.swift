@@ -67,11 +67,15 @@ public struct AccountAPI: Sendable {
     }
 
     /// Adds every route; an unknown path under one of `namespaces` (`/`: every path, for a
-    /// server whose paths are all the API's) is 404 `not_found`.
+    /// server whose paths are all the API's) is `notFoundPage`'s answer if it has one, else
+    /// 404 `not_found`.
     ///
     /// The middleware is added after the routes, so Hummingbird puts it around the router's
     /// not-found answer only: a request a route takes never passes through it.
-    func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>, unknownPathsUnder namespaces: [String]) {
+    func addRoutes<Context: AccountRoutesContext>(
+        to router: Router<Context>, unknownPathsUnder namespaces: [String],
+        notFoundPage: (@Sendable (Request) -> Response?)? = nil
+    ) {
         addNativeRoutes(to: router.group("v1"))
         addStrapiRoutes(to: router.group("api"))
         router.getWithHead("openapi.json") { _, _ in
@@ -93,7 +97,8 @@ public struct AccountAPI: Sendable {
             let path = "/" + route.path.description.split(separator: "/").joined(separator: "/")
             allowed[path, default: []].append(route.method)
         }
-        router.add(middleware: UnknownRouteMiddleware(allowed: allowed, namespaces: namespaces))
+        router.add(
+            middleware: UnknownRouteMiddleware(allowed: allowed, namespaces: namespaces, notFoundPage: notFoundPage))
     }
 
     // MARK: - Shared by both route families

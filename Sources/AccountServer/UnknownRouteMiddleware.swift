@@ -14,6 +14,9 @@ struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
     let allowed: [String: [HTTPRequest.Method]]
     /// The path prefixes whose unknown paths are the API's to answer (`/v1`); `/` is every path.
     let namespaces: [String]
+    /// An answer of its own for an unknown path (the web pages' HTML page for a browser), tried
+    /// before the JSON 404.
+    var notFoundPage: (@Sendable (Request) -> Response?)? = nil
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -27,6 +30,8 @@ struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
             if let methods = allowed[path], !methods.contains(request.method) {
                 problem = RequestProblem(
                     kind: .methodNotAllowed(method: request.method.rawValue, allowed: methods.map(\.rawValue).sorted()))
+            } else if allowed[path] == nil, let page = notFoundPage?(request) {
+                return page
             } else if allowed[path] == nil,
                 namespaces.contains(where: { $0 == "/" || path == $0 || path.hasPrefix($0 + "/") })
             {

@@ -15,8 +15,8 @@ import NIOCore
 /// ```swift
 /// let api = AccountAPI(service: service, backendName: "sqlite")
 /// let pages = try AccountWebPages(api: api, settings: WebSettings(secureCookies: true))
-/// api.addRoutes(to: router)
 /// pages.addRoutes(to: router)
+/// api.addRoutes(to: router)
 /// ```
 ///
 /// Sessions live in an `HttpOnly`, `SameSite=Lax` cookie holding the same revocable token the
@@ -41,13 +41,30 @@ public struct AccountWebPages: Sendable {
     /// `/logout`, `/language`) and their assets to `router`, behind the security headers, and
     /// an HTML "page not found" for a browser's `GET` of any unknown path. Add them before the
     /// API's routes, so a known path asked with the wrong method still gets the API's 405.
-    public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>) {
-        router.add(middleware: PageNotFoundMiddleware<Context>(pages: self))
+    ///
+    /// - Parameter notFoundPage: add the "page not found" as a middleware. It then wraps every
+    ///   route added after it, the API's included; `AccountServerApplication` passes `false`
+    ///   and hands ``notFoundPage(for:)`` to the API's own answer for unknown paths instead,
+    ///   which only requests no route takes pass through.
+    public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>, notFoundPage: Bool = true) {
+        if notFoundPage { router.add(middleware: PageNotFoundMiddleware<Context>(pages: self)) }
         let group = router.group().add(middleware: SecurityHeadersMiddleware<Context>())
         addStartRoutes(to: group)
         addSignUpRoutes(to: group)
         addLoginRoutes(to: group)
         addSignedInRoutes(to: group)
+    }
+
+    /// The HTML "page not found" (in the browser's language, with a way back to the start) for
+    /// a browser's `GET` (one that accepts `text/html`); `nil` for any other request, which
+    /// keeps the API's JSON 404.
+    public func notFoundPage(for request: Request) -> Response? {
+        guard request.method == .get, request.headers[.accept]?.contains("text/html") == true else { return nil }
+        let visit = WebVisit(request)
+        var response = messagePage(
+            title: visit.text.notFoundTitle, message: visit.text.notFoundMessage, visit: visit, status: .notFound)
+        SecurityHeadersMiddleware<BasicRequestContext>.apply(to: &response)
+        return response
     }
 
     // MARK: - Responses

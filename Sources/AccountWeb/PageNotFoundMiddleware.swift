@@ -1,9 +1,9 @@
 import HTTPTypes
 import Hummingbird
 
-/// Answers a browser's `GET` of a path that is neither a page nor an API route with an HTML
-/// page (in its language, with a way back to the start) instead of the API's JSON 404; other
-/// clients keep the JSON.
+/// Answers a browser's `GET` of a path that is neither a page nor an API route with
+/// ``AccountWebPages/notFoundPage(for:)``; other clients keep the JSON. `addRoutes(to:)` adds it
+/// before the pages, so it wraps every route added after it too.
 struct PageNotFoundMiddleware<Context: RequestContext>: RouterMiddleware {
     let pages: AccountWebPages
 
@@ -13,13 +13,8 @@ struct PageNotFoundMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError where error.status == .notFound {
-            let wantsPage = request.headers[.accept]?.contains("text/html") == true
-            guard request.method == .get, wantsPage else { throw error }
-            let visit = WebVisit(request)
-            var response = pages.messagePage(
-                title: visit.text.notFoundTitle, message: visit.text.notFoundMessage, visit: visit, status: .notFound)
-            SecurityHeadersMiddleware<Context>.apply(to: &response)
-            return response
+            guard let page = pages.notFoundPage(for: request) else { throw error }
+            return page
         }
     }
 }

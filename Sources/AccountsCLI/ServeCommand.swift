@@ -61,7 +61,8 @@
                         : nil
                     let application = try AccountServerApplication.make(
                         api: api, listen: listen, logger: logger, logWriter: log,
-                        moreRoutes: { pages?.addRoutes(to: $0) },
+                        moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
+                        notFoundPage: pages.map { $0.notFoundPage(for:) },
                         onListening: { port in
                             // With --json every line on standard output is one JSON object: this
                             // one, then the reply when the server stops.

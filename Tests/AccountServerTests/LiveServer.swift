@@ -102,7 +102,8 @@ struct LiveServer {
             application = try AccountServerApplication.make(
                 api: api,
                 listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60, corsOrigins: corsOrigins),
-                logger: logger, moreRoutes: { pages?.addRoutes(to: $0) },
+                logger: logger, moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
+                notFoundPage: pages.map { $0.notFoundPage(for:) },
                 onListening: { port in portContinuation.yield(port) })
         }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))

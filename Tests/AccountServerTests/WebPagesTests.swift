@@ -175,6 +175,13 @@ struct WebPagesTests {
             #expect(api.status == 404 && !api.text.contains("<html"))
             #expect(api.code == "not_found", "the API's JSON 404: \(api.text)")
             #expect(try await server.send(.GET, "/v1/login").status == 405, "a known path keeps its 405")
+            let wrongMethod = try await browser.send(
+                .GET, "/v1/login", body: nil, contentType: nil, accept: "text/html")
+            #expect(wrongMethod.status == 405, "a browser's GET of a known path too")
+            #expect(wrongMethod.headers.first(name: "Allow") == "POST")
+            let pageWrongMethod = try await server.send(.PUT, "/welcome", json: "{}")
+            #expect(pageWrongMethod.status == 405, "a page's path keeps its 405")
+            #expect(pageWrongMethod.headers.first(name: "Allow") == "GET, HEAD")
         }
     }
 
