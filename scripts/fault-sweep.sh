@@ -43,7 +43,8 @@
 # no faults: the output is one JSON object with a typed code (a crash, a hang or untyped output
 # fails the sweep); no fault is reported as `store_corrupted` (none can damage a store); a
 # reported failure left the store exactly as it was (every user and session, compared through
-# `accounts export --with-sessions`), unless the message says what changed; a reported success
+# `accounts export --with-sessions`), unless the message says what changed (and never both
+# that the change was rolled back and that it may have taken effect); a reported success
 # did what the command promises; and `accounts doctor` finds the store sound.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -403,6 +404,9 @@ check_run() {
     fi
     if [ "$code" = store_corrupted ]; then
         report "$label" "an injected fault was reported as store_corrupted" "$output"
+    fi
+    if grep -q 'rolled back' <<<"$output" && grep -q 'may or may not have taken effect' <<<"$output"; then
+        report "$label" "the message says both that the change was rolled back and that it may have taken effect" "$output"
     fi
     local doctor
     doctor=$(plain "$work" doctor --json 2>&1 || true)

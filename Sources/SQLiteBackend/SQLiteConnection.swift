@@ -153,30 +153,39 @@ final class SQLiteConnection {
     }
 
     /// Runs `body` in `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws. Taking the write
-    /// lock up front means the busy timeout applies and no read snapshot is upgraded late.
+    /// lock up front means the busy timeout applies and no read snapshot is upgraded late. A
+    /// store I/O error says what became of the transaction, where that is known.
     func immediateTransaction<T>(_ body: () throws(AccountError) -> T) throws(AccountError) -> T {
         try run("BEGIN IMMEDIATE")
+        let result: T
         do throws(AccountError) {
-            let result = try body()
-            do throws(AccountError) {
-                try run("COMMIT")
-            } catch .storeIO(let detail) {
-                // A COMMIT that fails may leave the transaction open (then rolling it back is
-                // certain), or end it with its frames already in the log and visible to readers:
-                // then neither "rolled back" nor "done" would be true.
-                if let handle, sqlite3_get_autocommit(handle) == 0, (try? run("ROLLBACK")) != nil {
-                    throw AccountError.storeIO(detail: "\(detail); the transaction was rolled back")
-                }
-                throw AccountError.storeIO(
-                    detail:
-                        "\(detail); the commit failed while writing to disk, so the change may or may not have taken effect (and if it did, it may not survive a power cut): check before retrying"
-                )
+            result = try body()
+        } catch {
+            if let handle, sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
+            // Before COMMIT nothing of it is in the log: rolled back, by SQLite or just now.
+            guard case .storeIO(let detail) = error, let handle, sqlite3_get_autocommit(handle) != 0 else {
+                throw error
             }
-            return result
+            throw .storeIO(detail: "\(detail); the transaction was rolled back")
+        }
+        do throws(AccountError) {
+            try run("COMMIT")
+        } catch .storeIO(let detail) {
+            // A COMMIT that fails may leave the transaction open (then rolling it back is
+            // certain), or end it with its frames already in the log and visible to readers:
+            // then neither "rolled back" nor "done" would be true.
+            if let handle, sqlite3_get_autocommit(handle) == 0, (try? run("ROLLBACK")) != nil {
+                throw .storeIO(detail: "\(detail); the transaction was rolled back")
+            }
+            throw .storeIO(
+                detail:
+                    "\(detail); the commit failed while writing to disk, so the change may or may not have taken effect (and if it did, it may not survive a power cut): check before retrying"
+            )
         } catch {
             if let handle, sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
             throw error
         }
+        return result
     }
 
     /// The error number of the last system call on the database file or its log (the WAL) that

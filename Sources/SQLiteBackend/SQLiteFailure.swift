@@ -14,7 +14,9 @@ enum SQLiteFailure {
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return .storeCorrupted(detail: detail)
         case SQLITE_FULL:
-            return .storeIO(detail: "\(path): disk full; the transaction was rolled back (\(message))")
+            // Whether the transaction was rolled back is for the caller to say: a COMMIT that
+            // fails on a full disk may have written its last frame already.
+            return .storeIO(detail: "\(path): disk full (\(message))")
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH, SQLITE_CANTOPEN:
             return .storeIO(detail: detail)
         case SQLITE_CONSTRAINT where code == constraintUnique:
