@@ -42,10 +42,12 @@ public struct AccountWebPages: Sendable {
     /// an HTML "page not found" for a browser's `GET` of any unknown path. Add them before the
     /// API's routes, so a known path asked with the wrong method still gets the API's 405.
     ///
-    /// - Parameter notFoundPage: add the "page not found" as a middleware. It then wraps every
-    ///   route added after it, the API's included; `AccountServerApplication` passes `false`
-    ///   and hands ``notFoundPage(for:)`` to the API's own answer for unknown paths instead,
-    ///   which only requests no route takes pass through.
+    /// - Parameters:
+    ///   - router: the router to add the pages to.
+    ///   - notFoundPage: add the "page not found" as a middleware. It then wraps every route
+    ///     added after it, the API's included; `AccountServerApplication` passes `false` and
+    ///     hands ``notFoundPage(for:)`` to the API's own answer for unknown paths instead,
+    ///     which only requests no route takes pass through.
     public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>, notFoundPage: Bool = true) {
         if notFoundPage { router.add(middleware: PageNotFoundMiddleware<Context>(pages: self)) }
         let group = router.group().add(middleware: SecurityHeadersMiddleware<Context>())
