@@ -113,8 +113,8 @@ public enum AccountServerApplication {
         // Every path is the API's here: one nothing answers is the JSON 404 `not_found` a client
         // can read, or `notFoundPage`'s answer (a browser's GET gets the web pages' own page).
         // Handed to the API's not-found middleware rather than added as one before the routes,
-        // where Hummingbird would wrap every request in it (5 % of the server's CPU per signed-in
-        // read, measured).
+        // where Hummingbird would wrap every request in it (about 5 % of the server's CPU per
+        // signed-in read on PostgreSQL, measured).
         api.addRoutes(to: router, unknownPathsUnder: ["/"], notFoundPage: notFoundPage)
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(idleTimeout: .seconds(Int64(listen.idleTimeoutSeconds))))

@@ -6,9 +6,10 @@ import Hummingbird
 /// known path asked with another method is 405 with `Allow` (the path exists, the method does
 /// not), and an unknown path in one of the API's namespaces (`/v1`, `/api`) 404 `not_found`.
 /// Other unknown paths keep the router's 404: an application that mounts the routes keeps its
-/// own answer for its own paths (`accounts serve`, which owns every path, names `/`). Both errors are thrown, in Strapi's shape under `/api` and the native one elsewhere,
-/// so that a middleware further out (the web pages' own 404 page for browsers) can still
-/// answer them its way.
+/// own answer for its own paths (`accounts serve`, which owns every path, names `/`). Both
+/// errors are thrown, in Strapi's shape under `/api` and the native one elsewhere, so that a
+/// middleware further out (an embedder's, or the web pages' own 404 page for browsers) can
+/// still answer them its way; `accounts serve` hands that page in as `notFoundPage` instead.
 struct UnknownRouteMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Each path's methods (paths without a trailing slash).
     let allowed: [String: [HTTPRequest.Method]]
