@@ -129,6 +129,17 @@ struct PostgresConnector: Sendable {
             throw PostgresFailure.map(error, location: options.location)
         }
     }
+    /// Opens one connection beside the pool and closes it again: what ``ConnectionProbe`` tries.
+    func probe() async -> ConnectionProbe.Finding {
+        do {
+            let connection = try await PostgresConnection.connect(
+                configuration: try connectionConfiguration(), id: 0, logger: Self.logger)
+            try? await connection.close()
+            return .reachable
+        } catch {
+            return PostgresFailure.connectFailure(error)
+        }
+    }
 }
 
 extension PostgresConnection {

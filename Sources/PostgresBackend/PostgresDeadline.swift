@@ -23,18 +23,49 @@ enum PostgresDeadline {
         return { scheduled.cancel() }
     }
 
+    /// How long a call waits for its connection before it asks the probe why there is none:
+    /// long enough that a pool handing out connections never gets there, short enough that a
+    /// refusal that waiting cannot mend is reported at once rather than after the whole wait.
+    static func probeDelay(milliseconds: Int) -> Int { min(500, milliseconds / 2) }
+
     /// Runs `body`, which calls `leased` once it holds a connection; if it has not when the
-    /// timer expires, cancels it and throws `storeIO`. Tests pass a `timer` they fire.
+    /// timer expires, cancels it and throws `storeIO`. Tests pass a `timer` they fire, and
+    /// `afterProbe` to learn when the probe's finding is recorded.
+    ///
+    /// With a `probe`, a call still waiting after ``probeDelay(milliseconds:)`` asks it why: a
+    /// refusal that waiting cannot mend (a wrong password, a missing database) ends the wait
+    /// at once, and the `storeIO` of a wait that runs out says what the probe found (the
+    /// server's refusal, or a server that accepts connections while the pool's are all busy).
     static func run<T: Sendable>(
-        milliseconds: Int, location: String, timer: Timer = eventLoopTimer,
+        milliseconds: Int, location: String, probe: ConnectionProbe? = nil, timer: @escaping Timer = eventLoopTimer,
+        afterProbe: @escaping @Sendable () -> Void = {},
         _ body: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
     ) async throws -> T {
         let lease = LeaseState()
         let work = Task { try await body { lease.markLeased() } }
-        let disarm = timer(milliseconds) {
+        let expire: @Sendable () -> Void = {
             if lease.expireIfWaiting() { work.cancel() }
         }
-        defer { disarm() }
+        // One timer per call on the way that matters, the connection given at once; the
+        // deadline's own timer is armed only when the probe's fires.
+        let disarm: @Sendable () -> Void
+        if let probe {
+            let delay = probeDelay(milliseconds: milliseconds)
+            disarm = timer(delay) {
+                guard lease.startProbing() else { return }
+                lease.armDeadline(timer(milliseconds - delay, expire))
+                Task {
+                    if lease.record(await probe.check()) { work.cancel() }
+                    afterProbe()
+                }
+            }
+        } else {
+            disarm = timer(milliseconds, expire)
+        }
+        defer {
+            disarm()
+            lease.disarmDeadline()
+        }
         do {
             return try await withTaskCancellationHandler {
                 try await work.value
@@ -42,8 +73,8 @@ enum PostgresDeadline {
                 work.cancel()
             }
         } catch {
-            if lease.hasExpired {
-                throw AccountError.storeIO(detail: "\(location): no connection could be made within \(milliseconds) ms")
+            if let reason = lease.expiry(milliseconds: milliseconds) {
+                throw AccountError.storeIO(detail: "\(location): \(reason)")
             }
             throw error
         }
@@ -51,11 +82,20 @@ enum PostgresDeadline {
 }
 
 /// Whether the call got its connection before the timer ran out: whichever comes first wins.
+/// What the probe found, and the deadline's timer once armed, are kept beside it.
 private final class LeaseState: Sendable {
     private static let waiting = 0
     private static let leased = 1
     private static let expired = 2
     private let state = Atomic<Int>(LeaseState.waiting)
+
+    private struct Probing {
+        var started = false
+        var finding: ConnectionProbe.Finding?
+        var disarmDeadline: (@Sendable () -> Void)?
+        var finished = false
+    }
+    private let probing = Mutex(Probing())
 
     func markLeased() {
         _ = state.compareExchange(expected: Self.waiting, desired: Self.leased, ordering: .acquiringAndReleasing)
@@ -66,5 +106,54 @@ private final class LeaseState: Sendable {
         state.compareExchange(expected: Self.waiting, desired: Self.expired, ordering: .acquiringAndReleasing).exchanged
     }
 
-    var hasExpired: Bool { state.load(ordering: .acquiring) == Self.expired }
+    /// True, once, if the call is still waiting, so that it asks the probe.
+    func startProbing() -> Bool {
+        guard state.load(ordering: .acquiring) == Self.waiting else { return false }
+        return probing.withLock { probing in
+            defer { probing.started = true }
+            return !probing.started && !probing.finished
+        }
+    }
+
+    /// Keeps the deadline's timer so that the call's end disarms it; disarms it at once if
+    /// the call has ended already.
+    func armDeadline(_ disarm: @escaping @Sendable () -> Void) {
+        let ended = probing.withLock { probing in
+            if !probing.finished { probing.disarmDeadline = disarm }
+            return probing.finished
+        }
+        if ended { disarm() }
+    }
+
+    func disarmDeadline() {
+        probing.withLock { probing in
+            probing.finished = true
+            return probing.disarmDeadline.take()
+        }?()
+    }
+
+    /// Records what the probe found; true if that ended the wait (a refusal waiting cannot mend).
+    func record(_ finding: ConnectionProbe.Finding) -> Bool {
+        probing.withLock { $0.finding = finding }
+        guard case .unreachable(_, waitingCanHelp: false) = finding else { return false }
+        return expireIfWaiting()
+    }
+
+    /// Why the call got no connection, if it expired.
+    func expiry(milliseconds: Int) -> String? {
+        guard state.load(ordering: .acquiring) == Self.expired else { return nil }
+        let (started, finding) = probing.withLock { ($0.started, $0.finding) }
+        let wait = "no connection could be made within \(milliseconds) ms"
+        switch finding {
+        case .unreachable(let reason, waitingCanHelp: false)?:
+            return "cannot connect: \(reason)"
+        case .unreachable(let reason, waitingCanHelp: true)?:
+            return "\(wait); connecting fails: \(reason)"
+        case .reachable?:
+            return
+                "no pooled connection came free within \(milliseconds) ms; the server accepts connections, so all of the pool's (postgres.pool_size) were busy"
+        case nil:
+            return started ? "\(wait), nor did a connection attempt of its own finish" : wait
+        }
+    }
 }

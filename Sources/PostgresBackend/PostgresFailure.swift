@@ -1,4 +1,5 @@
 import AccountCore
+import NIOSSL
 import PostgresNIO
 
 /// Maps PostgresNIO's errors to the typed errors. Only the server's message and SQLSTATE are
@@ -34,6 +35,42 @@ enum PostgresFailure {
             }
         }
         return .storeIO(detail: "\(location): \(reason(error))")
+    }
+
+    /// SQLSTATEs refusing a connection that can pass by themselves: too many connections
+    /// (53300), out of memory or disk (53xxx), a server shutting down or starting up (57P01,
+    /// 57P02, 57P03). Any other refusal by the server (a wrong password, a missing database,
+    /// no CONNECT privilege) stays until an operator acts.
+    static func refusalCanPass(_ state: String) -> Bool { state.hasPrefix("53") || state.hasPrefix("57P") }
+
+    /// Why connecting failed, and whether waiting can help: it can after a failure of the
+    /// network or a refusal that passes (``refusalCanPass(_:)``), not after a refusal to
+    /// authenticate or a TLS mismatch.
+    static func connectFailure(_ error: any Error) -> ConnectionProbe.Finding {
+        if let error = error as? AccountError {
+            // The configuration itself, such as a TLS file that cannot be read.
+            return .unreachable(reason: error.message(.english), waitingCanHelp: false)
+        }
+        guard let error = error as? PSQLError else {
+            return .unreachable(reason: "\(String(describing: type(of: error))): \(error)", waitingCanHelp: true)
+        }
+        if error.code == .server, let info = error.serverInfo {
+            let state = info[.sqlState] ?? "?????"
+            let reason = "\(info[.message] ?? "error") (SQLSTATE \(state))"
+            return .unreachable(reason: reason, waitingCanHelp: refusalCanPass(state))
+        }
+        if error.underlying is NIOSSLError || error.underlying is NIOSSLExtraError {
+            // The server's certificate was refused: it stays refused.
+            return .unreachable(reason: reason(error), waitingCanHelp: false)
+        }
+        switch error.code {
+        case .sslUnsupported, .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest,
+            .unsupportedAuthMechanism,
+            .authMechanismRequiresPassword, .saslError:
+            return .unreachable(reason: reason(error), waitingCanHelp: false)
+        default:
+            return .unreachable(reason: reason(error), waitingCanHelp: true)
+        }
     }
 
     /// Why a connection failed, in words: the OS or TLS reason when there is one.

@@ -8,8 +8,8 @@ import PostgresNIO
 /// enforced by the schema (a UNIQUE email index, `ON DELETE CASCADE`), so racing hosts get the
 /// same answers as racing processes on an embedded store.
 public final class PostgresRepository: UserRepository, Sendable {
-    private let client: PostgresClient
-    private let runner: Task<Void, Never>
+    /// Leases the connections, and says why when it cannot.
+    private let pool: PostgresPool
     private let schema: PostgresSchema
     private let options: PostgresOptions
     /// Gathers the session lookups of concurrent requests into shared queries.
@@ -17,9 +17,8 @@ public final class PostgresRepository: UserRepository, Sendable {
     /// How many times a transaction reruns after a serialization failure or deadlock.
     private static let retries = 5
 
-    private init(client: PostgresClient, runner: Task<Void, Never>, options: PostgresOptions) {
-        self.client = client
-        self.runner = runner
+    private init(pool: PostgresPool, options: PostgresOptions) {
+        self.pool = pool
         self.options = options
         schema = PostgresSchema(name: options.schema)
         // One batch at a time makes the biggest batches and was fastest; a second starts beside
@@ -36,8 +35,8 @@ public final class PostgresRepository: UserRepository, Sendable {
             // batches are about a tenth of a second under load, so even a steady stream of reads
             // hands its connections back to the pool several times a second.
             batchesPerLease: options.poolSize > inFlight ? 256 : 1, stallAfter: .milliseconds(10)
-        ) { [client, options] body in
-            try await Self.withConnection(client: client, options: options) { connection in
+        ) { [pool, options] body in
+            try await pool.withConnection { connection in
                 await body { tokenHashes in try await Self.signedIn(tokenHashes, on: connection, options: options) }
             }
         }
@@ -51,6 +50,14 @@ public final class PostgresRepository: UserRepository, Sendable {
     public static func open(
         _ options: PostgresOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
     ) async throws -> PostgresRepository {
+        try await open(options, newStoreID: newStoreID, probeFreshFor: .seconds(1))
+    }
+
+    /// ``open(_:newStoreID:)``, with how long one probe's finding answers for every waiting call.
+    static func open(
+        _ options: PostgresOptions, newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID,
+        probeFreshFor: Duration
+    ) async throws -> PostgresRepository {
         let connector = try PostgresConnector(options)
         // One direct connection first: it fails fast with the real reason (refused, bad
         // password, TLS), where a pool would keep retrying in the background.
@@ -59,10 +66,7 @@ public final class PostgresRepository: UserRepository, Sendable {
                 connection, schema: connector.schema, location: options.location, newStoreID: newStoreID(),
                 nowMs: SystemClock().now().millisecondsSince1970, createIfMissing: options.createIfMissing)
         }
-        let client = PostgresClient(
-            configuration: try connector.clientConfiguration(), backgroundLogger: PostgresConnector.logger)
-        let runner = Task { await client.run() }
-        return PostgresRepository(client: client, runner: runner, options: options)
+        return PostgresRepository(pool: try PostgresPool(connector, probeFreshFor: probeFreshFor), options: options)
     }
 
     /// Creates an empty store in `options.schema` stamped with `formatVersion` (the
@@ -349,8 +353,7 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     public func close() async throws {
-        runner.cancel()
-        await runner.value
+        await pool.close()
     }
 
     // MARK: - Connections
@@ -359,25 +362,7 @@ public final class PostgresRepository: UserRepository, Sendable {
     private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {
-        try await Self.withConnection(client: client, options: options, body)
-    }
-
-    private static func withConnection<T: Sendable>(
-        client: PostgresClient, options: PostgresOptions,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        do {
-            return try await PostgresDeadline.run(
-                milliseconds: options.connectTimeoutMilliseconds, location: options.location
-            ) { [client] (leased: @escaping @Sendable () -> Void) in
-                try await client.withConnection { connection in
-                    leased()
-                    return try await body(connection)
-                }
-            }
-        } catch {
-            throw PostgresFailure.map(error, location: options.location)
-        }
+        try await pool.withConnection(body)
     }
 
     /// Runs `body` in a transaction on a pooled connection; reruns it after a serialization

@@ -9,25 +9,61 @@ import Testing
 /// needed to check the deadline itself.
 @Suite("PostgreSQL connection deadline", .timeLimit(.minutes(5)))
 struct PostgresDeadlineTests {
-    /// A timer the test fires by hand, so no check depends on how busy the machine is.
+    /// Timers the test fires by hand, in the order the call armed them, so no check depends
+    /// on how busy the machine is.
     final class ManualTimer: Sendable {
-        private let expire = Mutex<(@Sendable () -> Void)?>(nil)
-        private let armed = AsyncStream<Void>.makeStream()
+        private let armed = AsyncStream<(milliseconds: Int, expire: @Sendable () -> Void)>.makeStream()
 
         var timer: PostgresDeadline.Timer {
-            { [self] _, expire in
-                self.expire.withLock { $0 = expire }
-                armed.continuation.yield()
+            { [armed] milliseconds, expire in
+                armed.continuation.yield((milliseconds, expire))
                 return {}
             }
         }
 
-        /// Waits until the call has armed the timer, then lets it expire.
-        func fire() async {
+        /// Waits until the call has armed its next timer, then lets it expire; returns how long
+        /// that timer was set for.
+        @discardableResult
+        func fire() async -> Int? {
             var iterator = armed.stream.makeAsyncIterator()
-            _ = await iterator.next()
-            expire.withLock { $0 }?()
+            guard let next = await iterator.next() else { return nil }
+            next.expire()
+            return next.milliseconds
         }
+    }
+
+    /// A call's outcome, typed; `body` waits for a connection that never comes.
+    static func waitForever(
+        milliseconds: Int, probe: ConnectionProbe?, timer: ManualTimer,
+        afterProbe: @escaping @Sendable () -> Void = {}
+    ) async -> Result<Int, any Error> {
+        do {
+            return .success(
+                try await PostgresDeadline.run(
+                    milliseconds: milliseconds, location: "postgres://a@db:5432/x schema s", probe: probe,
+                    timer: timer.timer, afterProbe: afterProbe
+                ) { _ -> Int in
+                    let (stream, _) = AsyncStream<Int>.makeStream()
+                    for await _ in stream {}
+                    throw CancellationError()
+                })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The English message of a `store_io` outcome, or a recorded issue.
+    static func storeIOMessage(_ outcome: Result<Int, any Error>) -> String? {
+        switch outcome {
+        case .success:
+            Issue.record("a call without a connection succeeded")
+        case .failure(let error as AccountError):
+            #expect(error.code == "store_io")
+            return error.message(.english)
+        case .failure(let error):
+            Issue.record("an untyped error: \(error)")
+        }
+        return nil
     }
 
     @Test("a call that gets no connection in time is store_io naming the wait, and its wait is cancelled")
@@ -105,5 +141,87 @@ struct PostgresDeadlineTests {
         // `Task.sleep` as the timer kept about 1.4 KB per call queued until the deadline: 68 MiB
         // for these 50,000; the event loop's timer leaves under 1 MiB.
         #expect(grown < 12 << 20, "50,000 answered calls left \(grown >> 20) MiB behind")
+    }
+
+    @Test("a refusal that waiting cannot mend ends the wait as soon as the probe finds it")
+    func lastingRefusalEndsTheWait() async throws {
+        let manual = ManualTimer()
+        let probe = ConnectionProbe {
+            .unreachable(
+                reason: "password authentication failed for user \"a\" (SQLSTATE 28P01)", waitingCanHelp: false)
+        }
+        async let outcome = Self.waitForever(milliseconds: 10_000, probe: probe, timer: manual)
+        #expect(await manual.fire() == 500, "the probe's timer is the first, at half a second")
+        // The deadline's timer is armed, but never fired: the probe's finding alone ends the call.
+        let message = Self.storeIOMessage(await outcome) ?? ""
+        #expect(message.contains("postgres://a@db:5432/x"))
+        #expect(message.contains("cannot connect: password authentication failed for user \"a\" (SQLSTATE 28P01)"))
+        #expect(!message.contains("within"), "it says the call waited out a deadline it did not: \(message)")
+    }
+
+    @Test(
+        "a wait that runs out says what the probe found",
+        arguments: [
+            (
+                ConnectionProbe.Finding.unreachable(
+                    reason: "connectionError: connection refused (errno: 111)", waitingCanHelp: true),
+                "no connection could be made within 10000 ms; connecting fails: connectionError: connection refused (errno: 111)"
+            ),
+            (
+                .reachable,
+                "no pooled connection came free within 10000 ms; the server accepts connections, so all of the pool's (postgres.pool_size) were busy"
+            ),
+        ])
+    func findingNamedAtTheDeadline(finding: ConnectionProbe.Finding, expected: String) async throws {
+        let manual = ManualTimer()
+        let probed = AsyncStream<Void>.makeStream()
+        let probe = ConnectionProbe { finding }
+        async let outcome = Self.waitForever(
+            milliseconds: 10_000, probe: probe, timer: manual, afterProbe: { probed.continuation.yield() })
+        #expect(await manual.fire() == 500)
+        var recorded = probed.stream.makeAsyncIterator()
+        _ = await recorded.next()
+        #expect(await manual.fire() == 9_500, "the deadline's timer covers the rest of the wait")
+        let message = Self.storeIOMessage(await outcome) ?? ""
+        #expect(message.hasSuffix("postgres://a@db:5432/x schema s: \(expected)"))
+    }
+
+    @Test("a wait that runs out before the probe has an answer says so")
+    func probeWithoutAnswer() async throws {
+        let manual = ManualTimer()
+        let (never, _) = AsyncStream<ConnectionProbe.Finding>.makeStream()
+        let probe = ConnectionProbe {
+            for await finding in never { return finding }
+            return .reachable
+        }
+        async let outcome = Self.waitForever(milliseconds: 1_000, probe: probe, timer: manual)
+        #expect(await manual.fire() == 500)
+        #expect(await manual.fire() == 500)
+        let message = Self.storeIOMessage(await outcome) ?? ""
+        #expect(
+            message.hasSuffix(
+                "no connection could be made within 1000 ms, nor did a connection attempt of its own finish"))
+    }
+
+    @Test("a call that gets its connection before the probe's delay never asks it")
+    func leasedCallsDoNotProbe() async throws {
+        let attempts = Atomic<Int>(0)
+        let probe = ConnectionProbe {
+            attempts.add(1, ordering: .relaxed)
+            return .reachable
+        }
+        let manual = ManualTimer()
+        for n in 0..<100 {
+            let answer = try await PostgresDeadline.run(
+                milliseconds: 10_000, location: "here", probe: probe, timer: manual.timer
+            ) { leased in
+                leased()
+                return n
+            }
+            #expect(answer == n)
+        }
+        // Every call armed only the probe's timer; firing one late finds the call long done.
+        #expect(await manual.fire() == 500)
+        #expect(attempts.load(ordering: .relaxed) == 0)
     }
 }

@@ -1,0 +1,112 @@
+import AccountCore
+import PostgresNIO
+import Synchronization
+import _ConnectionPoolModule
+
+/// The repository's connection pool: leases a connection within the connect timeout, says why
+/// when it cannot (through a ``ConnectionProbe``), and puts a fresh pool in place of one that
+/// has given up on a server that is back.
+///
+/// PostgresNIO's pool waits longer after each failed connection, up to a minute between tries,
+/// and once it has failed for a minute with no connection open it rejects every call at once
+/// until one of those tries succeeds. Left alone, a server back after a long outage would be
+/// refused for up to another minute. When the pool rejects a call that way and the probe
+/// connects, the repository asks for a fresh pool: the old one holds no connection then (that
+/// is when it rejects), so nothing in flight is lost when it shuts down.
+final class PostgresPool: Sendable {
+    private struct State {
+        var client: PostgresClient
+        var runner: Task<Void, Never>
+        var generation = 0
+        /// The runners of replaced pools, shutting down; `close` waits for them.
+        var retired: [Task<Void, Never>] = []
+    }
+
+    private let configuration: PostgresClient.Configuration
+    private let options: PostgresOptions
+    private let probe: ConnectionProbe
+    private let state: Mutex<State>
+
+    /// Starts a pool for `connector`'s server; `probeFreshFor` is how long one probe's finding
+    /// answers for all the calls that ask (tests pass zero, so each call asks the server).
+    init(_ connector: PostgresConnector, probeFreshFor: Duration = .seconds(1)) throws(AccountError) {
+        configuration = try connector.clientConfiguration()
+        options = connector.options
+        probe = ConnectionProbe(freshFor: probeFreshFor) { await connector.probe() }
+        let (client, runner) = Self.start(configuration)
+        state = Mutex(State(client: client, runner: runner))
+    }
+
+    private static func start(_ configuration: PostgresClient.Configuration) -> (PostgresClient, Task<Void, Never>) {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresConnector.logger)
+        return (client, Task { await client.run() })
+    }
+
+    /// The pool to lease from, and its generation, to name it to ``replace(generation:)``.
+    private var current: (client: PostgresClient, generation: Int) {
+        state.withLock { ($0.client, $0.generation) }
+    }
+
+    /// Runs `body` on a pooled connection, within the connect timeout for getting one.
+    /// - Throws: `storeIO` saying why no connection came (``PostgresDeadline``), and the
+    ///   typed error of whatever `body` throws (``PostgresFailure``).
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
+        async throws -> T
+    {
+        var replaced = false
+        while true {
+            let (client, generation) = current
+            do {
+                return try await PostgresDeadline.run(
+                    milliseconds: options.connectTimeoutMilliseconds, location: options.location, probe: probe
+                ) { leased in
+                    try await client.withConnection { connection in
+                        leased()
+                        return try await body(connection)
+                    }
+                }
+            } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
+                // The call never had a connection, so running it again on a fresh pool is safe.
+                let finding = await probe.check()
+                if finding == .reachable, !replaced {
+                    replace(generation: generation)
+                    replaced = true
+                    continue
+                }
+                throw AccountError.storeIO(detail: "\(options.location): \(Self.gaveUp(finding))")
+            } catch {
+                throw PostgresFailure.map(error, location: options.location)
+            }
+        }
+    }
+
+    /// Why a pool that stopped trying rejected a call.
+    static func gaveUp(_ finding: ConnectionProbe.Finding) -> String {
+        let rejected = "connecting has failed for over a minute, so the pool rejects calls until its next try"
+        switch finding {
+        case .unreachable(let reason, _): return "\(rejected); connecting fails: \(reason)"
+        case .reachable: return "\(rejected), though the server accepts connections again"
+        }
+    }
+
+    /// Starts a fresh pool in place of `generation`'s and shuts that one down, unless another
+    /// call has replaced it already.
+    private func replace(generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.runner.cancel()
+            state.retired.append(state.runner)
+            (state.client, state.runner) = Self.start(configuration)
+            state.generation += 1
+        }
+    }
+
+    /// Shuts the pool down (and any replaced one still shutting down), and waits until it has.
+    func close() async {
+        let runners = state.withLock { state in
+            state.runner.cancel()
+            return [state.runner] + state.retired
+        }
+        for runner in runners { await runner.value }
+    }
+}

@@ -1,0 +1,203 @@
+import AccountBackendKit
+import AccountCore
+import BackendTestSupport
+import Foundation
+import PostgresNIO
+import Testing
+
+@testable import PostgresBackend
+
+/// When the server stops giving the pool connections, a waiting call's `store_io` says why, and a
+/// refusal that waiting cannot mend ends the wait at once. Each check makes a role of its own and
+/// refuses it (`NOLOGIN`, `CONNECTION LIMIT 0`), so the server goes on serving the other tests.
+/// One check at a time: granting and revoking on the database at once fails with "tuple
+/// concurrently updated".
+@Suite(
+    "PostgreSQL pool refusals", .serialized,
+    .enabled(if: PostgresTestServer.isConfigured, Comment(rawValue: PostgresTestServer.skipReason)),
+    .timeLimit(.minutes(5)))
+struct PostgresPoolRefusalTests {
+    /// A login role with a random password, allowed to make its own schema, dropped with what it owns.
+    struct ScratchRole {
+        let name = "probe_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let password = UUID().uuidString.replacingOccurrences(of: "-", with: "")
+
+        func options(schema: String, timeoutMilliseconds: Int, poolSize: Int = 2) throws -> PostgresOptions {
+            var values = PostgresTestServer.values
+            values["user"] = .word(name)
+            values["password"] = .secret(password)
+            values["connect_timeout_ms"] = .integer(timeoutMilliseconds)
+            values["pool_size"] = .integer(poolSize)
+            return try PostgresBackendDescriptor.connectionOptions(
+                BackendConfiguration(location: schema, values: values))
+        }
+    }
+
+    /// Runs statements as the test server's own (superuser) role.
+    static func administer(_ statements: [String]) async throws {
+        let options = try PostgresBackendDescriptor.connectionOptions(
+            BackendConfiguration(location: "public", values: PostgresTestServer.values))
+        try await PostgresConnector(options).withConnection { connection in
+            for statement in statements { try await connection.run(PostgresQuery(unsafeSQL: statement)) }
+        }
+    }
+
+    /// Changes the role, then ends its open connections, as a server restart or an operator would.
+    static func refuse(_ role: ScratchRole, _ change: String) async throws {
+        try await administer([
+            "ALTER ROLE \(role.name) \(change)",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role.name)'",
+        ])
+    }
+
+    static func withRole(_ body: (ScratchRole, String) async throws -> Void) async throws {
+        let role = ScratchRole()
+        let schema = PostgresTestServer.uniqueSchema("refusal")
+        let database = PostgresTestServer.environment["TEST_POSTGRES_DATABASE"] ?? ""
+        try await administer([
+            "CREATE ROLE \(role.name) LOGIN PASSWORD '\(role.password)'",
+            "GRANT CREATE ON DATABASE \(database) TO \(role.name)",
+        ])
+        try await PostgresTestServer.run {
+            try await body(role, schema)
+        } thenCleanUp: {
+            try? await Self.administer([
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role.name)'",
+                "DROP OWNED BY \(role.name) CASCADE", "DROP ROLE \(role.name)",
+            ])
+        }
+    }
+
+    /// The English message of the `store_io` that `call` throws, or a recorded issue.
+    static func storeIOMessage(_ call: () async throws -> Void) async -> String {
+        do {
+            try await call()
+            Issue.record("the call succeeded while its role was refused")
+        } catch let error as AccountError {
+            #expect(error.code == "store_io", "\(error)")
+            return error.message(.english)
+        } catch {
+            Issue.record("an untyped error: \(error)")
+        }
+        return ""
+    }
+
+    @Test(
+        "a lasting refusal ends the wait at once, one that can pass is named when the wait runs out, and the pool comes back"
+    )
+    func refusals() async throws {
+        try await Self.withRole { role, schema in
+            // Ten minutes: without the probe, this call would wait all of it.
+            let patient = try await PostgresRepository.open(
+                try role.options(schema: schema, timeoutMilliseconds: 600_000))
+            let brief = try await PostgresRepository.open(try role.options(schema: schema, timeoutMilliseconds: 2_000))
+            _ = try await patient.storeInfo()
+            _ = try await brief.storeInfo()
+
+            try await Self.refuse(role, "NOLOGIN")
+            let lasting = await Self.storeIOMessage { _ = try await patient.storeInfo() }
+            #expect(
+                lasting.contains("cannot connect: role \"\(role.name)\" is not permitted to log in (SQLSTATE 28000)"),
+                "\(lasting)")
+            #expect(lasting.contains(schema), "the message names the store: \(lasting)")
+            #expect(!lasting.contains(role.password))
+
+            try await Self.refuse(role, "LOGIN CONNECTION LIMIT 0")
+            let passing = await Self.storeIOMessage { _ = try await brief.storeInfo() }
+            #expect(
+                passing.contains(
+                    "no connection could be made within 2000 ms; connecting fails: too many connections for role \"\(role.name)\" (SQLSTATE 53300)"
+                ), "\(passing)")
+
+            try await Self.refuse(role, "CONNECTION LIMIT -1")
+            // The pool reconnects by itself, after its backoff; the patient call waits for it.
+            #expect(try await patient.storeInfo().formatName == PostgresSchema.formatName)
+            try await patient.close()
+            try await brief.close()
+        }
+    }
+
+    @Test("a wait that runs out while the server accepts connections says the pool's were all busy")
+    func busyPool() async throws {
+        try await Self.withRole { role, schema in
+            let store = try await PostgresRepository.open(
+                try role.options(schema: schema, timeoutMilliseconds: 1_500, poolSize: 1))
+            let release = AsyncStream<Void>.makeStream()
+            let locked = AsyncStream<Void>.makeStream()
+            // Another session holds a lock that the store's one connection then waits on.
+            let holder = Task {
+                let options = try PostgresBackendDescriptor.connectionOptions(
+                    BackendConfiguration(location: "public", values: PostgresTestServer.values))
+                try await PostgresConnector(options).withConnection { connection in
+                    try await connection.inTransaction {
+                        try await connection.run(
+                            PostgresQuery(unsafeSQL: "LOCK TABLE \(schema).store_meta IN ACCESS EXCLUSIVE MODE"))
+                        locked.continuation.yield()
+                        for await _ in release.stream { break }
+                    }
+                }
+            }
+            var lockTaken = locked.stream.makeAsyncIterator()
+            _ = await lockTaken.next()
+
+            let outcomes = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        do {
+                            _ = try await store.storeInfo()
+                            return nil
+                        } catch {
+                            return (error as? AccountError)?.message(.english) ?? "\(error)"
+                        }
+                    }
+                }
+                // One call holds the connection, blocked on the lock; the other waits for it
+                // until its deadline. Then the lock goes and the first finishes.
+                var results: [String?] = []
+                for await result in group {
+                    results.append(result)
+                    release.continuation.yield()
+                }
+                return results
+            }
+            try await holder.value
+            #expect(outcomes.count == 2)
+            #expect(outcomes.contains(nil), "the call holding the connection failed too: \(outcomes)")
+            let failure = outcomes.compactMap { $0 }.first ?? ""
+            #expect(
+                failure.contains(
+                    "no pooled connection came free within 1500 ms; the server accepts connections, so all of the pool's (postgres.pool_size) were busy"
+                ), "\(outcomes)")
+            try await store.close()
+        }
+    }
+
+    @Test(
+        "after a minute of refusals the pool rejects calls at once and says why; once the server is back, the next call gets a fresh pool"
+    )
+    func poolThatGaveUp() async throws {
+        try await Self.withRole { role, schema in
+            // Every call asks the server itself, so the first call after the refusal ends sees it.
+            let store = try await PostgresRepository.open(
+                try role.options(schema: schema, timeoutMilliseconds: 10_000), probeFreshFor: .zero)
+            _ = try await store.storeInfo()
+            try await Self.refuse(role, "NOLOGIN")
+            // Each call ends after the probe's half second, from the refusal; PostgresNIO's pool
+            // gives up after a minute of them, and then rejects calls without waiting.
+            let gaveUp = "connecting has failed for over a minute, so the pool rejects calls until its next try"
+            var message = ""
+            for _ in 0..<600 where !message.contains(gaveUp) {
+                message = await Self.storeIOMessage { _ = try await store.storeInfo() }
+            }
+            #expect(
+                message.contains(
+                    "\(gaveUp); connecting fails: role \"\(role.name)\" is not permitted to log in (SQLSTATE 28000)"),
+                "\(message)")
+
+            try await Self.refuse(role, "LOGIN")
+            // The old pool would go on rejecting until its next try, up to a minute away.
+            #expect(try await store.storeInfo().formatName == PostgresSchema.formatName)
+            try await store.close()
+        }
+    }
+}
