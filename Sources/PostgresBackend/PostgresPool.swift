@@ -11,8 +11,10 @@ import _ConnectionPoolModule
 /// and once it has failed for a minute with no connection open it rejects every call at once
 /// until one of those tries succeeds. Left alone, a server back after a long outage would be
 /// refused for up to another minute. When the pool rejects a call that way and the probe
-/// connects, the repository asks for a fresh pool: the old one holds no connection then (that
-/// is when it rejects), so nothing in flight is lost when it shuts down.
+/// connects, a fresh pool takes its place and the call runs there. The old pool is shut down
+/// (which closes its connections at once); it rejects only while it has no connection open, so
+/// only a connection it made in the instant between the rejection and the replacement could
+/// be closed under a call.
 final class PostgresPool: Sendable {
     private struct State {
         var client: PostgresClient
