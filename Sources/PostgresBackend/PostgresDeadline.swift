@@ -32,12 +32,15 @@ enum PostgresDeadline {
     /// timer expires, cancels it and throws `storeIO`. Tests pass a `timer` they fire, and
     /// `afterProbe` to learn when the probe's finding is recorded.
     ///
-    /// With a `probe`, a call still waiting after ``probeDelay(milliseconds:)`` asks it why: a
-    /// refusal that waiting cannot mend (a wrong password, a missing database) ends the wait
-    /// at once, and the `storeIO` of a wait that runs out says what the probe found (the
-    /// server's refusal, or a server that accepts connections while the pool's are all busy).
+    /// With a `probe`, a call still waiting after ``probeDelay(milliseconds:)`` asks it why. A
+    /// refusal that waiting cannot mend (a wrong password, a missing database) ends the wait at
+    /// once while `connectionsInUse` is zero; while other calls hold connections, one of them
+    /// will come free, as the refusal is only of new ones (a password changed under a running
+    /// pool). The `storeIO` of a wait that runs out says what the probe found: the server's
+    /// refusal, or a server that accepts connections while the pool's are all busy.
     static func run<T: Sendable>(
-        milliseconds: Int, location: String, probe: ConnectionProbe? = nil, timer: @escaping Timer = eventLoopTimer,
+        milliseconds: Int, location: String, probe: ConnectionProbe? = nil,
+        connectionsInUse: @escaping @Sendable () -> Int = { 0 }, timer: @escaping Timer = eventLoopTimer,
         afterProbe: @escaping @Sendable () -> Void = {},
         _ body: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
     ) async throws -> T {
@@ -55,7 +58,7 @@ enum PostgresDeadline {
                 guard lease.startProbing() else { return }
                 lease.armDeadline(timer(milliseconds - delay, expire))
                 Task {
-                    if lease.record(await probe.check()) { work.cancel() }
+                    if lease.record(await probe.check(), connectionsInUse: connectionsInUse()) { work.cancel() }
                     afterProbe()
                 }
             }
@@ -92,6 +95,7 @@ private final class LeaseState: Sendable {
     private struct Probing {
         var started = false
         var finding: ConnectionProbe.Finding?
+        var endedByFinding = false
         var disarmDeadline: (@Sendable () -> Void)?
         var finished = false
     }
@@ -132,23 +136,26 @@ private final class LeaseState: Sendable {
         }?()
     }
 
-    /// Records what the probe found; true if that ended the wait (a refusal waiting cannot mend).
-    func record(_ finding: ConnectionProbe.Finding) -> Bool {
-        probing.withLock { $0.finding = finding }
-        guard case .unreachable(_, waitingCanHelp: false) = finding else { return false }
-        return expireIfWaiting()
+    /// Records what the probe found; true if that ended the wait: a refusal waiting cannot mend,
+    /// with no connection in use that could come free.
+    func record(_ finding: ConnectionProbe.Finding, connectionsInUse: Int) -> Bool {
+        probing.withLock { probing in
+            probing.finding = finding
+            guard case .unreachable(_, waitingCanHelp: false) = finding, connectionsInUse == 0, expireIfWaiting()
+            else { return false }
+            probing.endedByFinding = true
+            return true
+        }
     }
 
     /// Why the call got no connection, if it expired.
     func expiry(milliseconds: Int) -> String? {
         guard state.load(ordering: .acquiring) == Self.expired else { return nil }
-        let (started, finding) = probing.withLock { ($0.started, $0.finding) }
+        let (started, finding, endedByFinding) = probing.withLock { ($0.started, $0.finding, $0.endedByFinding) }
         let wait = "no connection could be made within \(milliseconds) ms"
         switch finding {
-        case .unreachable(let reason, waitingCanHelp: false)?:
-            return "cannot connect: \(reason)"
-        case .unreachable(let reason, waitingCanHelp: true)?:
-            return "\(wait); connecting fails: \(reason)"
+        case .unreachable(let reason, _)?:
+            return endedByFinding ? "cannot connect: \(reason)" : "\(wait); connecting fails: \(reason)"
         case .reachable?:
             return
                 "no pooled connection came free within \(milliseconds) ms; the server accepts connections, so all of the pool's (postgres.pool_size) were busy"

@@ -28,6 +28,8 @@ final class PostgresPool: Sendable {
     private let options: PostgresOptions
     private let probe: ConnectionProbe
     private let state: Mutex<State>
+    /// Calls holding a connection now: while any does, one will come free for a waiting call.
+    private let inUse = Atomic<Int>(0)
 
     /// Starts a pool for `connector`'s server; `probeFreshFor` is how long one probe's finding
     /// answers for all the calls that ask (tests pass zero, so each call asks the server).
@@ -60,10 +62,13 @@ final class PostgresPool: Sendable {
             let (client, generation) = current
             do {
                 return try await PostgresDeadline.run(
-                    milliseconds: options.connectTimeoutMilliseconds, location: options.location, probe: probe
-                ) { leased in
+                    milliseconds: options.connectTimeoutMilliseconds, location: options.location, probe: probe,
+                    connectionsInUse: { [self] in inUse.load(ordering: .relaxed) }
+                ) { [self] leased in
                     try await client.withConnection { connection in
                         leased()
+                        inUse.add(1, ordering: .relaxed)
+                        defer { inUse.subtract(1, ordering: .relaxed) }
                         return try await body(connection)
                     }
                 }

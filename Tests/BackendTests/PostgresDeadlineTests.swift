@@ -34,14 +34,14 @@ struct PostgresDeadlineTests {
 
     /// A call's outcome, typed; `body` waits for a connection that never comes.
     static func waitForever(
-        milliseconds: Int, probe: ConnectionProbe?, timer: ManualTimer,
+        milliseconds: Int, probe: ConnectionProbe?, connectionsInUse: Int = 0, timer: ManualTimer,
         afterProbe: @escaping @Sendable () -> Void = {}
     ) async -> Result<Int, any Error> {
         do {
             return .success(
                 try await PostgresDeadline.run(
                     milliseconds: milliseconds, location: "postgres://a@db:5432/x schema s", probe: probe,
-                    timer: timer.timer, afterProbe: afterProbe
+                    connectionsInUse: { connectionsInUse }, timer: timer.timer, afterProbe: afterProbe
                 ) { _ -> Int in
                     let (stream, _) = AsyncStream<Int>.makeStream()
                     for await _ in stream {}
@@ -157,6 +157,28 @@ struct PostgresDeadlineTests {
         #expect(message.contains("postgres://a@db:5432/x"))
         #expect(message.contains("cannot connect: password authentication failed for user \"a\" (SQLSTATE 28P01)"))
         #expect(!message.contains("within"), "it says the call waited out a deadline it did not: \(message)")
+    }
+
+    @Test("the same refusal does not end the wait while other calls hold connections: one will come free")
+    func lastingRefusalWithConnectionsInUse() async throws {
+        let manual = ManualTimer()
+        let probed = AsyncStream<Void>.makeStream()
+        let probe = ConnectionProbe {
+            .unreachable(
+                reason: "password authentication failed for user \"a\" (SQLSTATE 28P01)", waitingCanHelp: false)
+        }
+        async let outcome = Self.waitForever(
+            milliseconds: 10_000, probe: probe, connectionsInUse: 3, timer: manual,
+            afterProbe: { probed.continuation.yield() })
+        #expect(await manual.fire() == 500)
+        var recorded = probed.stream.makeAsyncIterator()
+        _ = await recorded.next()
+        #expect(await manual.fire() == 9_500)
+        let message = Self.storeIOMessage(await outcome) ?? ""
+        #expect(
+            message.hasSuffix(
+                "no connection could be made within 10000 ms; connecting fails: password authentication failed for user \"a\" (SQLSTATE 28P01)"
+            ), "\(message)")
     }
 
     @Test(
