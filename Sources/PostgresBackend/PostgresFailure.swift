@@ -1,6 +1,12 @@
 import AccountCore
+import NIOCore
+import NIOPosix
 import NIOSSL
 import PostgresNIO
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Maps PostgresNIO's errors to the typed errors. Only the server's message and SQLSTATE are
 /// kept: the error's `detail` can quote a whole failing row, and the bound values never leave.
@@ -75,8 +81,34 @@ enum PostgresFailure {
 
     /// Why a connection failed, in words: the OS or TLS reason when there is one.
     static func reason(_ error: PSQLError) -> String {
-        var text = "\(error.code)"
-        if let underlying = error.underlying { text += ": \(underlying)" }
-        return text
+        switch error.underlying {
+        case let failure as NIOConnectionError:
+            return reason(failure)
+        case let failure as IOError:
+            return "\(error.code): \(String(cString: strerror(failure.errnoCode)))"
+        case let underlying?:
+            return "\(error.code): \(underlying)"
+        case nil:
+            return "\(error.code)"
+        }
+    }
+
+    /// "cannot connect to 127.0.0.1:5432: Connection refused", one address after another,
+    /// where SwiftNIO's own text wraps each in its debug description.
+    static func reason(_ failure: NIOConnectionError) -> String {
+        if let lookup = failure.dnsAError ?? failure.dnsAAAAError {
+            return "cannot look up \(failure.host): \(lookup)"
+        }
+        guard !failure.connectionErrors.isEmpty else { return "cannot connect to \(failure.host):\(failure.port)" }
+        let attempts = failure.connectionErrors.map { attempt in
+            let address =
+                switch (attempt.target.ipAddress, attempt.target.port) {
+                case (let ip?, let port?): ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+                default: "\(attempt.target)"
+                }
+            let why = (attempt.error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(attempt.error)"
+            return "\(address): \(why)"
+        }
+        return "cannot connect to " + attempts.joined(separator: "; ")
     }
 }

@@ -186,8 +186,8 @@ struct PostgresDeadlineTests {
         arguments: [
             (
                 ConnectionProbe.Finding.unreachable(
-                    reason: "connectionError: connection refused (errno: 111)", waitingCanHelp: true),
-                "no connection could be made within 10000 ms; connecting fails: connectionError: connection refused (errno: 111)"
+                    reason: "cannot connect to 127.0.0.1:5432: Connection refused", waitingCanHelp: true),
+                "no connection could be made within 10000 ms; connecting fails: cannot connect to 127.0.0.1:5432: Connection refused"
             ),
             (
                 .reachable,
