@@ -63,7 +63,7 @@ final class PostgresPool: Sendable {
             do {
                 return try await PostgresDeadline.run(
                     milliseconds: options.connectTimeoutMilliseconds, location: options.location, probe: probe,
-                    connectionsInUse: { [self] in inUse.load(ordering: .relaxed) }
+                    connectionsInUse: connectionsInUse
                 ) { [self] leased in
                     try await client.withConnection { connection in
                         leased()
@@ -86,6 +86,8 @@ final class PostgresPool: Sendable {
             }
         }
     }
+
+    private func connectionsInUse() -> Int { inUse.load(ordering: .relaxed) }
 
     /// Why a pool that stopped trying rejected a call.
     static func gaveUp(_ finding: ConnectionProbe.Finding) -> String {
