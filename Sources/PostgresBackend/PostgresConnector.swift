@@ -129,6 +129,7 @@ struct PostgresConnector: Sendable {
             throw PostgresFailure.map(error, location: options.location)
         }
     }
+
     /// Opens one connection beside the pool and closes it again: what ``ConnectionProbe`` tries.
     func probe() async -> ConnectionProbe.Finding {
         do {

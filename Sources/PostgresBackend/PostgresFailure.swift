@@ -71,8 +71,7 @@ enum PostgresFailure {
         }
         switch error.code {
         case .sslUnsupported, .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest,
-            .unsupportedAuthMechanism,
-            .authMechanismRequiresPassword, .saslError:
+            .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
             return .unreachable(reason: reason(error), waitingCanHelp: false)
         default:
             return .unreachable(reason: reason(error), waitingCanHelp: true)
