@@ -57,8 +57,13 @@ final class PostgresPool: Sendable {
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {
+        // Each rerun below is of a call that never had a connection, so nothing of it ran.
+        // Three tries: a rejection by the pool that gave up, then at most one by a pool that a
+        // racing call replaced, are all a call can meet before it reaches the fresh pool.
         var replaced = false
+        var attempt = 0
         while true {
+            attempt += 1
             let (client, generation) = current
             do {
                 return try await PostgresDeadline.run(
@@ -73,19 +78,29 @@ final class PostgresPool: Sendable {
                     }
                 }
             } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
-                // The call never had a connection, so running it again on a fresh pool is safe.
                 let finding = await probe.check()
-                if finding == .reachable, !replaced {
+                if finding == .reachable, !replaced, attempt < 3 {
                     replace(generation: generation)
                     replaced = true
                     continue
                 }
                 throw AccountError.storeIO(detail: "\(options.location): \(Self.gaveUp(finding))")
+            } catch let error where Self.isShutDown(error) && generation != current.generation && attempt < 3 {
+                // The pool this call picked was replaced, and shut down, before it leased.
+                continue
             } catch {
                 throw PostgresFailure.map(error, location: options.location)
             }
         }
     }
+
+    /// Whether `error` says the pool was shut down (PostgresNIO reports it either way).
+    private static func isShutDown(_ error: any Error) -> Bool {
+        (error as? ConnectionPoolError) == .poolShutdown || (error as? PSQLError)?.code == .poolClosed
+    }
+
+    /// How many times a fresh pool has taken the place of one that gave up.
+    var replacements: Int { state.withLock { $0.generation } }
 
     private func connectionsInUse() -> Int { inUse.load(ordering: .relaxed) }
 

@@ -352,6 +352,9 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
+    /// How many times the pool was replaced after giving up on the server (tests read it).
+    var poolReplacements: Int { pool.replacements }
+
     public func close() async throws {
         await pool.close()
     }
