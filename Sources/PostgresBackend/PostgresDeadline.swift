@@ -29,8 +29,8 @@ enum PostgresDeadline {
     static func probeDelay(milliseconds: Int) -> Int { min(500, milliseconds / 2) }
 
     /// Runs `body`, which calls `leased` once it holds a connection; if it has not when the
-    /// timer expires, cancels it and throws `storeIO`. Tests pass a `timer` they fire, and
-    /// `afterProbe` to learn when the probe's finding is recorded.
+    /// timer expires, cancels it and throws `storeIO`. Tests pass a `timer` they fire.
+    /// `afterProbe` learns each finding once it is recorded, with the connections then in use.
     ///
     /// With a `probe`, a call still waiting after ``probeDelay(milliseconds:)`` asks it why. A
     /// refusal that waiting cannot mend (a wrong password, a missing database) ends the wait at
@@ -41,7 +41,7 @@ enum PostgresDeadline {
     static func run<T: Sendable>(
         milliseconds: Int, location: String, probe: ConnectionProbe? = nil,
         connectionsInUse: @escaping @Sendable () -> Int = { 0 }, timer: @escaping Timer = eventLoopTimer,
-        afterProbe: @escaping @Sendable () -> Void = {},
+        afterProbe: @escaping @Sendable (ConnectionProbe.Finding, _ connectionsInUse: Int) -> Void = { _, _ in },
         _ body: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
     ) async throws -> T {
         let lease = LeaseState()
@@ -58,8 +58,10 @@ enum PostgresDeadline {
                 guard lease.startProbing() else { return }
                 lease.armDeadline(timer(milliseconds - delay, expire))
                 Task {
-                    if lease.record(await probe.check(), connectionsInUse: connectionsInUse()) { work.cancel() }
-                    afterProbe()
+                    let finding = await probe.check()
+                    let inUse = connectionsInUse()
+                    if lease.record(finding, connectionsInUse: inUse) { work.cancel() }
+                    afterProbe(finding, inUse)
                 }
             }
         } else {
@@ -96,6 +98,7 @@ private final class LeaseState: Sendable {
         var started = false
         var finding: ConnectionProbe.Finding?
         var endedByFinding = false
+        var connectionsInUse = 0
         var disarmDeadline: (@Sendable () -> Void)?
         var finished = false
     }
@@ -141,6 +144,7 @@ private final class LeaseState: Sendable {
     func record(_ finding: ConnectionProbe.Finding, connectionsInUse: Int) -> Bool {
         probing.withLock { probing in
             probing.finding = finding
+            probing.connectionsInUse = connectionsInUse
             guard case .unreachable(_, waitingCanHelp: false) = finding, connectionsInUse == 0, expireIfWaiting()
             else { return false }
             probing.endedByFinding = true
@@ -151,14 +155,19 @@ private final class LeaseState: Sendable {
     /// Why the call got no connection, if it expired.
     func expiry(milliseconds: Int) -> String? {
         guard state.load(ordering: .acquiring) == Self.expired else { return nil }
-        let (started, finding, endedByFinding) = probing.withLock { ($0.started, $0.finding, $0.endedByFinding) }
+        let (started, finding, endedByFinding, inUse) = probing.withLock {
+            ($0.started, $0.finding, $0.endedByFinding, $0.connectionsInUse)
+        }
         let wait = "no connection could be made within \(milliseconds) ms"
         switch finding {
         case .unreachable(let reason, _)?:
             return endedByFinding ? "cannot connect: \(reason)" : "\(wait); connecting fails: \(reason)"
-        case .reachable?:
+        case .reachable? where inUse > 0:
             return
                 "no pooled connection came free within \(milliseconds) ms; the server accepts connections, so all of the pool's (postgres.pool_size) were busy"
+        case .reachable?:
+            return
+                "\(wait); the server accepts connections, but the pool had none open and was waiting to try again"
         case nil:
             return started ? "\(wait), nor did a connection attempt of its own finish" : wait
         }

@@ -5,16 +5,17 @@ import _ConnectionPoolModule
 
 /// The repository's connection pool: leases a connection within the connect timeout, says why
 /// when it cannot (through a ``ConnectionProbe``), and puts a fresh pool in place of one that
-/// has given up on a server that is back.
+/// is still backing off from a server that is back.
 ///
 /// PostgresNIO's pool waits longer after each failed connection, up to a minute between tries,
 /// and once it has failed for a minute with no connection open it rejects every call at once
-/// until one of those tries succeeds. Left alone, a server back after a long outage would be
-/// refused for up to another minute. When the pool rejects a call that way and the probe
-/// connects, a fresh pool takes its place and the call runs there. The old pool is shut down
-/// (which closes its connections at once); it rejects only while it has no connection open, so
-/// only a connection it made in the instant between the rejection and the replacement could
-/// be closed under a call.
+/// until one of those tries succeeds. Left alone, a server back after an outage would be
+/// refused until the pool's next try: 9 s later after a 45-second outage, up to a minute after
+/// a long one. So when the probe connects while the pool has no connection to give, no call
+/// holds one, and an earlier probe found the server refusing (or the pool rejects calls that
+/// way), a fresh pool takes its place and the waiting calls run there. The old pool is shut
+/// down, which closes its connections at once; it has none open then but for one it might have
+/// made in the instant before, which could be closed under a call.
 final class PostgresPool: Sendable {
     private struct State {
         var client: PostgresClient
@@ -30,6 +31,10 @@ final class PostgresPool: Sendable {
     private let state: Mutex<State>
     /// Calls holding a connection now: while any does, one will come free for a waiting call.
     private let inUse = Atomic<Int>(0)
+    /// Set when the probe finds the server refusing, cleared when a call gets a connection. While
+    /// it is set, a pool with no connection in use that a waiting call could not lease from, on
+    /// a server that accepts connections again, is waiting out its backoff.
+    private let outage = Atomic<Bool>(false)
 
     /// Starts a pool for `connector`'s server; `probeFreshFor` is how long one probe's finding
     /// answers for all the calls that ask (tests pass zero, so each call asks the server).
@@ -65,20 +70,25 @@ final class PostgresPool: Sendable {
         while true {
             attempt += 1
             let (client, generation) = current
+            let noted: @Sendable (ConnectionProbe.Finding, Int) -> Void = { [self] finding, inUse in
+                note(finding, connectionsInUse: inUse, generation: generation)
+            }
+            let leaseAndRun: @Sendable (@escaping @Sendable () -> Void) async throws -> T = { [self] leased in
+                try await client.withConnection { connection in
+                    leased()
+                    if outage.load(ordering: .relaxed) { outage.store(false, ordering: .relaxed) }
+                    inUse.add(1, ordering: .relaxed)
+                    defer { inUse.subtract(1, ordering: .relaxed) }
+                    return try await body(connection)
+                }
+            }
             do {
                 return try await PostgresDeadline.run(
                     milliseconds: options.connectTimeoutMilliseconds, location: options.location, probe: probe,
-                    connectionsInUse: connectionsInUse
-                ) { [self] leased in
-                    try await client.withConnection { connection in
-                        leased()
-                        inUse.add(1, ordering: .relaxed)
-                        defer { inUse.subtract(1, ordering: .relaxed) }
-                        return try await body(connection)
-                    }
-                }
+                    connectionsInUse: connectionsInUse, afterProbe: noted, leaseAndRun)
             } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
                 let finding = await probe.check()
+                note(finding, connectionsInUse: connectionsInUse(), generation: generation)
                 if finding == .reachable, !replaced, attempt < 3 {
                     replace(generation: generation)
                     replaced = true
@@ -91,6 +101,22 @@ final class PostgresPool: Sendable {
             } catch {
                 throw PostgresFailure.map(error, location: options.location)
             }
+        }
+    }
+
+    /// Keeps what a waiting call's probe found. A server that accepts connections again, after
+    /// the probe found it refusing and while no call holds a connection, means the pool is
+    /// waiting out a backoff that has grown with each failure (up to a minute): a fresh pool
+    /// connects now, and the calls waiting in the old one run again on it.
+    func note(_ finding: ConnectionProbe.Finding, connectionsInUse: Int, generation: Int) {
+        switch finding {
+        case .unreachable:
+            outage.store(true, ordering: .relaxed)
+        case .reachable:
+            guard connectionsInUse == 0,
+                outage.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged
+            else { return }
+            replace(generation: generation)
         }
     }
 

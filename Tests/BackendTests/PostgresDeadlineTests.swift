@@ -41,7 +41,7 @@ struct PostgresDeadlineTests {
             return .success(
                 try await PostgresDeadline.run(
                     milliseconds: milliseconds, location: "postgres://a@db:5432/x schema s", probe: probe,
-                    connectionsInUse: { connectionsInUse }, timer: timer.timer, afterProbe: afterProbe
+                    connectionsInUse: { connectionsInUse }, timer: timer.timer, afterProbe: { _, _ in afterProbe() }
                 ) { _ -> Int in
                     let (stream, _) = AsyncStream<Int>.makeStream()
                     for await _ in stream {}
@@ -182,30 +182,36 @@ struct PostgresDeadlineTests {
     }
 
     @Test(
-        "a wait that runs out says what the probe found",
+        "a wait that runs out says what the probe found, and whether other calls held connections",
         arguments: [
             (
                 ConnectionProbe.Finding.unreachable(
                     reason: "cannot connect to 127.0.0.1:5432: Connection refused", waitingCanHelp: true),
+                0,
                 "no connection could be made within 10000 ms; connecting fails: cannot connect to 127.0.0.1:5432: Connection refused"
             ),
             (
-                .reachable,
+                .reachable, 3,
                 "no pooled connection came free within 10000 ms; the server accepts connections, so all of the pool's (postgres.pool_size) were busy"
             ),
+            (
+                .reachable, 0,
+                "no connection could be made within 10000 ms; the server accepts connections, but the pool had none open and was waiting to try again"
+            ),
         ])
-    func findingNamedAtTheDeadline(finding: ConnectionProbe.Finding, expected: String) async throws {
+    func findingNamedAtTheDeadline(finding: ConnectionProbe.Finding, inUse: Int, expected: String) async throws {
         let manual = ManualTimer()
         let probed = AsyncStream<Void>.makeStream()
         let probe = ConnectionProbe { finding }
         async let outcome = Self.waitForever(
-            milliseconds: 10_000, probe: probe, timer: manual, afterProbe: { probed.continuation.yield() })
+            milliseconds: 10_000, probe: probe, connectionsInUse: inUse, timer: manual,
+            afterProbe: { probed.continuation.yield() })
         #expect(await manual.fire() == 500)
         var recorded = probed.stream.makeAsyncIterator()
         _ = await recorded.next()
         #expect(await manual.fire() == 9_500, "the deadline's timer covers the rest of the wait")
         let message = Self.storeIOMessage(await outcome) ?? ""
-        #expect(message.hasSuffix("postgres://a@db:5432/x schema s: \(expected)"))
+        #expect(message.hasSuffix("postgres://a@db:5432/x schema s: \(expected)"), "\(message)")
     }
 
     @Test("a wait that runs out before the probe has an answer says so")

@@ -216,4 +216,32 @@ struct PostgresPoolRefusalTests {
             try await store.close()
         }
     }
+
+    @Test(
+        "a pool with no connection after an outage, on a server that accepts them again, is replaced; a busy or slow one is not"
+    )
+    func poolWaitingOutItsBackoff() async throws {
+        let options = try PostgresBackendDescriptor.connectionOptions(
+            BackendConfiguration(location: "public", values: PostgresTestServer.values))
+        let pool = try PostgresPool(PostgresConnector(options))
+        let refused = ConnectionProbe.Finding.unreachable(reason: "connection refused", waitingCanHelp: true)
+        #expect(try await pool.withConnection { _ in 1 } == 1)
+
+        pool.note(.reachable, connectionsInUse: 0, generation: 0)
+        #expect(pool.replacements == 0, "a pool that is only slow to connect, with no outage seen, was replaced")
+        pool.note(refused, connectionsInUse: 0, generation: 0)
+        pool.note(.reachable, connectionsInUse: 2, generation: 0)
+        #expect(pool.replacements == 0, "a pool whose connections are busy was replaced")
+        pool.note(.reachable, connectionsInUse: 0, generation: 0)
+        #expect(pool.replacements == 1, "a pool waiting out its backoff after an outage was kept")
+        pool.note(.reachable, connectionsInUse: 0, generation: 1)
+        #expect(pool.replacements == 1, "one outage replaced the pool twice")
+
+        // A call that gets a connection ends the outage: the pool recovered by itself.
+        pool.note(refused, connectionsInUse: 0, generation: 1)
+        #expect(try await pool.withConnection { _ in 2 } == 2)
+        pool.note(.reachable, connectionsInUse: 0, generation: 1)
+        #expect(pool.replacements == 1, "a pool that had recovered was replaced")
+        await pool.close()
+    }
 }
