@@ -28,6 +28,7 @@ final class PostgresPool: Sendable {
     private let configuration: PostgresClient.Configuration
     private let options: PostgresOptions
     private let probe: ConnectionProbe
+    private let probesWaitingCalls: Bool
     private let state: Mutex<State>
     /// Calls holding a connection now: while any does, one will come free for a waiting call.
     private let inUse = Atomic<Int>(0)
@@ -38,10 +39,15 @@ final class PostgresPool: Sendable {
 
     /// Starts a pool for `connector`'s server; `probeFreshFor` is how long one probe's finding
     /// answers for all the calls that ask (tests pass zero, so each call asks the server).
-    init(_ connector: PostgresConnector, probeFreshFor: Duration = .seconds(1)) throws(AccountError) {
+    /// Tests that hand findings to ``note(_:connectionsInUse:generation:)`` themselves pass
+    /// `probesWaitingCalls: false`, so that a call slow to lease on a busy machine adds none.
+    init(
+        _ connector: PostgresConnector, probeFreshFor: Duration = .seconds(1), probesWaitingCalls: Bool = true
+    ) throws(AccountError) {
         configuration = try connector.clientConfiguration()
         options = connector.options
         probe = ConnectionProbe(freshFor: probeFreshFor) { await connector.probe() }
+        self.probesWaitingCalls = probesWaitingCalls
         let (client, runner) = Self.start(configuration)
         state = Mutex(State(client: client, runner: runner))
     }
@@ -84,7 +90,8 @@ final class PostgresPool: Sendable {
             }
             do {
                 return try await PostgresDeadline.run(
-                    milliseconds: options.connectTimeoutMilliseconds, location: options.location, probe: probe,
+                    milliseconds: options.connectTimeoutMilliseconds, location: options.location,
+                    probe: probesWaitingCalls ? probe : nil,
                     connectionsInUse: connectionsInUse, afterProbe: noted, leaseAndRun)
             } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
                 let finding = await probe.check()
