@@ -60,6 +60,9 @@ let package = Package(
         // Named directly (it comes with postgres-nio and Hummingbird) for event-loop timers:
         // the request and connection deadlines (`RequestDeadline`, `PostgresDeadline`).
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // Named directly (it comes with Hummingbird) for the HTTP parts the server's pipeline
+        // passes, which `UnparsableRequestHandler` answers a request HTTP cannot parse with.
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         // `swift package generate-documentation` for the DocC catalogs; a command plugin, so it
         // is built only when documentation is generated, never into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
@@ -159,6 +162,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -276,6 +281,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 "accounts",
             ],

@@ -33,7 +33,8 @@ package struct APIFailure: Error, HTTPResponseError {
         switch error {
         case let problem as RequestProblem:
             switch problem.kind {
-            case .malformed: status = .badRequest
+            case .malformed, .notHTTP: status = .badRequest
+            case .headersTooLarge: status = .requestHeaderFieldsTooLarge
             case .unsupportedMediaType: status = .unsupportedMediaType
             case .tooLarge: status = .contentTooLarge
             case .noSuchRoute: status = .notFound
@@ -99,6 +100,7 @@ package struct APIFailure: Error, HTTPResponseError {
         case .unauthorized: "UnauthorizedError"
         case .tooManyRequests: "RateLimitError"
         case .contentTooLarge: "PayloadTooLargeError"
+        case .requestHeaderFieldsTooLarge: "RequestHeaderFieldsTooLargeError"
         case .unsupportedMediaType: "UnsupportedMediaTypeError"
         case .notFound: "NotFoundError"
         case .methodNotAllowed: "MethodNotAllowedError"

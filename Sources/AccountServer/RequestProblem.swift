@@ -9,6 +9,11 @@ struct RequestProblem: Error {
         case unsupportedMediaType
         /// A body over the configured limit.
         case tooLarge(limit: Int)
+        /// A request line and headers over the HTTP parser's limit of `limit` bytes (or more
+        /// header fields than it takes), refused before any route sees the request.
+        case headersTooLarge(limit: Int)
+        /// Bytes that are not an HTTP/1.1 request (a bad method, version or header line).
+        case notHTTP
         /// A path no route has.
         case noSuchRoute
         /// A known path asked with a method it does not take; `allowed` are the ones it does.
@@ -45,7 +50,8 @@ struct RequestProblem: Error {
 
     var code: String {
         switch kind {
-        case .malformed: "invalid_request"
+        case .malformed, .notHTTP: "invalid_request"
+        case .headersTooLarge: "headers_too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .tooLarge: "payload_too_large"
         case .noSuchRoute: "not_found"
@@ -65,6 +71,12 @@ struct RequestProblem: Error {
         case .tooLarge(let limit):
             return korean
                 ? "요청 본문이 너무 큽니다 (최대 \(limit)바이트)." : "The request body is too large (at most \(limit) bytes)."
+        case .headersTooLarge(let limit):
+            return korean
+                ? "요청의 URL과 헤더가 너무 깁니다 (합쳐서 최대 \(limit)바이트)."
+                : "The request's URL and headers are too long (at most \(limit) bytes together)."
+        case .notHTTP:
+            return korean ? "요청이 올바른 HTTP/1.1 형식이 아닙니다." : "The request is not valid HTTP/1.1."
         case .noSuchRoute:
             return korean
                 ? "이 경로는 없습니다. API의 경로는 /openapi.json 에 있습니다."

@@ -1,0 +1,101 @@
+import AccountCore
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// Answers a request that SwiftNIO's HTTP/1.1 parser refuses (a URL and headers over its limit,
+/// or bytes that are not HTTP) with the API's JSON error, an `X-Request-Id` and a request log
+/// line, and closes the connection. Without it Hummingbird answers such a request with an
+/// empty 400 that no log line or metric records: a client with a 100 KB URL could not tell
+/// what was wrong, nor an operator that it happened.
+///
+/// The parser stops at the first such byte, before the request reaches any route, so the
+/// answer has the native shape and English (neither the path nor `Accept-Language` was read),
+/// and the log line has no method or path. A request whose head was read, or whose response is
+/// still being written, is left to Hummingbird as before: only a connection with nothing in
+/// progress is answered here, so no answer is ever written into the middle of another.
+final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let logger: Logger
+    private let metrics: ServerMetrics?
+    private let headerLimit: Int
+    /// Request heads read whose response has not ended yet (pipelined requests count each).
+    private var responsesOwed = 0
+    /// Whether a request's head was read and its end not yet.
+    private var readingRequest = false
+    /// Whether this handler answered; the connection closes after that answer.
+    private var answered = false
+
+    /// - Parameters:
+    ///   - logger: the server's logger, for the request's line.
+    ///   - metrics: where the refused request is counted (route `unparsed`).
+    ///   - headerLimit: the parser's limit on a request line and headers together, named in
+    ///     the answer.
+    init(logger: Logger, metrics: ServerMetrics?, headerLimit: Int) {
+        self.logger = logger
+        self.metrics = metrics
+        self.headerLimit = headerLimit
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            responsesOwed += 1
+            readingRequest = true
+        case .end:
+            readingRequest = false
+        case .body:
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { responsesOwed -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Once answered, the connection is closing: what the decoder reports about bytes that
+        // came after the refused request concerns nobody.
+        guard !answered else { return }
+        guard let parserError = error as? HTTPParserError, responsesOwed == 0, !readingRequest else {
+            context.fireErrorCaught(error)
+            return
+        }
+        // Not passed on: Hummingbird would write its own empty 400 after this answer.
+        answered = true
+        let problem = RequestProblem(
+            kind: parserError == .headerOverflow ? .headersTooLarge(limit: headerLimit) : .notHTTP)
+        let failure = APIFailure(problem, language: .english, style: .native)
+        let id = RequestID().description
+        // Recorded before the answer is written, as the request log middleware does. No
+        // duration: the request ended where the parser stopped, and nothing ran for it.
+        metrics?.record(method: "unknown", route: "unparsed", status: Int(failure.status.code), duration: .zero)
+        logger.info(
+            "request",
+            metadata: [
+                "hb.request.id": .string(id),
+                "status": .stringConvertible(failure.status.code),
+                "refused": .string(failure.code),
+                "client": .string(context.channel.remoteAddress?.ipAddress ?? "unknown"),
+            ])
+        let body = ByteBuffer(string: APIBody.failure(code: failure.code, message: failure.message).serialized())
+        let head = HTTPResponse(
+            status: failure.status,
+            headerFields: [
+                .contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes),
+                .connection: "close", .requestID: id,
+            ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
