@@ -115,8 +115,7 @@ struct PostgresConnector: Sendable {
     func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(
-                configuration: try connectionConfiguration(), id: 1, logger: Self.logger)
+            connection = try await connect(id: 1)
         } catch {
             throw PostgresFailure.map(error, location: options.location)
         }
@@ -133,13 +132,17 @@ struct PostgresConnector: Sendable {
     /// Opens one connection beside the pool and closes it again: what ``ConnectionProbe`` tries.
     func probe() async -> ConnectionProbe.Finding {
         do {
-            let connection = try await PostgresConnection.connect(
-                configuration: try connectionConfiguration(), id: 0, logger: Self.logger)
+            let connection = try await connect(id: 0)
             try? await connection.close()
             return .reachable
         } catch {
             return PostgresFailure.connectFailure(error)
         }
+    }
+
+    /// Opens one connection of its own; `id` tells the probe's apart in PostgresNIO's logs.
+    private func connect(id: Int) async throws -> PostgresConnection {
+        try await PostgresConnection.connect(configuration: try connectionConfiguration(), id: id, logger: Self.logger)
     }
 }
 

@@ -30,18 +30,16 @@ enum PostgresDeadline {
 
     /// Runs `body`, which calls `leased` once it holds a connection; if it has not when the
     /// timer expires, cancels it and throws `storeIO`. Tests pass a `timer` they fire.
-    /// `afterProbe` learns each finding once it is recorded, with the connections then in use.
     ///
-    /// With a `probe`, a call still waiting after ``probeDelay(milliseconds:)`` asks it why. A
-    /// refusal that waiting cannot mend (a wrong password, a missing database) ends the wait at
-    /// once while `connectionsInUse` is zero; while other calls hold connections, one of them
-    /// will come free, as the refusal is only of new ones (a password changed under a running
-    /// pool). The `storeIO` of a wait that runs out says what the probe found: the server's
-    /// refusal, or a server that accepts connections while the pool's are all busy.
+    /// With a `watch`, a call still waiting after ``probeDelay(milliseconds:)`` asks it why,
+    /// and tells it the finding. A refusal that waiting cannot mend (a wrong password, a missing
+    /// database) ends the wait at once while no connection is in use; while other calls hold
+    /// connections, one of them will come free, as the refusal is only of new ones (a password
+    /// changed under a running pool). The `storeIO` of a wait that runs out says what the probe
+    /// found: the server's refusal, or a server that accepts connections while the pool's are
+    /// all busy.
     static func run<T: Sendable>(
-        milliseconds: Int, location: String, probe: ConnectionProbe? = nil,
-        connectionsInUse: @escaping @Sendable () -> Int = { 0 }, timer: @escaping Timer = eventLoopTimer,
-        afterProbe: @escaping @Sendable (ConnectionProbe.Finding, _ connectionsInUse: Int) -> Void = { _, _ in },
+        milliseconds: Int, location: String, watch: (any PoolWatch)? = nil, timer: @escaping Timer = eventLoopTimer,
         _ body: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
     ) async throws -> T {
         let lease = LeaseState()
@@ -52,16 +50,16 @@ enum PostgresDeadline {
         // One timer per call on the way that matters, the connection given at once; the
         // deadline's own timer is armed only when the probe's fires.
         let disarm: @Sendable () -> Void
-        if let probe {
+        if let watch {
             let delay = probeDelay(milliseconds: milliseconds)
             disarm = timer(delay) {
                 guard lease.startProbing() else { return }
                 lease.armDeadline(timer(milliseconds - delay, expire))
                 Task {
-                    let finding = await probe.check()
-                    let inUse = connectionsInUse()
+                    let finding = await watch.check()
+                    let inUse = watch.connectionsInUse
                     if lease.record(finding, connectionsInUse: inUse) { work.cancel() }
-                    afterProbe(finding, inUse)
+                    watch.noted(finding, connectionsInUse: inUse)
                 }
             }
         } else {

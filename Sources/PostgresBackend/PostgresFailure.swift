@@ -30,10 +30,9 @@ enum PostgresFailure {
             return .storeIO(detail: "\(location): \(String(describing: type(of: error))): \(error)")
         }
         if error.code == .server, let info = error.serverInfo {
-            let state = info[.sqlState] ?? "?????"
-            let message = info[.message] ?? "error"
+            let (state, reason) = serverReason(info)
             if state == "23505", info[.constraintName] == "users_email" { return .emailTaken }
-            let detail = "\(location): \(message) (SQLSTATE \(state))"
+            let detail = "\(location): \(reason)"
             switch state {
             case "40001", "40P01", "55P03", "57014": return .storeBusy(detail: detail)
             case "XX001", "XX002": return .storeCorrupted(detail: detail)
@@ -61,8 +60,7 @@ enum PostgresFailure {
             return .unreachable(reason: "\(String(describing: type(of: error))): \(error)", waitingCanHelp: true)
         }
         if error.code == .server, let info = error.serverInfo {
-            let state = info[.sqlState] ?? "?????"
-            let reason = "\(info[.message] ?? "error") (SQLSTATE \(state))"
+            let (state, reason) = serverReason(info)
             return .unreachable(reason: reason, waitingCanHelp: refusalCanPass(state))
         }
         if error.underlying is NIOSSLError || error.underlying is NIOSSLExtraError {
@@ -76,6 +74,12 @@ enum PostgresFailure {
         default:
             return .unreachable(reason: reason(error), waitingCanHelp: true)
         }
+    }
+
+    /// The server's SQLSTATE, and its error in words: "message (SQLSTATE state)".
+    private static func serverReason(_ info: PSQLError.ServerInfo) -> (state: String, text: String) {
+        let state = info[.sqlState] ?? "?????"
+        return (state, "\(info[.message] ?? "error") (SQLSTATE \(state))")
     }
 
     /// Why a connection failed, in words: the OS or TLS reason when there is one.

@@ -76,9 +76,6 @@ final class PostgresPool: Sendable {
         while true {
             attempt += 1
             let (client, generation) = current
-            let noted: @Sendable (ConnectionProbe.Finding, Int) -> Void = { [self] finding, inUse in
-                note(finding, connectionsInUse: inUse, generation: generation)
-            }
             let leaseAndRun: @Sendable (@escaping @Sendable () -> Void) async throws -> T = { [self] leased in
                 try await client.withConnection { connection in
                     leased()
@@ -91,11 +88,10 @@ final class PostgresPool: Sendable {
             do {
                 return try await PostgresDeadline.run(
                     milliseconds: options.connectTimeoutMilliseconds, location: options.location,
-                    probe: probesWaitingCalls ? probe : nil,
-                    connectionsInUse: connectionsInUse, afterProbe: noted, leaseAndRun)
+                    watch: probesWaitingCalls ? Watch(pool: self, generation: generation) : nil, leaseAndRun)
             } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
                 let finding = await probe.check()
-                note(finding, connectionsInUse: connectionsInUse(), generation: generation)
+                note(finding, connectionsInUse: connectionsInUse, generation: generation)
                 if finding == .reachable, !replaced, attempt < 3 {
                     replace(generation: generation)
                     replaced = true
@@ -135,7 +131,20 @@ final class PostgresPool: Sendable {
     /// How many times a fresh pool has taken the place of one that gave up.
     var replacements: Int { state.withLock { $0.generation } }
 
-    private func connectionsInUse() -> Int { inUse.load(ordering: .relaxed) }
+    private var connectionsInUse: Int { inUse.load(ordering: .relaxed) }
+
+    /// What a call waiting in the pool of `generation` asks and tells: the pool's probe, its
+    /// count of connections in use, and ``note(_:connectionsInUse:generation:)``.
+    private struct Watch: PoolWatch {
+        let pool: PostgresPool
+        let generation: Int
+
+        func check() async -> ConnectionProbe.Finding { await pool.probe.check() }
+        var connectionsInUse: Int { pool.connectionsInUse }
+        func noted(_ finding: ConnectionProbe.Finding, connectionsInUse: Int) {
+            pool.note(finding, connectionsInUse: connectionsInUse, generation: generation)
+        }
+    }
 
     /// Why a pool that stopped trying rejected a call.
     static func gaveUp(_ finding: ConnectionProbe.Finding) -> String {

@@ -32,6 +32,23 @@ struct PostgresDeadlineTests {
         }
     }
 
+    /// A pool as a waiting call sees it: `probe`'s findings, a fixed count of connections in
+    /// use, and `afterProbe` told of each finding.
+    struct FixedWatch: PoolWatch {
+        let probe: ConnectionProbe
+        let connectionsInUse: Int
+        let afterProbe: @Sendable () -> Void
+
+        init(_ probe: ConnectionProbe, connectionsInUse: Int = 0, afterProbe: @escaping @Sendable () -> Void = {}) {
+            self.probe = probe
+            self.connectionsInUse = connectionsInUse
+            self.afterProbe = afterProbe
+        }
+
+        func check() async -> ConnectionProbe.Finding { await probe.check() }
+        func noted(_ finding: ConnectionProbe.Finding, connectionsInUse: Int) { afterProbe() }
+    }
+
     /// A call's outcome, typed; `body` waits for a connection that never comes.
     static func waitForever(
         milliseconds: Int, probe: ConnectionProbe?, connectionsInUse: Int = 0, timer: ManualTimer,
@@ -40,8 +57,9 @@ struct PostgresDeadlineTests {
         do {
             return .success(
                 try await PostgresDeadline.run(
-                    milliseconds: milliseconds, location: "postgres://a@db:5432/x schema s", probe: probe,
-                    connectionsInUse: { connectionsInUse }, timer: timer.timer, afterProbe: { _, _ in afterProbe() }
+                    milliseconds: milliseconds, location: "postgres://a@db:5432/x schema s",
+                    watch: probe.map { FixedWatch($0, connectionsInUse: connectionsInUse, afterProbe: afterProbe) },
+                    timer: timer.timer
                 ) { _ -> Int in
                     let (stream, _) = AsyncStream<Int>.makeStream()
                     for await _ in stream {}
@@ -241,7 +259,7 @@ struct PostgresDeadlineTests {
         let manual = ManualTimer()
         for n in 0..<100 {
             let answer = try await PostgresDeadline.run(
-                milliseconds: 10_000, location: "here", probe: probe, timer: manual.timer
+                milliseconds: 10_000, location: "here", watch: FixedWatch(probe), timer: manual.timer
             ) { leased in
                 leased()
                 return n
