@@ -76,7 +76,10 @@ enum PostgresDeadline {
                 work.cancel()
             }
         } catch {
-            if let reason = lease.expiry(milliseconds: milliseconds) {
+            // The count now as well as at the probe: a pool slow to open its first connection
+            // (a busy machine) had none in use when the probe came, and then gave it to another call.
+            if let reason = lease.expiry(milliseconds: milliseconds, connectionsInUseNow: watch?.connectionsInUse ?? 0)
+            {
                 throw AccountError.storeIO(detail: "\(location): \(reason)")
             }
             throw error
@@ -150,11 +153,12 @@ private final class LeaseState: Sendable {
         }
     }
 
-    /// Why the call got no connection, if it expired.
-    func expiry(milliseconds: Int) -> String? {
+    /// Why the call got no connection, if it expired. The pool's connections were all busy if
+    /// any was in use when the probe came or is now.
+    func expiry(milliseconds: Int, connectionsInUseNow: Int) -> String? {
         guard state.load(ordering: .acquiring) == Self.expired else { return nil }
         let (started, finding, endedByFinding, inUse) = probing.withLock {
-            ($0.started, $0.finding, $0.endedByFinding, $0.connectionsInUse)
+            ($0.started, $0.finding, $0.endedByFinding, max($0.connectionsInUse, connectionsInUseNow))
         }
         let wait = "no connection could be made within \(milliseconds) ms"
         switch finding {

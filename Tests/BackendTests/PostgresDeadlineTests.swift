@@ -32,20 +32,24 @@ struct PostgresDeadlineTests {
         }
     }
 
-    /// A pool as a waiting call sees it: `probe`'s findings, a fixed count of connections in
-    /// use, and `afterProbe` told of each finding.
+    /// A pool as a waiting call sees it: `probe`'s findings, the count of connections in use
+    /// that `inUse` gives, and `afterProbe` told of each finding.
     struct FixedWatch: PoolWatch {
         let probe: ConnectionProbe
-        let connectionsInUse: Int
+        let inUse: @Sendable () -> Int
         let afterProbe: @Sendable () -> Void
 
-        init(_ probe: ConnectionProbe, connectionsInUse: Int = 0, afterProbe: @escaping @Sendable () -> Void = {}) {
+        init(
+            _ probe: ConnectionProbe, inUse: @escaping @Sendable () -> Int = { 0 },
+            afterProbe: @escaping @Sendable () -> Void = {}
+        ) {
             self.probe = probe
-            self.connectionsInUse = connectionsInUse
+            self.inUse = inUse
             self.afterProbe = afterProbe
         }
 
         func check() async -> ConnectionProbe.Finding { await probe.check() }
+        var connectionsInUse: Int { inUse() }
         func noted(_ finding: ConnectionProbe.Finding, connectionsInUse: Int) { afterProbe() }
     }
 
@@ -54,11 +58,19 @@ struct PostgresDeadlineTests {
         milliseconds: Int, probe: ConnectionProbe?, connectionsInUse: Int = 0, timer: ManualTimer,
         afterProbe: @escaping @Sendable () -> Void = {}
     ) async -> Result<Int, any Error> {
+        await waitForever(
+            milliseconds: milliseconds,
+            watch: probe.map { FixedWatch($0, inUse: { connectionsInUse }, afterProbe: afterProbe) }, timer: timer)
+    }
+
+    /// A call's outcome, typed, under `watch`; `body` waits for a connection that never comes.
+    static func waitForever(
+        milliseconds: Int, watch: (any PoolWatch)?, timer: ManualTimer
+    ) async -> Result<Int, any Error> {
         do {
             return .success(
                 try await PostgresDeadline.run(
-                    milliseconds: milliseconds, location: "postgres://a@db:5432/x schema s",
-                    watch: probe.map { FixedWatch($0, connectionsInUse: connectionsInUse, afterProbe: afterProbe) },
+                    milliseconds: milliseconds, location: "postgres://a@db:5432/x schema s", watch: watch,
                     timer: timer.timer
                 ) { _ -> Int in
                     let (stream, _) = AsyncStream<Int>.makeStream()
@@ -230,6 +242,29 @@ struct PostgresDeadlineTests {
         #expect(await manual.fire() == 9_500, "the deadline's timer covers the rest of the wait")
         let message = Self.storeIOMessage(await outcome) ?? ""
         #expect(message.hasSuffix("postgres://a@db:5432/x schema s: \(expected)"), "\(message)")
+    }
+
+    @Test("a pool with no connection in use at the probe that gave one out by the deadline was busy")
+    func connectionGivenOutAfterTheProbe() async throws {
+        // A pool slow to open its first connection on a busy machine: the probe came first,
+        // then the connection went to another call, which held it past this call's deadline.
+        let manual = ManualTimer()
+        let probed = AsyncStream<Void>.makeStream()
+        let inUse = Atomic<Int>(0)
+        let watch = FixedWatch(
+            ConnectionProbe { .reachable }, inUse: { inUse.load(ordering: .relaxed) },
+            afterProbe: { probed.continuation.yield() })
+        async let outcome = Self.waitForever(milliseconds: 10_000, watch: watch, timer: manual)
+        #expect(await manual.fire() == 500)
+        var recorded = probed.stream.makeAsyncIterator()
+        _ = await recorded.next()
+        inUse.store(1, ordering: .relaxed)
+        #expect(await manual.fire() == 9_500)
+        let message = Self.storeIOMessage(await outcome) ?? ""
+        #expect(
+            message.hasSuffix(
+                "no pooled connection came free within 10000 ms; the server accepts connections, so all of the pool's (postgres.pool_size) were busy"
+            ), "\(message)")
     }
 
     @Test("a wait that runs out before the probe has an answer says so")
