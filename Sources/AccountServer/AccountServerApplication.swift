@@ -116,12 +116,9 @@ public enum AccountServerApplication {
         // where Hummingbird would wrap every request in it (about 5 % of the server's CPU per
         // signed-in read on PostgreSQL, measured).
         api.addRoutes(to: router, unknownPathsUnder: ["/"], notFoundPage: notFoundPage)
-        let headerLimit = HTTP1Channel.Configuration.DecoderConfiguration().maxHeaderListSize
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(
-                additionalChannelHandlers: [
-                    UnparsableRequestHandler(logger: logger, metrics: metrics, headerLimit: headerLimit)
-                ],
+                additionalChannelHandlers: [UnparsableRequestHandler(logger: logger, metrics: metrics)],
                 idleTimeout: .seconds(Int64(listen.idleTimeoutSeconds))))
         let server =
             try listen.tls.map { files in

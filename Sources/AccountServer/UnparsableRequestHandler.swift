@@ -1,5 +1,6 @@
 import AccountCore
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -16,11 +17,20 @@ import NIOHTTPTypes
 /// and the log line has no method or path. A request whose head was read, or whose response is
 /// still being written, is left to Hummingbird as before: only a connection with nothing in
 /// progress is answered here, so no answer is ever written into the middle of another.
-final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+///
+/// ``AccountServerApplication`` adds one to every connection. An application of your own adds
+/// it through its HTTP server's configuration; the list is made anew for each connection:
+///
+/// ```swift
+/// let server = HTTPServerBuilder.http1(
+///     configuration: .init(additionalChannelHandlers: [UnparsableRequestHandler(logger: logger)]))
+/// let application = Application(router: router, server: server, logger: logger)
+/// ```
+public final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    public typealias InboundIn = HTTPRequestPart
+    public typealias InboundOut = HTTPRequestPart
+    public typealias OutboundIn = HTTPResponsePart
+    public typealias OutboundOut = HTTPResponsePart
 
     private let logger: Logger
     private let metrics: ServerMetrics?
@@ -34,16 +44,19 @@ final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChannelHand
 
     /// - Parameters:
     ///   - logger: the server's logger, for the request's line.
-    ///   - metrics: where the refused request is counted (route `unparsed`).
+    ///   - metrics: where the refused request is counted (route `unparsed`), if anywhere.
     ///   - headerLimit: the parser's limit on a request line and headers together, named in
-    ///     the answer.
-    init(logger: Logger, metrics: ServerMetrics?, headerLimit: Int) {
+    ///     the answer: the server's `maxHeaderListSize` (Hummingbird's default unless set).
+    public init(
+        logger: Logger, metrics: ServerMetrics? = nil,
+        headerLimit: Int = HTTP1Channel.Configuration.DecoderConfiguration().maxHeaderListSize
+    ) {
         self.logger = logger
         self.metrics = metrics
         self.headerLimit = headerLimit
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
             responsesOwed += 1
@@ -56,12 +69,12 @@ final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChannelHand
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { responsesOwed -= 1 }
         context.write(data, promise: promise)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Once answered, the connection is closing: what the decoder reports about bytes that
         // came after the refused request concerns nobody.
         guard !answered else { return }

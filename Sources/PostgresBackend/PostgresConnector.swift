@@ -140,7 +140,7 @@ struct PostgresConnector: Sendable {
         }
     }
 
-    /// Opens one connection of its own; `id` tells the probe's apart in PostgresNIO's logs.
+    /// Opens one connection of its own; `id` is PostgresNIO's number for it (0 for the probe's).
     private func connect(id: Int) async throws -> PostgresConnection {
         try await PostgresConnection.connect(configuration: try connectionConfiguration(), id: id, logger: Self.logger)
     }

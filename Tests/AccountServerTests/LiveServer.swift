@@ -80,7 +80,8 @@ struct LiveServer {
 
     /// Runs the application until `body` returns, then shuts it down gracefully: `accounts
     /// serve`'s, or with `embedded` a plain Hummingbird application that mounts the routes
-    /// beside one of its own (`GET /app`), as an embedder would.
+    /// beside one of its own (`GET /app`) and adds `UnparsableRequestHandler`, as the
+    /// AccountServer documentation tells an embedder to.
     static func run<T: Sendable>(
         api: AccountAPI, log: CapturedLog, corsOrigins: [String] = [], webPages: WebSettings? = nil,
         embedded: Bool = false,
@@ -94,7 +95,10 @@ struct LiveServer {
             router.get("app") { _, _ in "the application's own route" }
             api.addRoutes(to: router)
             application = Application(
-                router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                router: router,
+                server: .http1(
+                    configuration: .init(additionalChannelHandlers: [UnparsableRequestHandler(logger: logger)])),
+                configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
                 onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
                 logger: logger)
         } else {

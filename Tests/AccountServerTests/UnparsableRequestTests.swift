@@ -29,6 +29,19 @@ struct UnparsableRequestTests {
         }
     }
 
+    @Test("an application that mounts the routes and adds the handler answers the same")
+    func embedded() async throws {
+        try await LiveServer.with(Backends.sqlite, embedded: true) { server in
+            let reply = try await server.send(.GET, "/app?q=" + String(repeating: "a", count: 100_000))
+            #expect(reply.status == 431)
+            #expect(reply.code == "headers_too_large")
+            let id = try #require(reply.headers.first(name: "X-Request-Id"))
+            #expect(server.log.text.contains(id))
+            let garbage = try await Self.exchange(port: server.port, "HELLO THERE\r\n\r\n")
+            #expect(garbage.hasPrefix("HTTP/1.1 400 Bad Request\r\n") && garbage.contains(#""code":"invalid_request""#))
+        }
+    }
+
     @Test("more header fields than the parser takes is 431 too")
     func tooManyHeaders() async throws {
         try await LiveServer.with(Backends.sqlite) { server in
