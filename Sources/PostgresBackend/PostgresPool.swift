@@ -13,16 +13,14 @@ import _ConnectionPoolModule
 /// refused until the pool's next try: 9 s later after a 45-second outage, up to a minute after
 /// a long one. So when the probe connects while the pool has no connection to give, no call
 /// holds one, and an earlier probe found the server refusing (or the pool rejects calls that
-/// way), a fresh pool takes its place and the waiting calls run there. The old pool is shut
-/// down, which closes its connections at once; it has none open then but for one it might have
-/// made in the instant before, which could be closed under a call.
+/// way), a fresh pool takes its place and the waiting calls run there. The old pool is retired
+/// (``PoolGeneration``): a call already running on one of its connections finishes there, and
+/// the pool is shut down after it.
 final class PostgresPool: Sendable {
     private struct State {
-        var client: PostgresClient
-        var runner: Task<Void, Never>
-        var generation = 0
-        /// The runners of replaced pools, shutting down; `close` waits for them.
-        var retired: [Task<Void, Never>] = []
+        var current: PoolGeneration
+        /// Replaced pools, shut down or shutting down; `close` waits for them.
+        var retired: [PoolGeneration] = []
     }
 
     private let configuration: PostgresClient.Configuration
@@ -30,8 +28,6 @@ final class PostgresPool: Sendable {
     private let probe: ConnectionProbe
     private let probesWaitingCalls: Bool
     private let state: Mutex<State>
-    /// Calls holding a connection now: while any does, one will come free for a waiting call.
-    private let inUse = Atomic<Int>(0)
     /// Set when the probe finds the server refusing, cleared when a call gets a connection. While
     /// it is set, a pool with no connection in use that a waiting call could not lease from, on
     /// a server that accepts connections again, is waiting out its backoff.
@@ -48,18 +44,15 @@ final class PostgresPool: Sendable {
         options = connector.options
         probe = ConnectionProbe(freshFor: probeFreshFor) { await connector.probe() }
         self.probesWaitingCalls = probesWaitingCalls
-        let (client, runner) = Self.start(configuration)
-        state = Mutex(State(client: client, runner: runner))
+        state = Mutex(State(current: PoolGeneration(configuration, number: 0)))
     }
 
-    private static func start(_ configuration: PostgresClient.Configuration) -> (PostgresClient, Task<Void, Never>) {
-        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresConnector.logger)
-        return (client, Task { await client.run() })
-    }
+    /// The pool to lease from.
+    private var current: PoolGeneration { state.withLock { $0.current } }
 
-    /// The pool to lease from, and its generation, to name it to ``replace(generation:)``.
-    private var current: (client: PostgresClient, generation: Int) {
-        state.withLock { ($0.client, $0.generation) }
+    /// A call got a connection of a pool retired while it waited; it did not run there.
+    private struct RetiredWhileWaiting: Error, CustomStringConvertible {
+        var description: String { "the pool was replaced while this call waited for a connection; it did not run" }
     }
 
     /// Runs `body` on a pooled connection, within the connect timeout for getting one.
@@ -68,38 +61,41 @@ final class PostgresPool: Sendable {
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {
-        // Each rerun below is of a call that never had a connection, so nothing of it ran.
+        // Each rerun below is of a call that never ran on a connection, so nothing of it ran.
         // Three tries: a rejection by the pool that gave up, then at most one by a pool that a
-        // racing call replaced, are all a call can meet before it reaches the fresh pool.
+        // racing call replaced (shut down, or retired as it gave this call a connection), are
+        // all a call can meet before it reaches the fresh pool.
         var replaced = false
         var attempt = 0
         while true {
             attempt += 1
-            let (client, generation) = current
+            let pool = current
             let leaseAndRun: @Sendable (@escaping @Sendable () -> Void) async throws -> T = { [self] leased in
-                try await client.withConnection { connection in
+                try await pool.client.withConnection { connection in
                     leased()
+                    guard pool.startCall() else { throw RetiredWhileWaiting() }
+                    defer { pool.endCall() }
                     if outage.load(ordering: .relaxed) { outage.store(false, ordering: .relaxed) }
-                    inUse.add(1, ordering: .relaxed)
-                    defer { inUse.subtract(1, ordering: .relaxed) }
                     return try await body(connection)
                 }
             }
             do {
                 return try await PostgresDeadline.run(
                     milliseconds: options.connectTimeoutMilliseconds, location: options.location,
-                    watch: probesWaitingCalls ? Watch(pool: self, generation: generation) : nil, leaseAndRun)
+                    watch: probesWaitingCalls ? Watch(pool: self, generation: pool.number) : nil, leaseAndRun)
             } catch let error as ConnectionPoolError where error == .connectionCreationCircuitBreakerTripped {
                 let finding = await probe.check()
-                note(finding, connectionsInUse: connectionsInUse, generation: generation)
+                note(finding, connectionsInUse: connectionsInUse, generation: pool.number)
                 if finding == .reachable, !replaced, attempt < 3 {
-                    replace(generation: generation)
+                    replace(generation: pool.number)
                     replaced = true
                     continue
                 }
                 throw AccountError.storeIO(detail: "\(options.location): \(Self.gaveUp(finding))")
-            } catch let error where Self.isShutDown(error) && generation != current.generation && attempt < 3 {
+            } catch let error where Self.isShutDown(error) && pool.number != current.number && attempt < 3 {
                 // The pool this call picked was replaced, and shut down, before it leased.
+                continue
+            } catch is RetiredWhileWaiting where attempt < 3 {
                 continue
             } catch {
                 throw PostgresFailure.map(error, location: options.location)
@@ -129,9 +125,10 @@ final class PostgresPool: Sendable {
     }
 
     /// How many times a fresh pool has taken the place of one that gave up.
-    var replacements: Int { state.withLock { $0.generation } }
+    var replacements: Int { current.number }
 
-    private var connectionsInUse: Int { inUse.load(ordering: .relaxed) }
+    /// Calls running on the current pool's connections: while any does, one will come free.
+    private var connectionsInUse: Int { current.connectionsInUse }
 
     /// What a call waiting in the pool of `generation` asks and tells: the pool's probe, its
     /// count of connections in use, and ``note(_:connectionsInUse:generation:)``.
@@ -155,24 +152,23 @@ final class PostgresPool: Sendable {
         }
     }
 
-    /// Starts a fresh pool in place of `generation`'s and shuts that one down, unless another
+    /// Starts a fresh pool in place of `generation`'s and retires that one, unless another
     /// call has replaced it already.
     private func replace(generation: Int) {
-        state.withLock { state in
-            guard state.generation == generation else { return }
-            state.runner.cancel()
-            state.retired.append(state.runner)
-            (state.client, state.runner) = Self.start(configuration)
-            state.generation += 1
+        let replaced = state.withLock { state -> PoolGeneration? in
+            guard state.current.number == generation else { return nil }
+            let old = state.current
+            state.retired.append(old)
+            state.current = PoolGeneration(configuration, number: generation + 1)
+            return old
         }
+        replaced?.retire()
     }
 
     /// Shuts the pool down (and any replaced one still shutting down), and waits until it has.
     func close() async {
-        let runners = state.withLock { state in
-            state.runner.cancel()
-            return [state.runner] + state.retired
-        }
-        for runner in runners { await runner.value }
+        let pools = state.withLock { [$0.current] + $0.retired }
+        for pool in pools { pool.runner.cancel() }
+        for pool in pools { await pool.runner.value }
     }
 }

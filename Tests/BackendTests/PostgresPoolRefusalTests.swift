@@ -246,4 +246,31 @@ struct PostgresPoolRefusalTests {
         #expect(pool.replacements == 1, "a pool that had recovered was replaced")
         await pool.close()
     }
+
+    @Test("a pool replaced while a call runs on one of its connections lets that call finish")
+    func replacedUnderACall() async throws {
+        let options = try PostgresBackendDescriptor.connectionOptions(
+            BackendConfiguration(location: "public", values: PostgresTestServer.values))
+        let pool = try PostgresPool(PostgresConnector(options), probesWaitingCalls: false)
+        let running = AsyncStream<Void>.makeStream()
+        let proceed = AsyncStream<Void>.makeStream()
+        let call = Task {
+            try await pool.withConnection { connection in
+                running.continuation.yield()
+                for await _ in proceed.stream { break }
+                return try await connection.rows("SELECT 1").count
+            }
+        }
+        var started = running.stream.makeAsyncIterator()
+        _ = await started.next()
+        // What a waiting call's probe reports when it read the count of connections in use just
+        // before the pool, back from its backoff, gave this call its connection.
+        pool.note(.unreachable(reason: "connection refused", waitingCanHelp: true), connectionsInUse: 0, generation: 0)
+        pool.note(.reachable, connectionsInUse: 0, generation: 0)
+        #expect(pool.replacements == 1)
+        proceed.continuation.yield()
+        #expect(try await call.value == 1, "the replaced pool's shutdown closed the connection under the call")
+        #expect(try await pool.withConnection { connection in try await connection.rows("SELECT 2").count } == 1)
+        await pool.close()
+    }
 }
