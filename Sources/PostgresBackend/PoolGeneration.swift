@@ -7,7 +7,8 @@ import Synchronization
 /// Cancelling the run task shuts the pool down by force, closing even the connections calls
 /// are using. So a pool being replaced is retired instead: from then on no call starts on it
 /// (one that gets a connection runs again on the fresh pool, as nothing of it ran), and the
-/// pool is shut down once the last call already running on it ends.
+/// pool is shut down once the last call already running on it has ended and given its
+/// connection back.
 final class PoolGeneration: Sendable {
     let client: PostgresClient
     let runner: Task<Void, Never>
@@ -42,7 +43,8 @@ final class PoolGeneration: Sendable {
         return false
     }
 
-    /// Ends a call counted by ``startCall()``; the last one on a retired pool shuts it down.
+    /// Ends a call counted by ``startCall()``, once its connection is back in the pool; the last
+    /// one on a retired pool shuts it down, so that the shutdown finds every connection idle.
     func endCall() {
         if leases.subtract(1, ordering: .acquiringAndReleasing).newValue == Self.retiring { runner.cancel() }
     }

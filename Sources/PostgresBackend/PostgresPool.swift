@@ -71,13 +71,22 @@ final class PostgresPool: Sendable {
             attempt += 1
             let pool = current
             let leaseAndRun: @Sendable (@escaping @Sendable () -> Void) async throws -> T = { [self] leased in
-                try await pool.client.withConnection { connection in
+                // What `body` throws comes back as a result, so that the call is counted as ended
+                // only after its connection is back in the pool: a retired pool is shut down
+                // when its last call ends, and PostgresNIO's shutdown is meant for connections
+                // that are idle (one shut down while a connection was still leased could hang).
+                let outcome: Result<T, any Error> = try await pool.client.withConnection { connection in
                     leased()
                     guard pool.startCall() else { throw RetiredWhileWaiting() }
-                    defer { pool.endCall() }
                     if outage.load(ordering: .relaxed) { outage.store(false, ordering: .relaxed) }
-                    return try await body(connection)
+                    do {
+                        return .success(try await body(connection))
+                    } catch {
+                        return .failure(error)
+                    }
                 }
+                pool.endCall()
+                return try outcome.get()
             }
             do {
                 return try await PostgresDeadline.run(
