@@ -31,12 +31,18 @@ struct PostgresPoolRefusalTests {
         }
     }
 
+    /// The test server's own (superuser) role on its `public` schema: the other side of each
+    /// refusal, which goes on connecting while the scratch role is refused.
+    static func serverOptions() throws -> PostgresOptions {
+        try PostgresBackendDescriptor.connectionOptions(
+            BackendConfiguration(location: "public", values: PostgresTestServer.values))
+    }
+
     /// Runs each statement as the test server's own (superuser) role. Two checks granting or
     /// revoking on the database at once can fail with "tuple concurrently updated", which a
     /// rerun of that statement mends.
     static func administer(_ statements: [String]) async throws {
-        let options = try PostgresBackendDescriptor.connectionOptions(
-            BackendConfiguration(location: "public", values: PostgresTestServer.values))
+        let options = try Self.serverOptions()
         try await PostgresConnector(options).withConnection { connection in
             for statement in statements {
                 for attempt in 1... {
@@ -136,8 +142,7 @@ struct PostgresPoolRefusalTests {
             let locked = AsyncStream<Void>.makeStream()
             // Another session holds a lock that the store's one connection then waits on.
             let holder = Task {
-                let options = try PostgresBackendDescriptor.connectionOptions(
-                    BackendConfiguration(location: "public", values: PostgresTestServer.values))
+                let options = try Self.serverOptions()
                 try await PostgresConnector(options).withConnection { connection in
                     try await connection.inTransaction {
                         try await connection.run(
@@ -221,8 +226,7 @@ struct PostgresPoolRefusalTests {
         "a pool with no connection after an outage, on a server that accepts them again, is replaced; a busy or slow one is not"
     )
     func poolWaitingOutItsBackoff() async throws {
-        let options = try PostgresBackendDescriptor.connectionOptions(
-            BackendConfiguration(location: "public", values: PostgresTestServer.values))
+        let options = try Self.serverOptions()
         // The findings come from this test alone: a call slow to get its first connection on a
         // machine busy with the whole suite had its own probe find the server and replace the pool.
         let pool = try PostgresPool(PostgresConnector(options), probesWaitingCalls: false)
@@ -249,8 +253,7 @@ struct PostgresPoolRefusalTests {
 
     @Test("a pool replaced while a call runs on one of its connections lets that call finish")
     func replacedUnderACall() async throws {
-        let options = try PostgresBackendDescriptor.connectionOptions(
-            BackendConfiguration(location: "public", values: PostgresTestServer.values))
+        let options = try Self.serverOptions()
         let pool = try PostgresPool(PostgresConnector(options), probesWaitingCalls: false)
         let running = AsyncStream<Void>.makeStream()
         let proceed = AsyncStream<Void>.makeStream()
