@@ -57,6 +57,21 @@ enum OpenAPIDocument {
                   }
                 }
               },
+              "HeadersTooLarge": {
+                "content": {
+                  "application/json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Failure"
+                    }
+                  }
+                },
+                "description": "The URL and headers together are over 81,920 bytes, or over 1,000 fields (`headers_too_large`). The server refuses such a request before it reads the path, so this answer has the native shape and English on every route, and closes the connection.",
+                "headers": {
+                  "X-Request-Id": {
+                    "$ref": "#/components/headers/RequestId"
+                  }
+                }
+              },
               "InvalidInput": {
                 "content": {
                   "application/json": {
@@ -724,6 +739,9 @@ enum OpenAPIDocument {
                   "429": {
                     "$ref": "#/components/responses/StrapiTooManyAttempts"
                   },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
+                  },
                   "500": {
                     "$ref": "#/components/responses/StrapiStoreFailed"
                   },
@@ -788,6 +806,9 @@ enum OpenAPIDocument {
                   "429": {
                     "$ref": "#/components/responses/StrapiTooManyAttempts"
                   },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
+                  },
                   "500": {
                     "$ref": "#/components/responses/StrapiStoreFailed"
                   },
@@ -847,6 +868,9 @@ enum OpenAPIDocument {
                   "429": {
                     "$ref": "#/components/responses/StrapiTooManyAttempts"
                   },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
+                  },
                   "500": {
                     "$ref": "#/components/responses/StrapiStoreFailed"
                   },
@@ -886,6 +910,9 @@ enum OpenAPIDocument {
                   },
                   "401": {
                     "$ref": "#/components/responses/StrapiNotSignedIn"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
                   },
                   "500": {
                     "$ref": "#/components/responses/StrapiStoreFailed"
@@ -929,6 +956,9 @@ enum OpenAPIDocument {
                       }
                     }
                   },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
+                  },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"
                   },
@@ -960,6 +990,9 @@ enum OpenAPIDocument {
                         "$ref": "#/components/headers/RequestId"
                       }
                     }
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
                   }
                 },
                 "summary": "This document",
@@ -1018,6 +1051,9 @@ enum OpenAPIDocument {
                   "429": {
                     "$ref": "#/components/responses/TooManyAttempts"
                   },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
+                  },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"
                   },
@@ -1057,6 +1093,9 @@ enum OpenAPIDocument {
                   },
                   "401": {
                     "$ref": "#/components/responses/NotSignedIn"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
                   },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"
@@ -1102,6 +1141,9 @@ enum OpenAPIDocument {
                   },
                   "401": {
                     "$ref": "#/components/responses/NotSignedIn"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
                   },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"
@@ -1169,6 +1211,9 @@ enum OpenAPIDocument {
                   },
                   "429": {
                     "$ref": "#/components/responses/TooManyAttempts"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
                   },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"
@@ -1238,6 +1283,9 @@ enum OpenAPIDocument {
                   "429": {
                     "$ref": "#/components/responses/TooManyAttempts"
                   },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
+                  },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"
                   },
@@ -1299,6 +1347,9 @@ enum OpenAPIDocument {
                   },
                   "429": {
                     "$ref": "#/components/responses/TooManyAttempts"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
                   },
                   "500": {
                     "$ref": "#/components/responses/StoreFailed"

@@ -29,6 +29,28 @@ struct UnparsableRequestTests {
         }
     }
 
+    @Test("every operation of the OpenAPI document lists this 431, in the native shape")
+    func documented() throws {
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: OpenAPITests.committed)))
+                as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+        let operations = paths.flatMap { path, operations in
+            operations.map { ("\($0.key.uppercased()) \(path)", $0.value) }
+        }
+        #expect(operations.count > 10)
+        // Refused before routing: a Strapi route's client gets the native body too.
+        let without431 = operations.filter { _, operation in
+            let responses = operation["responses"] as? [String: [String: Any]]
+            return responses?["431"]?["$ref"] as? String != "#/components/responses/HeadersTooLarge"
+        }
+        #expect(without431.map(\.0).sorted() == [])
+        let components = try #require(document["components"] as? [String: [String: [String: Any]]])
+        let response = try #require(components["responses"]?["HeadersTooLarge"])
+        let schema = (response["content"] as? [String: [String: [String: String]]])?["application/json"]?["schema"]
+        #expect(schema?["$ref"] == "#/components/schemas/Failure")
+    }
+
     @Test("an application that mounts the routes and adds the handler answers the same")
     func embedded() async throws {
         try await LiveServer.with(Backends.sqlite, embedded: true) { server in

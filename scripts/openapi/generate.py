@@ -21,7 +21,7 @@ www = {"WWW-Authenticate": {"description": "Always `Bearer`.", "schema": {"type"
 # routes: one schema and text per status and API style, so a client generator makes one type
 # for each instead of one per route.
 failure_names = {"400": "InvalidInput", "401": "NotSignedIn", "409": "EmailTaken", "413": "BodyTooLarge",
-    "415": "NotJSON", "429": "TooManyAttempts", "500": "StoreFailed", "503": "Unavailable"}
+    "415": "NotJSON", "429": "TooManyAttempts", "431": "HeadersTooLarge", "500": "StoreFailed", "503": "Unavailable"}
 failure_texts = {
     "400": "Invalid input: a rule broken, or a body that is not the route's JSON object (a field missing, null, of the wrong type, or given twice).",
     "401": "Wrong credentials, or no valid session.",
@@ -29,11 +29,15 @@ failure_texts = {
     "413": "The body is larger than server.max_body_bytes.",
     "415": "The body is not application/json.",
     "429": "Too many attempts: the account's throttle or the client's per-minute limit.",
+    "431": "The URL and headers together are over 81,920 bytes, or over 1,000 fields (`headers_too_large`). The server refuses such a request before it reads the path, so this answer has the native shape and English on every route, and closes the connection.",
     "500": "The store failed; the cause is in the server's log only.",
     "503": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
 }
-def failure_name(style, code): return ("" if style == "native" else "Strapi") + failure_names[code]
+# Answered before the route is known (UnparsableRequestHandler): one native response for all.
+route_independent = ["431"]
+def failure_name(style, code): return ("" if style == "native" or code in route_independent else "Strapi") + failure_names[code]
 def failure_response(style, code):
+    if code in route_independent: style = "native"
     h = retry if code in ("429", "503") else (www if code == "401" and style == "native" else None)
     return resp(failure_texts[code], ref("Failure") if style == "native" else ref("StrapiFailure"), h)
 responses = {}  # only the ones some route refers to
@@ -46,7 +50,7 @@ bearer = [{"bearer": []}]
 body_codes = ["400", "413", "415", "429", "500", "503"]
 def op(summary, opid, tag, style, ok_code, ok, codes, req=None, secured=False, desc=None):
     o = {"summary": summary, "operationId": opid, "tags": [tag], "parameters": [lang],
-         "responses": {ok_code: ok, **failures(style, codes)}}
+         "responses": {ok_code: ok, **failures(style, codes + route_independent)}}
     if desc: o["description"] = desc
     if req: o["requestBody"] = {"required": True, **jsonbody(ref(req))}
     if secured: o["security"] = bearer
@@ -80,7 +84,8 @@ paths = {
   "/api/users/me": {"get": op("The signed-in user (Strapi)", "strapiMe", "strapi", "strapi", "200",
       resp("The user.", ref("StrapiUser")), ["401", "500", "503"], secured=True)},
   "/openapi.json": {"get": {"summary": "This document", "operationId": "openAPI", "tags": ["operations"],
-      "responses": {"200": {"description": "The OpenAPI document.", "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+      "responses": {"200": {"description": "The OpenAPI document.", "content": {"application/json": {"schema": {"type": "object"}}}},
+          **failures("native", route_independent)}}},
 }
 s = lambda **kw: {"type": "string", **kw}
 EMAIL = "^[a-z][a-z0-9]{5,19}@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z]{2,}$"
