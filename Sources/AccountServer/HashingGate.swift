@@ -131,8 +131,15 @@ final class HashingThreads: TaskExecutor {
     init(count: Int) {
         self.count = count
         for index in 0..<count {
-            let thread = Thread { [work] in work.run() }
-            thread.name = "accounts.hashing.\(index)"
+            let name = Self.threadName(index)
+            let thread = Thread { [work] in
+                // Named by the thread itself: Foundation on Linux passes a name on to the kernel
+                // only for the current thread, so one given before `start()` never showed (the
+                // threads carried the name of the Dispatch thread that made them), and the
+                // kernel refuses a name over 15 bytes outright.
+                Thread.current.name = name
+                work.run()
+            }
             thread.start()
         }
     }
@@ -142,6 +149,10 @@ final class HashingThreads: TaskExecutor {
         // takes one empty turn and ends.
         for _ in 0..<count { work.available.signal() }
     }
+
+    /// What `top -H`, `ps -L` and a debugger show for hashing thread `index`: at most the 15
+    /// bytes the kernel keeps of a thread's name.
+    static func threadName(_ index: Int) -> String { "hashing-\(index)" }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
