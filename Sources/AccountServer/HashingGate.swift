@@ -131,13 +131,18 @@ final class HashingThreads: TaskExecutor {
     init(count: Int) {
         self.count = count
         for index in 0..<count {
-            let name = Self.threadName(index)
             let thread = Thread { [work] in
-                // Named by the thread itself: Foundation on Linux passes a name on to the kernel
-                // only for the current thread, so one given before `start()` never showed (the
-                // threads carried the name of the Dispatch thread that made them), and the
-                // kernel refuses a name over 15 bytes outright.
-                Thread.current.name = name
+                // Named by the thread itself, through the kernel's own file for it (what
+                // prctl(PR_SET_NAME) sets; Swift cannot call that variadic function nor glibc's
+                // pthread_setname_np). Not through Foundation's `Thread.name`: it reaches the
+                // kernel only once `start()` has stored the new thread's handle, which a thread
+                // that runs at once beats, and then it is dropped — one thread in about ten kept
+                // the name of the Dispatch thread that made it. Where there is no such file (not
+                // Linux), the threads go unnamed: the name is for operators, nothing depends on it.
+                if let comm = FileHandle(forWritingAtPath: "/proc/thread-self/comm") {
+                    try? comm.write(contentsOf: Data("hashing-\(index)".utf8))
+                    try? comm.close()
+                }
                 work.run()
             }
             thread.start()
@@ -149,10 +154,6 @@ final class HashingThreads: TaskExecutor {
         // takes one empty turn and ends.
         for _ in 0..<count { work.available.signal() }
     }
-
-    /// What `top -H`, `ps -L` and a debugger show for hashing thread `index`: at most the 15
-    /// bytes the kernel keeps of a thread's name.
-    static func threadName(_ index: Int) -> String { "hashing-\(index)" }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
