@@ -5,6 +5,9 @@
 #   scripts/fault-sweep.sh                 the full sweep: for each backend and command, fail the
 #                                          k-th file system call of the command, for every k
 #   scripts/fault-sweep.sh --every 10      a bounded sample: every 10th k (CI runs this)
+#   --offset N                             with --every: start N calls (or changes) later, modulo
+#                                          the step, so the samples with N = 0 .. step-1 together
+#                                          make the whole sweep (CI takes N from its commit)
 #   scripts/fault-sweep.sh --random 200    also 200 runs per command with each call failing at
 #                                          5% (seeded, so a failure can be replayed)
 #   scripts/fault-sweep.sh --kill          crashes instead of faults: SIGKILL at the k-th file
@@ -50,6 +53,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 every=1
+offset=0
 random=0
 kill=0
 power_cut=0
@@ -64,6 +68,7 @@ accounts=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --every) every=$2; shift 2 ;;
+    --offset) offset=$2; shift 2 ;;
     --random) random=$2; shift 2 ;;
     --kill) kill=1; shift ;;
     --fiu) fiu=$2; shift 2 ;;
@@ -311,10 +316,11 @@ check_power_cuts() {
     lost_here=0
     local stride point
     stride=$(stride_for "$changes")
-    for ((point = 0; point <= changes; point += stride)); do
+    for ((point = offset % stride; point <= changes; point += stride)); do
         check_cuts_at "$point" "$changes"
     done
-    if ((changes % stride != 0)); then
+    # The state after the last change (the command's whole effect) is always checked.
+    if (((changes - offset % stride) % stride != 0)); then
         check_cuts_at "$changes" "$changes"
     fi
     lost_last_commit=$((lost_last_commit + lost_here))
@@ -459,7 +465,7 @@ for backend in $backends; do
         calls=$(wc -l <"$log")
         tried=0
         stride=$(stride_for "$calls")
-        for ((k = 1; k <= calls; k += stride)); do
+        for ((k = 1 + offset % stride; k <= calls; k += stride)); do
             if [ "$kill" = 1 ]; then
                 check_kill "killed at call $k of $calls ($(sed -n "${k}p" "$log" | cut -d' ' -f2-))" "$k"
             else
