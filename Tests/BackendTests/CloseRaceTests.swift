@@ -48,9 +48,10 @@ struct CloseRaceTests {
     func postgresCallsRacingClose() async throws {
         let scratch = try ScratchFolder("close-race-postgres")
         let configuration = PostgresTestServer.configuration(Backends.postgres, folder: scratch.path, name: "a")
-        // The suite's own connect deadline: a call after close is refused at once (0.15 s for
-        // the whole test), and a 5 s deadline made the opens fail on a 2-core machine busy with
-        // the whole suite ("no connection could be made within 5000 ms" in CI).
+        // The suite's own connect deadline, not a short one of its own: a call after close is
+        // refused without waiting for a connection, so no deadline is needed to keep the test
+        // quick, and a 5 s one made the opens fail on a 2-core machine busy with the whole suite
+        // ("no connection could be made within 5000 ms" in CI).
         try await PostgresTestServer.run(
             {
                 try await Self.race { try await BackendRegistry.standard.open(Backends.postgres, configuration) }
