@@ -61,8 +61,11 @@ enum APIBody {
 
     static let done = JSONValue.object([("ok", .bool(true))])
 
-    static func health(backend: String) -> JSONValue {
-        .object([("backend", .string(backend)), ("ok", .bool(true))])
+    /// `disk_free_bytes` only where the store's files are on this host's disk.
+    static func health(backend: String, diskFreeBytes: Int64?) -> JSONValue {
+        .object(
+            [("backend", .string(backend))] + (diskFreeBytes.map { [("disk_free_bytes", .int($0))] } ?? [])
+                + [("ok", .bool(true))])
     }
 
     static func failure(code: String, message: String) -> JSONValue {

@@ -58,6 +58,16 @@ package struct APIFailure: Error, HTTPResponseError {
                 language == .korean
                 ? "서버가 바쁩니다. 잠시 후 다시 시도하세요." : "The server is busy; try again in a moment."
             retryAfterSeconds = busy.retryAfterSeconds
+        case let full as StoreDiskFull:
+            status = .serviceUnavailable
+            code = "store_disk_full"
+            let free = full.availableBytes >> 20
+            let minimum = full.minimumFreeBytes >> 20
+            message =
+                language == .korean
+                ? "저장소 디스크의 남은 공간(\(free) MiB)이 server.health_min_free_mib(\(minimum) MiB)보다 적습니다. 가입과 로그인이 실패할 수 있습니다."
+                : "The store's disk has \(free) MiB free, under server.health_min_free_mib (\(minimum) MiB): sign-ups and logins may fail."
+            retryAfterSeconds = full.retryAfterSeconds
         case let account as AccountError:
             var (status, retryAfter) = Self.status(of: account)
             code = account.code

@@ -25,6 +25,9 @@ public struct AccountAPI: Sendable {
     public let service: AccountService
     /// The backend's name, for `/healthz`.
     public let backendName: String
+    /// The disk under the store's files, which `/healthz` reports and checks (`nil`: a store
+    /// elsewhere, such as a PostgreSQL server's).
+    public let storeDisk: StoreDiskSpace?
     let limiter: ClientRateLimiter
     let gate: HashingGate
     let clientAddress: ClientAddress
@@ -34,6 +37,7 @@ public struct AccountAPI: Sendable {
     /// - Parameters:
     ///   - service: the service over the store all requests share.
     ///   - backendName: shown by `/healthz`.
+    ///   - storeDisk: the disk under the store's files, for `/healthz` and `/metrics`.
     ///   - limits: per-client tries per minute.
     ///   - trustedProxies: peers whose `X-Forwarded-For` is believed.
     ///   - gate: the bounded hashing queue.
@@ -41,13 +45,15 @@ public struct AccountAPI: Sendable {
     ///   - deadline: how long a request that checks or sets a password may take.
     ///   - clock: the limits' clock.
     public init(
-        service: AccountService, backendName: String, limits: ClientLimits = ClientLimits(),
+        service: AccountService, backendName: String, storeDisk: StoreDiskSpace? = nil,
+        limits: ClientLimits = ClientLimits(),
         trustedProxies: [String] = [], gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 32),
         maxBodyBytes: Int = 65_536, deadline: RequestDeadline = .seconds(30), clock: any AccountClock = SystemClock()
     ) {
         // The gate bounds the hashes themselves, whichever scheduler `service` came with.
         self.service = service.schedulingHashes(on: gate)
         self.backendName = backendName
+        self.storeDisk = storeDisk
         limiter = ClientRateLimiter(
             limits: [
                 .signUp: limits.signUpsPerMinute, .login: limits.loginsPerMinute,
@@ -89,7 +95,13 @@ public struct AccountAPI: Sendable {
                 // a count would scan every user on each probe of a load balancer, and on SQLite
                 // drop the reader's cached pages.
                 _ = try await service.repository.user(email: "healthz-probe@example.invalid")
-                return json(APIBody.health(backend: backendName))
+                // A full disk fails every sign-up and login (each writes a session) while reads
+                // still answer, so the probe measures it too.
+                let free = storeDisk?.availableBytes()
+                if let storeDisk, let free, free < storeDisk.minimumFreeBytes {
+                    throw StoreDiskFull(availableBytes: free, minimumFreeBytes: storeDisk.minimumFreeBytes)
+                }
+                return json(APIBody.health(backend: backendName, diskFreeBytes: free))
             }
         }
         var allowed: [String: [HTTPRequest.Method]] = [:]

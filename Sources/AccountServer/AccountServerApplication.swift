@@ -101,7 +101,7 @@ public enum AccountServerApplication {
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
         let router = Router(context: AccountRequestContext.self)
-        let metrics = ServerMetrics(gate: api.gate, log: logWriter)
+        let metrics = ServerMetrics(gate: api.gate, storeDisk: api.storeDisk, log: logWriter)
         router.add(middleware: RequestLogMiddleware(metrics: metrics, clientAddress: api.clientAddress))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
         router.getWithHead("metrics") { _, _ in

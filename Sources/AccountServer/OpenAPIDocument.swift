@@ -243,7 +243,7 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
+                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib.",
                 "headers": {
                   "Retry-After": {
                     "description": "Seconds to wait before trying again.",
@@ -287,7 +287,7 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
+                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib.",
                 "headers": {
                   "Retry-After": {
                     "description": "Seconds to wait before trying again.",
@@ -360,6 +360,11 @@ enum OpenAPIDocument {
                 "properties": {
                   "backend": {
                     "type": "string"
+                  },
+                  "disk_free_bytes": {
+                    "description": "Free bytes on the disk under the store's files; absent for a store on another host (PostgreSQL).",
+                    "minimum": 0,
+                    "type": "integer"
                   },
                   "ok": {
                     "const": true
@@ -949,7 +954,7 @@ enum OpenAPIDocument {
                         }
                       }
                     },
-                    "description": "The store answered.",
+                    "description": "The store answered, and the disk under its files (if on this host) has at least server.health_min_free_mib free.",
                     "headers": {
                       "X-Request-Id": {
                         "$ref": "#/components/headers/RequestId"
@@ -966,7 +971,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Unavailable"
                   }
                 },
-                "summary": "Whether the store answers",
+                "summary": "Whether the store answers and its disk has room",
                 "tags": [
                   "operations"
                 ]

@@ -2,12 +2,13 @@ import Prometheus
 import Synchronization
 
 /// The server's Prometheus metrics, served at `/metrics`: requests by route, method and status,
-/// their latency, the hashing queue (depth, in progress, rejections), and the request log's
-/// dropped lines. Each server has its own registry, so several in one process (tests, an
+/// their latency, the hashing queue (depth, in progress, rejections), the free space on the
+/// store's disk, and the request log's dropped lines. Each server has its own registry, so several in one process (tests, an
 /// application with two) never mix.
 public final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let gate: HashingGate
+    private let storeDisk: StoreDiskSpace?
     private let log: LogLineWriter?
     private let rejectionsSeen = Mutex(0)
     private let droppedLinesSeen = Mutex(0)
@@ -28,10 +29,12 @@ public final class ServerMetrics: Sendable {
 
     /// - Parameters:
     ///   - gate: the hashing queue whose depth and rejections are reported.
+    ///   - storeDisk: the disk under the store's files, whose free space is reported.
     ///   - log: the request log's writer, whose dropped lines are counted (an alert on them
     ///     says the log's reader is not keeping up).
-    public init(gate: HashingGate, log: LogLineWriter? = nil) {
+    public init(gate: HashingGate, storeDisk: StoreDiskSpace? = nil, log: LogLineWriter? = nil) {
         self.gate = gate
+        self.storeDisk = storeDisk
         self.log = log
     }
 
@@ -80,6 +83,13 @@ public final class ServerMetrics: Sendable {
                 namespace: "accounts", subsystem: "hashing", metricName: "rejections", unitName: "total",
                 helpText: "Requests answered 503 because the hashing queue was full"),
             upTo: gate.rejections, seen: rejectionsSeen)
+        if let free = storeDisk?.availableBytes() {
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "accounts", subsystem: "store", metricName: "disk_free", unitName: "bytes",
+                    helpText: "Free bytes on the disk under the store's files (/healthz fails below its minimum)")
+            ).set(Double(free))
+        }
         if let log {
             count(
                 MetricNameDescriptor(

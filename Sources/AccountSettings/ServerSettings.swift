@@ -25,6 +25,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var hashingConcurrency: Int
     /// Requests that may wait for a hashing slot; one more is answered 503 at once.
     public var hashingQueue: Int
+    /// Below this many MiB free on the disk under the store's files, `/healthz` answers 503
+    /// (0: it only reports the free space). Not checked for a store on another host.
+    public var healthMinFreeMiB: Int
     /// Serves the web pages (start, sign-up, welcome, login, change password, withdrawal).
     public var webPages: Bool
     /// Marks the pages' cookies `Secure`; set it when the site is reached over HTTPS.
@@ -41,7 +44,8 @@ public struct ServerSettings: Sendable, Equatable {
         signUpsPerMinute: Int = 10,
         loginsPerMinute: Int = 30,
         passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32,
-        webPages: Bool = true, secureCookies: Bool = false, tlsCertificatePath: String? = nil,
+        healthMinFreeMiB: Int = 64, webPages: Bool = true, secureCookies: Bool = false,
+        tlsCertificatePath: String? = nil,
         tlsKeyPath: String? = nil
     ) {
         self.host = host
@@ -56,6 +60,7 @@ public struct ServerSettings: Sendable, Equatable {
         self.passwordChecksPerMinute = passwordChecksPerMinute
         self.hashingConcurrency = hashingConcurrency
         self.hashingQueue = hashingQueue
+        self.healthMinFreeMiB = healthMinFreeMiB
         self.webPages = webPages
         self.secureCookies = secureCookies
         self.tlsCertificatePath = tlsCertificatePath

@@ -168,6 +168,7 @@ public enum SettingsLoader {
             passwordChecksPerMinute: try integer(config, "server.password_checks_per_minute", schema),
             hashingConcurrency: try integer(config, "server.hashing_concurrency", schema),
             hashingQueue: try integer(config, "server.hashing_queue", schema),
+            healthMinFreeMiB: try integer(config, "server.health_min_free_mib", schema),
             webPages: try boolean(config, "server.web_pages", schema),
             secureCookies: try boolean(config, "server.secure_cookies", schema),
             tlsCertificatePath: certificate, tlsKeyPath: key)

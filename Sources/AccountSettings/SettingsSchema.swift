@@ -119,6 +119,9 @@ struct SettingsSchema: Sendable {
             name: "server.hashing_queue", kind: .integer(0...100_000), defaultValue: "32",
             summary: "requests that may wait for hashing; more get 503 with Retry-After"),
         SettingKey(
+            name: "server.health_min_free_mib", kind: .integer(0...1_073_741_824), defaultValue: "64",
+            summary: "below this many MiB free on the store's disk, /healthz answers 503 (0: report only)"),
+        SettingKey(
             name: "server.web_pages", kind: .boolean, defaultValue: "true",
             summary: "serve the web pages (start, sign-up, welcome, login…) beside the API"),
         SettingKey(

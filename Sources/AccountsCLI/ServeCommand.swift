@@ -46,8 +46,14 @@
                 // Bad TLS files are reported before the store is opened (or created).
                 _ = try listen.tls?.serverConfiguration()
                 try await context.withService(creating: true) { service in
+                    let storesInFiles = try context.backends.descriptor(named: context.settings.backendName)
+                        .storesInFiles
                     let api = AccountAPI(
                         service: service, backendName: context.settings.backendName,
+                        storeDisk: storesInFiles
+                            ? StoreDiskSpace(
+                                path: context.settings.backend.location,
+                                minimumFreeBytes: Int64(server.healthMinFreeMiB) << 20) : nil,
                         limits: ClientLimits(
                             signUpsPerMinute: server.signUpsPerMinute, loginsPerMinute: server.loginsPerMinute,
                             passwordChecksPerMinute: server.passwordChecksPerMinute),

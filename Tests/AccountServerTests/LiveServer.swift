@@ -47,19 +47,26 @@ struct LiveServer {
         deadline: RequestDeadline = .seconds(60),
         webPages: WebSettings? = nil,
         embedded: Bool = false,
+        minimumFreeDiskBytes: Int64? = nil,
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
         let folder = scratch.path
         return try await PostgresTestServer.run {
-            let repository = try await backend.open(
-                PostgresTestServer.configuration(backend, folder: folder, name: backend.defaultStoreName))
+            let configuration = PostgresTestServer.configuration(
+                backend, folder: folder, name: backend.defaultStoreName)
+            let repository = try await backend.open(configuration)
             let clock = ManualClock()
             let service = AccountService(
                 repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
                 digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: clock)
+            // As `accounts serve` does: the disk under a store's files, when they are on this host.
+            let storeDisk = minimumFreeDiskBytes.flatMap { minimum in
+                backend.storesInFiles ? StoreDiskSpace(path: configuration.location, minimumFreeBytes: minimum) : nil
+            }
             let api = AccountAPI(
-                service: service, backendName: backend.name, limits: limits, trustedProxies: trustedProxies,
+                service: service, backendName: backend.name, storeDisk: storeDisk, limits: limits,
+                trustedProxies: trustedProxies,
                 gate: gate, maxBodyBytes: maxBodyBytes, deadline: deadline, clock: clock)
             let log = CapturedLog()
             defer { _ = scratch }

@@ -30,6 +30,27 @@ struct ServeCommandTests {
         #expect(try await runner.run(["doctor", "--json"]).stdout.contains(#""integrity_ok":true"#))
     }
 
+    @Test("/healthz measures the disk under the store's file: 200 with its free space, 503 under the setting")
+    func healthMeasuresTheStoresDisk() async throws {
+        let runner = try CLIRunner("serve-health-disk")
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        // The default (64 MiB) on this machine's disk, then a minimum no disk has (1 PiB).
+        for (minimum, status) in [(nil, 200), ("1073741824", 503)] {
+            var environment = runner.environment
+            environment["ACCOUNTS_SERVER_HEALTH_MIN_FREE_MIB"] = minimum
+            let server = try await ServeProcess(environment: environment, folder: runner.root)
+            let health = try await ServerClient(client: client, port: server.port).send(.GET, "/healthz")
+            #expect(health.status == status, "\(health.text)")
+            if status == 200 {
+                #expect(((health.json["disk_free_bytes"] as? NSNumber)?.int64Value ?? 0) > 64 << 20)
+            } else {
+                #expect(health.code == "store_disk_full")
+            }
+            #expect(await server.stop().status == 0)
+        }
+        try await client.shutdown()
+    }
+
     @Test("with --json every line of standard output is one JSON object: where it listens, then the reply")
     func jsonOutput() async throws {
         let runner = try CLIRunner("serve-json")

@@ -31,7 +31,7 @@ failure_texts = {
     "429": "Too many attempts: the account's throttle or the client's per-minute limit.",
     "431": "The URL and headers together are over 81,920 bytes, or over 1,000 fields (`headers_too_large`). The server refuses such a request before it reads the path, so this answer has the native shape and English on every route, and closes the connection.",
     "500": "The store failed; the cause is in the server's log only.",
-    "503": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect).",
+    "503": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib.",
 }
 # Answered before the route is known (UnparsableRequestHandler): one native response for all.
 route_independent = ["431"]
@@ -72,8 +72,8 @@ paths = {
   "/v1/withdraw": {"post": op("Withdraw", "withdraw", "native", "native", "200",
       resp("The user and every one of its sessions are deleted.", ref("Done")), ["400", "401", "413", "415", "429", "500", "503"],
       req="WithdrawRequest", secured=True)},
-  "/healthz": {"get": op("Whether the store answers", "health", "operations", "native", "200",
-      resp("The store answered.", ref("Health")), ["500", "503"])},
+  "/healthz": {"get": op("Whether the store answers and its disk has room", "health", "operations", "native", "200",
+      resp("The store answered, and the disk under its files (if on this host) has at least server.health_min_free_mib free.", ref("Health")), ["500", "503"])},
   "/api/auth/local/register": {"post": op("Register (Strapi)", "strapiRegister", "strapi", "strapi", "200",
       resp("The new user and its token.", ref("StrapiAuth")), ["400", "413", "415", "429", "500", "503"], req="StrapiRegisterRequest")},
   "/api/auth/local": {"post": op("Log in (Strapi)", "strapiLogin", "strapi", "strapi", "200",
@@ -112,7 +112,8 @@ schemas = {
   "Me": {"type": "object", "required": ["ok", "user", "welcome"], "properties": {
       "ok": {"const": True}, "user": ref("User"), "welcome": s(description="\"{nickname} 님 환영합니다.\" or \"Welcome, {nickname}.\"")}},
   "Done": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}}},
-  "Health": {"type": "object", "required": ["ok", "backend"], "properties": {"ok": {"const": True}, "backend": s()}},
+  "Health": {"type": "object", "required": ["ok", "backend"], "properties": {"ok": {"const": True}, "backend": s(),
+      "disk_free_bytes": {"type": "integer", "minimum": 0, "description": "Free bytes on the disk under the store's files; absent for a store on another host (PostgreSQL)."}}},
   "Failure": {"type": "object", "required": ["ok", "code", "message"], "properties": {
       "ok": {"const": False}, "code": s(description="A stable error code, as `accounts … --json` prints."), "message": s()}},
   "StrapiRegisterRequest": {"type": "object", "required": ["username", "email", "password"], "properties": {
