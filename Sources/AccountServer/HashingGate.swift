@@ -133,12 +133,13 @@ final class HashingThreads: TaskExecutor {
         for index in 0..<count {
             let thread = Thread { [work] in
                 // Named by the thread itself, through the kernel's own file for it (what
-                // prctl(PR_SET_NAME) sets; Swift cannot call that variadic function nor glibc's
-                // pthread_setname_np). Not through Foundation's `Thread.name`: it reaches the
-                // kernel only once `start()` has stored the new thread's handle, which a thread
-                // that runs at once beats, and then it is dropped — one thread in about ten kept
-                // the name of the Dispatch thread that made it. Where there is no such file (not
-                // Linux), the threads go unnamed: the name is for operators, nothing depends on it.
+                // prctl(PR_SET_NAME) sets; Swift can call neither that variadic function nor
+                // glibc's pthread_setname_np, which it does not import). Not through Foundation's
+                // `Thread.name`: it reaches the kernel only once `start()` has stored the new
+                // thread's handle, which a thread that runs at once beats, and then it is dropped
+                // (in about one gate in 25 a thread kept the name of the Dispatch thread that made
+                // it). Where there is no such file (not Linux), the threads go unnamed: the name is
+                // for operators, nothing depends on it.
                 if let comm = FileHandle(forWritingAtPath: "/proc/thread-self/comm") {
                     try? comm.write(contentsOf: Data("hashing-\(index)".utf8))
                     try? comm.close()
