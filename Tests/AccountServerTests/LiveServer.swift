@@ -35,6 +35,10 @@ struct LiveServer {
     }
 
     /// Runs `body` against a server over a new store of `backend` in a scratch folder.
+    ///
+    /// With `minimumFreeDiskBytes`, `/healthz` and `/metrics` measure the disk under the store's
+    /// files against that minimum, as `accounts serve` does with `server.health_min_free_mib`
+    /// (nothing for a backend whose store is not in files here); without it, they measure nothing.
     static func with<T: Sendable>(
         _ backend: any BackendDescriptor,
         limits: ClientLimits = ClientLimits(

@@ -1,8 +1,11 @@
 import BackendTestSupport
 import Foundation
+import HummingbirdCore
 import NIOCore
 import NIOPosix
 import Testing
+
+@testable import AccountServer
 
 /// Requests SwiftNIO's HTTP parser refuses get the API's JSON error, a request id and a log
 /// line, where Hummingbird alone answers an empty 400 and records nothing.
@@ -64,13 +67,40 @@ struct UnparsableRequestTests {
         }
     }
 
+    /// The parser's limits, which the 431's documentation names.
+    static let parserLimits = HTTP1Channel.Configuration.DecoderConfiguration()
+
     @Test("more header fields than the parser takes is 431 too")
     func tooManyHeaders() async throws {
         try await LiveServer.with(Backends.sqlite) { server in
-            let headers = (0..<1_001).map { ("X-Filler-\($0)", "1") }
+            let headers = (0...Self.parserLimits.maxHeaderFieldCount).map { ("X-Filler-\($0)", "1") }
             let reply = try await server.send(.GET, "/healthz", headers: headers)
             #expect(reply.status == 431)
             #expect(reply.code == "headers_too_large")
+        }
+    }
+
+    @Test("the limits the error codes article and the OpenAPI document name are the parser's")
+    func documentedLimits() throws {
+        let grouped = IntegerFormatStyle<Int>().locale(Locale(identifier: "en_US"))
+        let bytes = "over \(Self.parserLimits.maxHeaderListSize.formatted(grouped)) bytes"
+        let fields = "over \(Self.parserLimits.maxHeaderFieldCount.formatted(grouped))"
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/AccountCore/AccountCore.docc/ErrorCodes.md")
+        let row = try #require(
+            try String(contentsOf: article, encoding: .utf8).split(separator: "\n").first {
+                $0.contains("`headers_too_large`")
+            })
+        #expect(row.contains(bytes) && row.contains(fields + " header fields"), "ErrorCodes.md: \(row)")
+        // The served document, which OpenAPITests keeps equal to docs/openapi.json.
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let responses = try #require((document["components"] as? [String: Any])?["responses"] as? [String: Any])
+        let described = responses.values.compactMap { ($0 as? [String: Any])?["description"] as? String }
+            .filter { $0.contains("`headers_too_large`") }
+        #expect(!described.isEmpty)
+        for description in described {
+            #expect(description.contains(bytes) && description.contains(fields + " fields"), "\(description)")
         }
     }
 
