@@ -10,6 +10,8 @@
 #                                          make the whole sweep (CI takes N from its commit)
 #   scripts/fault-sweep.sh --random 200    also 200 runs per command with each call failing at
 #                                          5% (seeded, so a failure can be replayed)
+#   --first-seed N                         with --random: seeds N, N+1, ... (default 1; CI takes
+#                                          N from its commit, as --offset)
 #   scripts/fault-sweep.sh --kill          crashes instead of faults: SIGKILL at the k-th file
 #                                          system call; the store must then hold the state before
 #                                          the command or the whole of its change, never a mix
@@ -55,6 +57,7 @@ cd "$(dirname "$0")/.."
 every=1
 offset=0
 random=0
+first_seed=1
 kill=0
 power_cut=0
 fiu=0
@@ -70,6 +73,7 @@ while [ $# -gt 0 ]; do
     --every) every=$2; shift 2 ;;
     --offset) offset=$2; shift 2 ;;
     --random) random=$2; shift 2 ;;
+    --first-seed) first_seed=$2; shift 2 ;;
     --kill) kill=1; shift ;;
     --fiu) fiu=$2; shift 2 ;;
     --probability) probability=$2; shift 2 ;;
@@ -473,7 +477,7 @@ for backend in $backends; do
             fi
             tried=$((tried + 1))
         done
-        for ((seed = 1; seed <= random; seed++)); do
+        for ((seed = first_seed; seed < first_seed + random; seed++)); do
             check_run "random faults, seed $seed" FAULT_PROBABILITY="$probability" FAULT_SEED="$seed"
         done
         for ((trial = 1; trial <= fiu; trial++)); do
