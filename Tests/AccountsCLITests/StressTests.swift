@@ -5,13 +5,18 @@ import Foundation
 import StandardBackends
 import Testing
 
-/// Eight `accounts` processes at once on one store: 100 sign-ups each, half of them racing the
-/// other processes for the same emails, mixed with logins, logouts and withdrawals of their
-/// own users. Afterwards the store holds exactly the users and sessions the outcomes imply.
+/// Eight `accounts` processes at once on one store: 60 sign-ups each, half of them racing the
+/// other processes for the same emails, mixed with logins, logouts and withdrawals of their own
+/// users. Afterwards the store holds exactly the users and sessions the outcomes imply.
 @Suite("Stress")
 struct StressTests {
     static let workers = 8
-    static let signUpsPerWorker = 100
+    /// Each sign-up, login, logout and withdrawal is a process of its own with a password hash,
+    /// 624 of them per backend (at 100 sign-ups before, CI took 46 min); the whole suite's run
+    /// waits for these. Not many more: with 300 (and 500) per worker and the three embedded
+    /// backends at once on 2 cores, JSON writers waited past the default 5 s for the lock (9 and
+    /// 44 operations), as every JSON write rewrites the whole file (about 450 KB at 1,100 users).
+    static let signUpsPerWorker = 60
 
     @Test(
         "8 processes, colliding sign-ups, logins, logouts and withdrawals: exact result",
@@ -75,7 +80,13 @@ struct StressTests {
             #expect([0, 4, 7].contains(outcome.status), "\(outcome)")
         }
         let busy = outcomes.filter { $0.status == 7 }
-        if !busy.isEmpty { Issue.record("store_busy under the default timeout: \(busy.count) operations") }
+        // A failed sign-up leaves the worker signed in as its user before, so a withdrawal the
+        // script meant for the new user deletes that one: after a store_busy the checks below
+        // can fail without anything lost (seen with 500 sign-ups per worker on JSON, whose every
+        // write rewrites the file). The busy count is the finding then.
+        if !busy.isEmpty {
+            Issue.record("store_busy under the default timeout: \(busy.count) operations, first \(busy[0])")
+        }
 
         var expected = Set<String>()
         for email in Set(outcomes.filter { $0.op == "signup" }.map(\.email)) {
@@ -105,7 +116,7 @@ struct StressTests {
         try await repository.close()
     }
 
-    /// Worker `w`: 100 sign-ups alternating between a shared email (raced by every worker) and
+    /// Worker `w`: `signUpsPerWorker` sign-ups alternating between a shared email (raced by every worker) and
     /// one of its own; every 10th own user logs out and back in, every 10th (offset) withdraws.
     static func script(worker: Int) -> String {
         var lines: [String] = []
