@@ -68,7 +68,7 @@ BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
 # Each sweep is a stage of its own, so the table of times shows which one grew. On the 2-core
 # machine of 2026-11-26 the strides of before (every call, every 3rd, 2nd and 6th) took 30 of
 # CI's 61 minutes, and every 4th, 6th, 4th and 12th still 17.5 of 47; every 6th, 8th, 4th and
-# 18th with 210 random runs took 16.5 of 46, and 120 random runs save about 1.5 more.
+# 18th with 210 random runs took 16.5 of 46, and with these 120 random runs 14 of 41.
 sample=$((0x$(git rev-parse --short=7 HEAD 2>/dev/null || echo 0)))
 stage "fault sweep: every 6th file system call of each mutating command failed once, random faults at 5 %"
 echo "sample offset and first seed $sample (replay: scripts/fault-sweep.sh with this stage's options)"

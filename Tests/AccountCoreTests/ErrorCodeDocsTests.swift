@@ -1,4 +1,5 @@
 import AccountCore
+import AccountTestSupport
 import Foundation
 import Testing
 
@@ -7,9 +8,7 @@ import Testing
 struct ErrorCodeDocsTests {
     @Test("the Error codes article names every AccountError code")
     func everyCodeDocumented() throws {
-        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/AccountCore/AccountCore.docc/ErrorCodes.md")
-        let text = try String(contentsOf: article, encoding: .utf8)
+        let text = try String(contentsOfFile: PackageFiles.errorCodesArticle, encoding: .utf8)
         for code in AccountError.allCodes {
             #expect(text.contains("`\(code)`"), "ErrorCodes.md does not list \(code)")
         }

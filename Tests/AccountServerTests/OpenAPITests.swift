@@ -14,8 +14,7 @@ import Testing
 /// scripts/test.sh, checks live answers against it.)
 @Suite("OpenAPI document")
 struct OpenAPITests {
-    static let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/openapi.json").path
+    static let committed = PackageFiles.path("docs/openapi.json")
 
     @Test("the router serves exactly the operations the document describes")
     func routesMatch() async throws {

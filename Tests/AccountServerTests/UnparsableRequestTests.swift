@@ -1,3 +1,4 @@
+import AccountTestSupport
 import BackendTestSupport
 import Foundation
 import HummingbirdCore
@@ -85,10 +86,8 @@ struct UnparsableRequestTests {
         let grouped = IntegerFormatStyle<Int>().locale(Locale(identifier: "en_US"))
         let bytes = "over \(Self.parserLimits.maxHeaderListSize.formatted(grouped)) bytes"
         let fields = "over \(Self.parserLimits.maxHeaderFieldCount.formatted(grouped))"
-        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/AccountCore/AccountCore.docc/ErrorCodes.md")
         let row = try #require(
-            try String(contentsOf: article, encoding: .utf8).split(separator: "\n").first {
+            try String(contentsOfFile: PackageFiles.errorCodesArticle, encoding: .utf8).split(separator: "\n").first {
                 $0.contains("`headers_too_large`")
             })
         #expect(row.contains(bytes) && row.contains(fields + " header fields"), "ErrorCodes.md: \(row)")

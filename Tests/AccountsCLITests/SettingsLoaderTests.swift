@@ -164,8 +164,7 @@ struct SettingsLoaderTests {
     @Test("the shipped config files load and document every key")
     func shippedConfigs() async throws {
         let box = try Sandbox()
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = PackageFiles.root
         let main = root.appendingPathComponent("Config/accounts.yaml").path
         let settings = try await box.load(.init(configFile: main))
         #expect(settings.configFile == main)

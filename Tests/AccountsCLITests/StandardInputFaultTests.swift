@@ -12,8 +12,7 @@ struct StandardInputFaultTests {
     /// The shim, compiled into `folder`; `nil` when there is no C compiler (`scripts/test.sh`
     /// installs one).
     static func compileShim(into folder: String) async throws -> String? {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/faults/fault_shim.c").path
+        let source = PackageFiles.path("scripts/faults/fault_shim.c")
         let library = folder + "/fault_shim.so"
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -116,8 +116,9 @@ struct StressTests {
         try await repository.close()
     }
 
-    /// Worker `w`: `signUpsPerWorker` sign-ups alternating between a shared email (raced by every worker) and
-    /// one of its own; every 10th own user logs out and back in, every 10th (offset) withdraws.
+    /// Worker `w`: `signUpsPerWorker` sign-ups alternating between a shared email (raced by every
+    /// worker) and one of its own; every 10th own user logs out and back in, every 10th (offset)
+    /// withdraws.
     static func script(worker: Int) -> String {
         var lines: [String] = []
         func step(_ op: String, _ email: String, _ command: String, stdin: String) {
