@@ -97,6 +97,9 @@ let package = Package(
         .target(name: "FileSupport", dependencies: ["AccountCore"], swiftSettings: strict),
         // The backends' own toolbox: file locks and the queue for blocking I/O.
         .target(name: "StoreSupport", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
+        // IP addresses and CIDR blocks, for the settings that list clients or proxies and the
+        // server that matches peers against them.
+        .target(name: "NetworkSupport", swiftSettings: strict),
         .target(
             name: "JSONFileBackend",
             dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "StoreSupport"],
@@ -146,7 +149,7 @@ let package = Package(
         .target(
             name: "AccountSettings",
             dependencies: [
-                "AccountCore", "AccountBackendKit",
+                "AccountCore", "AccountBackendKit", "NetworkSupport",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -155,7 +158,7 @@ let package = Package(
         .target(
             name: "AccountServer",
             dependencies: [
-                "AccountCore", "FileSupport",
+                "AccountCore", "FileSupport", "NetworkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -277,6 +280,7 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "StoreSupport", "CMallocStatistics",
+                "NetworkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

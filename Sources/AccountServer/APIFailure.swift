@@ -39,6 +39,7 @@ package struct APIFailure: Error, HTTPResponseError {
             case .tooLarge: status = .contentTooLarge
             case .noSuchRoute: status = .notFound
             case .methodNotAllowed: status = .methodNotAllowed
+            case .monitoringOnly: status = .forbidden
             }
             code = problem.code
             message = problem.message(language)
@@ -63,10 +64,19 @@ package struct APIFailure: Error, HTTPResponseError {
             code = "store_disk_full"
             let free = full.availableBytes >> 20
             let minimum = full.minimumFreeBytes >> 20
-            message =
-                language == .korean
-                ? "저장소 디스크의 남은 공간(\(free) MiB)이 server.health_min_free_mib(\(minimum) MiB)보다 적습니다. 가입과 로그인이 실패할 수 있습니다."
-                : "The store's disk has \(free) MiB free, under server.health_min_free_mib (\(minimum) MiB): sign-ups and logins may fail."
+            switch (language, full.detailed) {
+            case (.korean, true):
+                message =
+                    "저장소 디스크의 남은 공간(\(free) MiB)이 server.health_min_free_mib(\(minimum) MiB)보다 적습니다. 가입과 로그인이 실패할 수 있습니다."
+            case (.korean, false):
+                message = "저장소 디스크의 남은 공간이 server.health_min_free_mib 보다 적습니다. 가입과 로그인이 실패할 수 있습니다."
+            case (_, true):
+                message =
+                    "The store's disk has \(free) MiB free, under server.health_min_free_mib (\(minimum) MiB): sign-ups and logins may fail."
+            case (_, false):
+                message =
+                    "The store's disk has less free space than server.health_min_free_mib: sign-ups and logins may fail."
+            }
             retryAfterSeconds = full.retryAfterSeconds
         case let account as AccountError:
             var (status, retryAfter) = Self.status(of: account)
@@ -114,6 +124,7 @@ package struct APIFailure: Error, HTTPResponseError {
         case .unsupportedMediaType: "UnsupportedMediaTypeError"
         case .notFound: "NotFoundError"
         case .methodNotAllowed: "MethodNotAllowedError"
+        case .forbidden: "ForbiddenError"
         case .serviceUnavailable: "ServiceUnavailableError"
         default: "InternalServerError"
         }

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NetworkSupport
 
 /// The account routes over one `AccountService`: the native JSON API under `/v1`, Strapi's
 /// users-permissions auth routes under `/api`, `/healthz`, and the OpenAPI document of them
@@ -12,7 +13,7 @@ import NIOCore
 /// a Hummingbird application can mount them in its own router, with its own repository:
 ///
 /// ```swift
-/// let api = AccountAPI(service: service)
+/// let api = AccountAPI(service: service, backendName: "mine")
 /// let router = Router(context: AccountRequestContext.self)
 /// api.addRoutes(to: router)
 /// ```
@@ -31,6 +32,7 @@ public struct AccountAPI: Sendable {
     let limiter: ClientRateLimiter
     let gate: HashingGate
     let clientAddress: ClientAddress
+    let monitoringClients: [IPAddressRange]
     package let maxBodyBytes: Int
     let deadline: RequestDeadline
 
@@ -39,15 +41,25 @@ public struct AccountAPI: Sendable {
     ///   - backendName: shown by `/healthz`.
     ///   - storeDisk: the disk under the store's files, for `/healthz` and `/metrics`.
     ///   - limits: per-client tries per minute.
-    ///   - trustedProxies: peers whose `X-Forwarded-For` is believed.
+    ///   - trustedProxies: peers whose `X-Forwarded-For` is believed: IP addresses or CIDR
+    ///     blocks (`10.0.0.0/8`).
+    ///   - monitoringClients: the clients (addresses or CIDR blocks, matched against the
+    ///     address the per-client limits count) that may read `/metrics` and the details of
+    ///     `/healthz`; loopback only by default. Every other client gets 403 from `/metrics`
+    ///     and only `ok` from `/healthz`.
     ///   - gate: the bounded hashing queue.
     ///   - maxBodyBytes: the largest JSON body read.
     ///   - deadline: how long a request that checks or sets a password may take.
     ///   - clock: the limits' clock.
+    ///
+    /// An entry of `trustedProxies` or `monitoringClients` that is not an IP address or a CIDR
+    /// block matches nothing; `accounts serve` refuses one when it reads its settings
+    /// (`config_invalid`, naming the entry).
     public init(
         service: AccountService, backendName: String, storeDisk: StoreDiskSpace? = nil,
         limits: ClientLimits = ClientLimits(),
-        trustedProxies: [String] = [], gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 32),
+        trustedProxies: [String] = [], monitoringClients: [String] = ["127.0.0.1", "::1"],
+        gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 32),
         maxBodyBytes: Int = 65_536, deadline: RequestDeadline = .seconds(30), clock: any AccountClock = SystemClock()
     ) {
         // The gate bounds the hashes themselves, whichever scheduler `service` came with.
@@ -60,7 +72,8 @@ public struct AccountAPI: Sendable {
                 .passwordCheck: limits.passwordChecksPerMinute,
             ], clock: clock)
         self.gate = gate
-        clientAddress = ClientAddress(trustedProxies: Set(trustedProxies))
+        clientAddress = ClientAddress(trustedProxies: trustedProxies.compactMap(IPAddressRange.init))
+        self.monitoringClients = monitoringClients.compactMap(IPAddressRange.init)
         self.maxBodyBytes = maxBodyBytes
         self.deadline = deadline
     }
@@ -90,7 +103,10 @@ public struct AccountAPI: Sendable {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
         router.getWithHead("healthz") { request, context in
-            try await respond(request, context, style: .native) { _ in
+            // The status is everyone's (a load balancer's probe); what backend serves and how
+            // much room its disk has are the monitoring clients' alone.
+            let detailed = isMonitoringClient(request, context)
+            return try await respond(request, context, style: .native) { _ in
                 // One lookup by email (an index read on every backend) proves the store answers;
                 // a count would scan every user on each probe of a load balancer, and on SQLite
                 // drop the reader's cached pages.
@@ -99,9 +115,10 @@ public struct AccountAPI: Sendable {
                 // still answer, so the probe measures it too.
                 let free = storeDisk?.availableBytes()
                 if let storeDisk, let free, free < storeDisk.minimumFreeBytes {
-                    throw StoreDiskFull(availableBytes: free, minimumFreeBytes: storeDisk.minimumFreeBytes)
+                    throw StoreDiskFull(
+                        availableBytes: free, minimumFreeBytes: storeDisk.minimumFreeBytes, detailed: detailed)
                 }
-                return json(APIBody.health(backend: backendName, diskFreeBytes: free))
+                return json(detailed ? APIBody.health(backend: backendName, diskFreeBytes: free) : APIBody.done)
             }
         }
         var allowed: [String: [HTTPRequest.Method]] = [:]
@@ -134,6 +151,13 @@ public struct AccountAPI: Sendable {
             }
             throw failure
         }
+    }
+
+    /// Whether the request's client, as the per-client limits count it, may read `/metrics`
+    /// and the details of `/healthz`.
+    func isMonitoringClient(_ request: Request, _ context: some AccountRoutesContext) -> Bool {
+        monitoringClients.containsAddress(
+            clientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor]))
     }
 
     /// Counts the try against the client's limit, then runs `body` on the hashing threads, within

@@ -80,8 +80,9 @@ public struct TLSFiles: Sendable {
 }
 
 /// The Hummingbird application of `accounts serve`: the account routes behind the request log,
-/// and the Prometheus metrics at `/metrics`, listening where `listen` says. Run it with `runService()`: SIGTERM and SIGINT stop it
-/// gracefully (no new connections, in-flight requests finished).
+/// and the Prometheus metrics at `/metrics` (for the API's monitoring clients only), listening
+/// where `listen` says. Run it with `runService()`: SIGTERM and SIGINT stop it gracefully (no
+/// new connections, in-flight requests finished).
 public enum AccountServerApplication {
     /// - Parameters:
     ///   - api: the routes and the service they share.
@@ -104,10 +105,13 @@ public enum AccountServerApplication {
         let metrics = ServerMetrics(gate: api.gate, storeDisk: api.storeDisk, log: logWriter)
         router.add(middleware: RequestLogMiddleware(metrics: metrics, clientAddress: api.clientAddress))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
-        router.getWithHead("metrics") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))
+        router.getWithHead("metrics") { request, context in
+            try await api.respond(request, context, style: .native) { _ in
+                guard api.isMonitoringClient(request, context) else { throw RequestProblem(kind: .monitoringOnly) }
+                return Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))
+            }
         }
         moreRoutes(router)
         // Every path is the API's here: one nothing answers is the JSON 404 `not_found` a client

@@ -1,21 +1,25 @@
-/// Who a request comes from, for the per-client limits: the socket's peer, or — only when the
-/// peer is a trusted proxy — the address the proxy put last in `X-Forwarded-For` (the one it
-/// saw; earlier entries are whatever the client claimed and are never believed).
+import NetworkSupport
+
+/// Who a request comes from, for the per-client limits and the monitoring routes: the socket's
+/// peer, or — only when the peer is a trusted proxy — the address the proxy put last in
+/// `X-Forwarded-For` (the one it saw; earlier entries are whatever the client claimed and are
+/// never believed).
 struct ClientAddress {
-    let trustedProxies: Set<String>
+    /// Addresses or CIDR blocks of the proxies whose `X-Forwarded-For` is believed.
+    let trustedProxies: [IPAddressRange]
 
     /// Whether `peer` is a proxy whose forwarded headers are believed.
     func isTrustedProxy(_ peer: String?) -> Bool {
         guard let peer, !trustedProxies.isEmpty else { return false }
-        return trustedProxies.contains(peer)
+        return trustedProxies.containsAddress(peer)
     }
 
     func resolve(peer: String?, forwardedFor: String?) -> String {
         let peer = peer ?? "unknown"
-        guard trustedProxies.contains(peer), let forwardedFor else { return peer }
+        guard isTrustedProxy(peer), let forwardedFor else { return peer }
         let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         // Walk back over proxies we trust: the first address that is not one is the client.
-        for hop in hops.reversed() where !hop.isEmpty && !trustedProxies.contains(hop) {
+        for hop in hops.reversed() where !hop.isEmpty && !trustedProxies.containsAddress(hop) {
             return hop
         }
         return peer

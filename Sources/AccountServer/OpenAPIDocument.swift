@@ -243,7 +243,7 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib.",
+                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib (the figures are in the message for monitoring clients only).",
                 "headers": {
                   "Retry-After": {
                     "description": "Seconds to wait before trying again.",
@@ -287,7 +287,7 @@ enum OpenAPIDocument {
                     }
                   }
                 },
-                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib.",
+                "description": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib (the figures are in the message for monitoring clients only).",
                 "headers": {
                   "Retry-After": {
                     "description": "Seconds to wait before trying again.",
@@ -357,12 +357,14 @@ enum OpenAPIDocument {
                 "type": "object"
               },
               "Health": {
+                "description": "`backend` and `disk_free_bytes` are shown to the clients in server.monitoring_clients only (loopback unless set); any other client gets `ok` alone.",
                 "properties": {
                   "backend": {
+                    "description": "The backend's name; for monitoring clients only.",
                     "type": "string"
                   },
                   "disk_free_bytes": {
-                    "description": "Free bytes on the disk under the store's files; absent for a store on another host (PostgreSQL).",
+                    "description": "Free bytes on the disk under the store's files; for monitoring clients only, and absent for a store on another host (PostgreSQL).",
                     "minimum": 0,
                     "type": "integer"
                   },
@@ -371,8 +373,7 @@ enum OpenAPIDocument {
                   }
                 },
                 "required": [
-                  "ok",
-                  "backend"
+                  "ok"
                 ],
                 "type": "object"
               },

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import NetworkSupport
 
 /// One structured log line per request, after its response: request id, method, path (never
 /// the query), status, duration and client. Headers and bodies are never logged, so no
@@ -21,9 +22,11 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
     /// - Parameters:
     ///   - metrics: where each request is counted.
     ///   - trustedProxies: peers whose `X-Forwarded-For` and `X-Request-Id` are believed (the
-    ///     `AccountAPI`'s).
+    ///     `AccountAPI`'s): IP addresses or CIDR blocks.
     public init(metrics: ServerMetrics? = nil, trustedProxies: [String] = []) {
-        self.init(metrics: metrics, clientAddress: ClientAddress(trustedProxies: Set(trustedProxies)))
+        self.init(
+            metrics: metrics,
+            clientAddress: ClientAddress(trustedProxies: trustedProxies.compactMap(IPAddressRange.init)))
     }
 
     init(metrics: ServerMetrics?, clientAddress: ClientAddress) {

@@ -18,6 +18,8 @@ struct RequestProblem: Error {
         case noSuchRoute
         /// A known path asked with a method it does not take; `allowed` are the ones it does.
         case methodNotAllowed(method: String, allowed: [String])
+        /// `/metrics` asked by a client not in `server.monitoring_clients`.
+        case monitoringOnly
     }
 
     /// What is wrong with a JSON body.
@@ -56,6 +58,7 @@ struct RequestProblem: Error {
         case .tooLarge: "payload_too_large"
         case .noSuchRoute: "not_found"
         case .methodNotAllowed: "method_not_allowed"
+        case .monitoringOnly: "forbidden"
         }
     }
 
@@ -83,6 +86,10 @@ struct RequestProblem: Error {
                 : "There is no such route; /openapi.json lists the API's routes."
         case .methodNotAllowed(let method, _):
             return korean ? "이 경로는 \(method) 요청을 받지 않습니다." : "\(method) is not allowed here."
+        case .monitoringOnly:
+            return korean
+                ? "server.monitoring_clients 에 있는 주소만 이 경로를 읽을 수 있습니다."
+                : "Only the addresses in server.monitoring_clients may read this route."
         }
     }
 }

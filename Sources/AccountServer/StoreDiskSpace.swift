@@ -36,6 +36,15 @@ public struct StoreDiskFull: Error, Sendable {
     public let availableBytes: Int64
     /// The least free space called healthy.
     public let minimumFreeBytes: Int64
+    /// Whether the answer may show the figures: only a monitoring client's does.
+    public let detailed: Bool
     /// When a load balancer or monitor should look again.
     public var retryAfterSeconds: Int64 { 30 }
+
+    /// - Parameters: see the properties.
+    public init(availableBytes: Int64, minimumFreeBytes: Int64, detailed: Bool = true) {
+        self.availableBytes = availableBytes
+        self.minimumFreeBytes = minimumFreeBytes
+        self.detailed = detailed
+    }
 }

@@ -10,9 +10,12 @@ public struct ServerSettings: Sendable, Equatable {
     public var idleTimeoutSeconds: Int
     /// How long a request that checks or sets a password may take before it is answered 503.
     public var requestTimeoutSeconds: Int
-    /// Peers whose `X-Forwarded-For` names the client (a reverse proxy on the same host, say);
-    /// any other peer is the client itself.
+    /// Peers whose `X-Forwarded-For` names the client (a reverse proxy on the same host, say):
+    /// IP addresses or CIDR blocks; any other peer is the client itself.
     public var trustedProxies: [String]
+    /// Clients that may read `/metrics` and the details of `/healthz` (IP addresses or CIDR
+    /// blocks, matched against the client the per-client limits count); loopback by default.
+    public var monitoringClients: [String]
     /// Browser origins whose pages may call the API (CORS); none by default.
     public var corsOrigins: [String]
     /// Sign-ups one client may make per minute.
@@ -40,7 +43,8 @@ public struct ServerSettings: Sendable, Equatable {
     /// The defaults of every key.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 65_536, idleTimeoutSeconds: Int = 60,
-        requestTimeoutSeconds: Int = 30, trustedProxies: [String] = [], corsOrigins: [String] = [],
+        requestTimeoutSeconds: Int = 30, trustedProxies: [String] = [],
+        monitoringClients: [String] = ["127.0.0.1", "::1"], corsOrigins: [String] = [],
         signUpsPerMinute: Int = 10,
         loginsPerMinute: Int = 30,
         passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32,
@@ -54,6 +58,7 @@ public struct ServerSettings: Sendable, Equatable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.requestTimeoutSeconds = requestTimeoutSeconds
         self.trustedProxies = trustedProxies
+        self.monitoringClients = monitoringClients
         self.corsOrigins = corsOrigins
         self.signUpsPerMinute = signUpsPerMinute
         self.loginsPerMinute = loginsPerMinute

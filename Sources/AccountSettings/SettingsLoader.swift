@@ -2,6 +2,7 @@ import AccountBackendKit
 import AccountCore
 import Configuration
 import Foundation
+import NetworkSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -155,13 +156,23 @@ public enum SettingsLoader {
             try string(config, key, schema).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
+        /// A list of IP addresses and CIDR blocks: an entry that is neither (a host name, say)
+        /// would match no peer, so it is refused rather than silently ignored.
+        func addresses(_ key: String) throws(AccountError) -> [String] {
+            let entries = try list(key)
+            if case .failure(let invalid) = IPAddressRange.parse(entries) {
+                throw .configInvalid(key: key, reason: invalid.reason)
+            }
+            return entries
+        }
         return ServerSettings(
             host: try string(config, "server.host", schema),
             port: try integer(config, "server.port", schema),
             maxBodyBytes: try integer(config, "server.max_body_bytes", schema),
             idleTimeoutSeconds: try integer(config, "server.idle_timeout_seconds", schema),
             requestTimeoutSeconds: try integer(config, "server.request_timeout_seconds", schema),
-            trustedProxies: try list("server.trusted_proxies"),
+            trustedProxies: try addresses("server.trusted_proxies"),
+            monitoringClients: try addresses("server.monitoring_clients"),
             corsOrigins: try list("server.cors_origins"),
             signUpsPerMinute: try integer(config, "server.signups_per_minute", schema),
             loginsPerMinute: try integer(config, "server.logins_per_minute", schema),

@@ -99,7 +99,10 @@ struct SettingsSchema: Sendable {
             summary: "a sign-up, login, password change or withdrawal slower than this gets 503"),
         SettingKey(
             name: "server.trusted_proxies", kind: .text, defaultValue: "",
-            summary: "comma-separated peer addresses whose X-Forwarded-For names the client"),
+            summary: "comma-separated peer addresses or CIDR blocks whose X-Forwarded-For names the client"),
+        SettingKey(
+            name: "server.monitoring_clients", kind: .text, defaultValue: "127.0.0.1, ::1",
+            summary: "comma-separated client addresses or CIDR blocks that may read /metrics and /healthz's details"),
         SettingKey(
             name: "server.cors_origins", kind: .text, defaultValue: "",
             summary: "comma-separated browser origins whose pages may call the API"),

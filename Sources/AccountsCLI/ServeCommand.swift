@@ -57,7 +57,7 @@
                         limits: ClientLimits(
                             signUpsPerMinute: server.signUpsPerMinute, loginsPerMinute: server.loginsPerMinute,
                             passwordChecksPerMinute: server.passwordChecksPerMinute),
-                        trustedProxies: server.trustedProxies,
+                        trustedProxies: server.trustedProxies, monitoringClients: server.monitoringClients,
                         gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
                         maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds))
                     let pages =

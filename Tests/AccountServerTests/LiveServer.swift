@@ -44,6 +44,7 @@ struct LiveServer {
         limits: ClientLimits = ClientLimits(
             signUpsPerMinute: 1_000, loginsPerMinute: 1_000, passwordChecksPerMinute: 1_000),
         trustedProxies: [String] = [],
+        monitoringClients: [String] = ["127.0.0.1", "::1"],
         gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 64),
         hasher: any PasswordHasher = Argon2idPasswordHasher.fastForTests,
         maxBodyBytes: Int = 65_536,
@@ -70,7 +71,7 @@ struct LiveServer {
             }
             let api = AccountAPI(
                 service: service, backendName: backend.name, storeDisk: storeDisk, limits: limits,
-                trustedProxies: trustedProxies,
+                trustedProxies: trustedProxies, monitoringClients: monitoringClients,
                 gate: gate, maxBodyBytes: maxBodyBytes, deadline: deadline, clock: clock)
             let log = CapturedLog()
             defer { _ = scratch }

@@ -37,6 +37,36 @@ extension SettingsLoaderTests {
         }
     }
 
+    @Test("trusted proxies and monitoring clients are IP addresses or CIDR blocks; anything else names the entry")
+    func addressLists() async throws {
+        let box = try Sandbox()
+        let defaults = try await box.load()
+        #expect(defaults.server.monitoringClients == ["127.0.0.1", "::1"], "loopback unless set")
+        #expect(defaults.server.trustedProxies.isEmpty)
+        let file = try box.write(
+            "server:\n  trusted_proxies: \"10.0.0.0/8, fd00::/8\"\n  monitoring_clients: \"192.0.2.7,::1\"\n",
+            to: "lists.yaml")
+        let listed = try await box.load(.init(configFile: file))
+        #expect(listed.server.trustedProxies == ["10.0.0.0/8", "fd00::/8"])
+        #expect(listed.server.monitoringClients == ["192.0.2.7", "::1"])
+        // A host name, a typo, a prefix too long: each would match no peer, so each is refused.
+        for (key, value) in [
+            ("ACCOUNTS_SERVER_TRUSTED_PROXIES", "127.0.0.1, localhost"),
+            ("ACCOUNTS_SERVER_MONITORING_CLIENTS", "10.0.0.256"),
+            ("ACCOUNTS_SERVER_MONITORING_CLIENTS", "10.0.0.0/33"),
+        ] {
+            let entry = value.split(separator: ",").last!.trimmingCharacters(in: .whitespaces)
+            let name = key.dropFirst("ACCOUNTS_".count).lowercased().replacingOccurrences(
+                of: "server_", with: "server.")
+            await expectConfigError("config_invalid", mentioning: "\(name)") {
+                try await box.load(environment: [key: value])
+            }
+            await expectConfigError("config_invalid", mentioning: "\"\(entry)\" is not an IP address") {
+                try await box.load(environment: [key: value])
+            }
+        }
+    }
+
     @Test("an unknown backend names the key and where it was set")
     func unknownBackendOrigin() async throws {
         let box = try Sandbox()

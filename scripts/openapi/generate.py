@@ -31,7 +31,7 @@ failure_texts = {
     "429": "Too many attempts: the account's throttle or the client's per-minute limit.",
     "431": "The URL and headers together are over 81,920 bytes, or over 1,000 fields (`headers_too_large`). The server refuses such a request before it reads the path, so this answer has the native shape and English on every route, and closes the connection.",
     "500": "The store failed; the cause is in the server's log only.",
-    "503": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib.",
+    "503": "The store is busy, every hashing slot is taken and the queue is full, or the request outlived server.request_timeout_seconds (it may still take effect); on /healthz also `store_disk_full`, the disk under the store's files having less free space than server.health_min_free_mib (the figures are in the message for monitoring clients only).",
 }
 # Answered before the route is known (UnparsableRequestHandler): one native response for all.
 route_independent = ["431"]
@@ -112,8 +112,9 @@ schemas = {
   "Me": {"type": "object", "required": ["ok", "user", "welcome"], "properties": {
       "ok": {"const": True}, "user": ref("User"), "welcome": s(description="\"{nickname} 님 환영합니다.\" or \"Welcome, {nickname}.\"")}},
   "Done": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}}},
-  "Health": {"type": "object", "required": ["ok", "backend"], "properties": {"ok": {"const": True}, "backend": s(),
-      "disk_free_bytes": {"type": "integer", "minimum": 0, "description": "Free bytes on the disk under the store's files; absent for a store on another host (PostgreSQL)."}}},
+  "Health": {"type": "object", "required": ["ok"], "description": "`backend` and `disk_free_bytes` are shown to the clients in server.monitoring_clients only (loopback unless set); any other client gets `ok` alone.",
+      "properties": {"ok": {"const": True}, "backend": s(description="The backend's name; for monitoring clients only."),
+      "disk_free_bytes": {"type": "integer", "minimum": 0, "description": "Free bytes on the disk under the store's files; for monitoring clients only, and absent for a store on another host (PostgreSQL)."}}},
   "Failure": {"type": "object", "required": ["ok", "code", "message"], "properties": {
       "ok": {"const": False}, "code": s(description="A stable error code, as `accounts … --json` prints."), "message": s()}},
   "StrapiRegisterRequest": {"type": "object", "required": ["username", "email", "password"], "properties": {
