@@ -41,7 +41,7 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
         var context = context
         let fromProxy = clientAddress.isTrustedProxy(context.peerAddress)
         if fromProxy, let id = request.headers[.requestID], Self.isUsableID(id) {
-            context.logger[metadataKey: "hb.request.id"] = .string(id)
+            context.logger[metadataKey: Logger.requestIDKey] = .string(id)
         }
         var response: Response
         do {
@@ -95,4 +95,12 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
 extension HTTPField.Name {
     /// The id of the request's log line.
     static let requestID = HTTPField.Name("X-Request-Id")!
+}
+
+extension Logger {
+    /// The metadata key of a request's id: Hummingbird's own, under which it gives each request
+    /// an id and from which `RequestContext.id` reads it back. A request the parser refused
+    /// never reaches Hummingbird, so ``UnparsableRequestHandler`` makes its id and logs it under
+    /// the same key.
+    static let requestIDKey = "hb.request.id"
 }

@@ -94,7 +94,7 @@ public final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChan
         logger.info(
             "request",
             metadata: [
-                "hb.request.id": .string(id),
+                Logger.requestIDKey: .string(id),
                 "status": .stringConvertible(failure.status.code),
                 "refused": .string(failure.code),
                 "client": .string(context.channel.remoteAddress?.ipAddress ?? "unknown"),
