@@ -51,6 +51,28 @@ struct ServeCommandTests {
         try await client.shutdown()
     }
 
+    @Test(
+        "server.monitoring_clients decides who reads /metrics; on a dual-stack socket an IPv4 client is its IPv4 address"
+    )
+    func monitoringClients() async throws {
+        let runner = try CLIRunner("serve-monitoring")
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        // Listening on `::`, the server sees the test's 127.0.0.1 as ::ffff:127.0.0.1.
+        for (clients, status) in [(nil, 200), ("127.0.0.0/8", 200), ("::1, 192.0.2.1", 403)] {
+            var environment = runner.environment
+            environment["ACCOUNTS_SERVER_HOST"] = "::"
+            environment["ACCOUNTS_SERVER_MONITORING_CLIENTS"] = clients
+            let server = try await ServeProcess(environment: environment, folder: runner.root)
+            let http = ServerClient(client: client, port: server.port)
+            let metrics = try await http.send(.GET, "/metrics")
+            let health = try await http.send(.GET, "/healthz")
+            #expect(metrics.status == status, "\(clients ?? "the default"): \(metrics.text)")
+            #expect((health.json["backend"] as? String == "sqlite") == (status == 200), "\(health.text)")
+            #expect(await server.stop().status == 0)
+        }
+        try await client.shutdown()
+    }
+
     @Test("with --json every line of standard output is one JSON object: where it listens, then the reply")
     func jsonOutput() async throws {
         let runner = try CLIRunner("serve-json")
