@@ -97,8 +97,8 @@ let package = Package(
         .target(name: "FileSupport", dependencies: ["AccountCore"], swiftSettings: strict),
         // The backends' own toolbox: file locks and the queue for blocking I/O.
         .target(name: "StoreSupport", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
-        // IP addresses and CIDR blocks, for the settings that list clients or proxies and the
-        // server that matches peers against them.
+        // IP addresses, CIDR blocks and web origins, for the settings that list clients, proxies
+        // or origins and the server that matches peers against them.
         .target(name: "NetworkSupport", swiftSettings: strict),
         .target(
             name: "JSONFileBackend",

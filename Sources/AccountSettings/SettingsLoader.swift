@@ -165,6 +165,15 @@ public enum SettingsLoader {
             }
             return entries
         }
+        /// Origins are compared with a page's `Origin` as text, so one written otherwise
+        /// (`https://app.example.com/`) would let no page in: refused, saying how to write it.
+        func webOrigins(_ key: String) throws(AccountError) -> [String] {
+            let entries = try list(key)
+            if let problem = entries.lazy.compactMap(WebOrigin.problem).first {
+                throw .configInvalid(key: key, reason: problem)
+            }
+            return entries
+        }
         return ServerSettings(
             host: try string(config, "server.host", schema),
             port: try integer(config, "server.port", schema),
@@ -173,7 +182,7 @@ public enum SettingsLoader {
             requestTimeoutSeconds: try integer(config, "server.request_timeout_seconds", schema),
             trustedProxies: try addresses("server.trusted_proxies"),
             monitoringClients: try addresses("server.monitoring_clients"),
-            corsOrigins: try list("server.cors_origins"),
+            corsOrigins: try webOrigins("server.cors_origins"),
             signUpsPerMinute: try integer(config, "server.signups_per_minute", schema),
             loginsPerMinute: try integer(config, "server.logins_per_minute", schema),
             passwordChecksPerMinute: try integer(config, "server.password_checks_per_minute", schema),

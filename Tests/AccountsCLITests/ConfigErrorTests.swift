@@ -67,6 +67,32 @@ extension SettingsLoaderTests {
         }
     }
 
+    @Test("CORS origins are written as browsers send them; another form is refused with the one to write")
+    func corsOrigins() async throws {
+        let box = try Sandbox()
+        let origins = "https://app.example.com, http://localhost:3000, http://[::1]:8080"
+        let listed = try await box.load(environment: ["ACCOUNTS_SERVER_CORS_ORIGINS": origins])
+        #expect(listed.server.corsOrigins == ["https://app.example.com", "http://localhost:3000", "http://[::1]:8080"])
+        for (value, mention) in [
+            ("https://app.example.com/", "write https://app.example.com"),
+            ("https://App.Example.com", "write https://app.example.com"),
+            ("https://app.example.com:443", "write https://app.example.com"),
+            ("http://localhost:3000, HTTP://localhost:3000", "write http://localhost:3000"),
+            ("app.example.com", #""app.example.com" is not a web origin"#),
+            ("*", #""*" is not a web origin"#),
+            ("https://app.example.com/login", "not a web origin"),
+            ("ftp://files.example.com", "not a web origin"),
+            ("https://例え.jp", "not a web origin"),
+        ] {
+            await expectConfigError("config_invalid", mentioning: "server.cors_origins") {
+                try await box.load(environment: ["ACCOUNTS_SERVER_CORS_ORIGINS": value])
+            }
+            await expectConfigError("config_invalid", mentioning: mention) {
+                try await box.load(environment: ["ACCOUNTS_SERVER_CORS_ORIGINS": value])
+            }
+        }
+    }
+
     @Test("an unknown backend names the key and where it was set")
     func unknownBackendOrigin() async throws {
         let box = try Sandbox()
