@@ -366,7 +366,8 @@ extension SettingsLoader {
         registry.names
     }
 
-    /// Every key with what it expects, its default and its meaning (for `accounts config keys`).
+    /// Every key with its environment variable, what it expects, its default and its meaning:
+    /// the reference the Configuration article's table is checked against.
     public static func keyReference(registry: BackendRegistry) -> [(
         key: String, environment: String, expects: String, default: String?, summary: String
     )] {

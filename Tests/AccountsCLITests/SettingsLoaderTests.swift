@@ -174,6 +174,13 @@ struct SettingsLoaderTests {
             let leaf = key.split(separator: ".").last.map(String.init) ?? key
             #expect(text.contains(leaf + ":"), "Config/accounts.yaml does not document \(key)")
         }
+        // The Configuration article's table, key and variable, for every key.
+        let article = try String(
+            contentsOfFile: PackageFiles.path("Sources/AccountsCLI/AccountsCLI.docc/Configuration.md"), encoding: .utf8)
+        let missing = SettingsLoader.keyReference(registry: .standard).filter {
+            !article.contains("| `\($0.key)` | `\($0.environment)` |")
+        }.map(\.key)
+        #expect(missing.isEmpty, "Configuration.md has no row for these keys")
         let examples = try FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent("Config/examples").path)
         for backend in SettingsLoader.backendNames(registry: .standard) {
