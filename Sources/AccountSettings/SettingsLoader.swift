@@ -156,22 +156,12 @@ public enum SettingsLoader {
             try string(config, key, schema).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
         }
-        /// A list of IP addresses and CIDR blocks: an entry that is neither (a host name, say)
-        /// would match no peer, so it is refused rather than silently ignored.
-        func addresses(_ key: String) throws(AccountError) -> [String] {
+        /// A list whose entries `problem` checks: an address or origin written so that it could
+        /// match nothing (a host name among proxies, `https://app.example.com/` among origins,
+        /// which are compared as text) is refused, saying why, rather than silently ignored.
+        func checkedList(_ key: String, _ problem: (String) -> String?) throws(AccountError) -> [String] {
             let entries = try list(key)
-            if case .failure(let invalid) = IPAddressRange.parse(entries) {
-                throw .configInvalid(key: key, reason: invalid.reason)
-            }
-            return entries
-        }
-        /// Origins are compared with a page's `Origin` as text, so one written otherwise
-        /// (`https://app.example.com/`) would let no page in: refused, saying how to write it.
-        func webOrigins(_ key: String) throws(AccountError) -> [String] {
-            let entries = try list(key)
-            if let problem = entries.lazy.compactMap(WebOrigin.problem).first {
-                throw .configInvalid(key: key, reason: problem)
-            }
+            if let reason = entries.lazy.compactMap(problem).first { throw .configInvalid(key: key, reason: reason) }
             return entries
         }
         return ServerSettings(
@@ -180,9 +170,9 @@ public enum SettingsLoader {
             maxBodyBytes: try integer(config, "server.max_body_bytes", schema),
             idleTimeoutSeconds: try integer(config, "server.idle_timeout_seconds", schema),
             requestTimeoutSeconds: try integer(config, "server.request_timeout_seconds", schema),
-            trustedProxies: try addresses("server.trusted_proxies"),
-            monitoringClients: try addresses("server.monitoring_clients"),
-            corsOrigins: try webOrigins("server.cors_origins"),
+            trustedProxies: try checkedList("server.trusted_proxies", IPAddressRange.problem),
+            monitoringClients: try checkedList("server.monitoring_clients", IPAddressRange.problem),
+            corsOrigins: try checkedList("server.cors_origins", WebOrigin.problem),
             signUpsPerMinute: try integer(config, "server.signups_per_minute", schema),
             loginsPerMinute: try integer(config, "server.logins_per_minute", schema),
             passwordChecksPerMinute: try integer(config, "server.password_checks_per_minute", schema),

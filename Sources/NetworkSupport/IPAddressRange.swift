@@ -52,25 +52,11 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         bytes.count == network.count && Self.masked(bytes, to: prefixLength) == network
     }
 
-    /// Reads every entry of `texts`.
-    /// - Returns: the ranges, or the first entry that is not an address or a block.
-    public static func parse(_ texts: [String]) -> Result<[IPAddressRange], InvalidEntry> {
-        var ranges: [IPAddressRange] = []
-        for text in texts {
-            guard let range = IPAddressRange(text) else { return .failure(InvalidEntry(text: text)) }
-            ranges.append(range)
-        }
-        return .success(ranges)
-    }
-
-    /// An entry of a list that is not an IP address or a CIDR block.
-    public struct InvalidEntry: Error, Sendable, Equatable {
-        /// The entry as written.
-        public let text: String
-        /// Why it is refused, for a `config_invalid` message.
-        public var reason: String {
-            "\"\(text)\" is not an IP address (192.0.2.7, ::1) or a CIDR block (10.0.0.0/8, fd00::/8)"
-        }
+    /// Why `text` is refused, or `nil` when it is an address or a block (the shape of
+    /// `WebOrigin.problem(_:)`, for a `config_invalid` message).
+    public static func problem(_ text: String) -> String? {
+        IPAddressRange(text) == nil
+            ? "\"\(text)\" is not an IP address (192.0.2.7, ::1) or a CIDR block (10.0.0.0/8, fd00::/8)" : nil
     }
 
     /// The address's 4 or 16 bytes (an IPv4-mapped IPv6 address as its 4), and whether it was
