@@ -11,9 +11,13 @@
 /// a match: a server listening on `::` sees its IPv4 clients that way. A block whose address
 /// has host bits set (`10.1.2.3/8`) is the block that address is in, as nginx reads one.
 public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
-    /// The block's first address: 4 or 16 bytes, the bits past `prefixLength` zero.
-    private let network: [UInt8]
-    private let prefixLength: Int
+    /// The block's first address, the bits past the prefix zero; an IPv4 address in the low 32
+    /// bits. Two integers rather than a byte array, so that a check allocates nothing (the
+    /// request log and the limits check the peer of every request behind a proxy); not
+    /// `UInt128`, which Darwin has only from macOS 15.
+    private let network: Bits
+    private let mask: Bits
+    private let isIPv4: Bool
 
     /// The text it was read from.
     public let description: String
@@ -23,33 +27,35 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
     /// address, or a block that mixes IPv4 addresses written as IPv6 with other IPv6 ones.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let (address, mapped) = Self.bytes(of: String(parts[0])) else { return nil }
-        var length = address.count * 8
+        guard let address = Address(String(parts[0])) else { return nil }
+        let width = address.isIPv4 ? 32 : 128
+        var length = width
         if parts.count == 2 {
             let digits = parts[1]
             guard (1...3).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                var written = Int(digits), written <= (mapped ? 128 : length)
+                var written = Int(digits), written <= (address.wasMapped ? 128 : width)
             else { return nil }
-            if mapped {
+            if address.wasMapped {
                 guard written >= 96 else { return nil }
                 written -= 96
             }
             length = written
         }
-        network = Self.masked(address, to: length)
-        prefixLength = length
+        mask = Bits.prefix(length, of: width)
+        network = address.value & mask
+        isIPv4 = address.isIPv4
         description = text
     }
 
     /// Whether `address` (an IP address as a socket names it) is in this block; `false` for
     /// text that is not an IP address.
     public func contains(_ address: String) -> Bool {
-        guard let (bytes, _) = Self.bytes(of: address) else { return false }
-        return contains(bytes: bytes)
+        guard let parsed = Address(address) else { return false }
+        return contains(parsed)
     }
 
-    func contains(bytes: [UInt8]) -> Bool {
-        bytes.count == network.count && Self.masked(bytes, to: prefixLength) == network
+    func contains(_ address: Address) -> Bool {
+        address.isIPv4 == isIPv4 && address.value & mask == network
     }
 
     /// Why `text` is refused, or `nil` when it is an address or a block (the shape of
@@ -59,25 +65,50 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
             ? "\"\(text)\" is not an IP address (192.0.2.7, ::1) or a CIDR block (10.0.0.0/8, fd00::/8)" : nil
     }
 
-    /// The address's 4 or 16 bytes (an IPv4-mapped IPv6 address as its 4), and whether it was
-    /// written as IPv4-mapped.
-    static func bytes(of text: String) -> ([UInt8], mapped: Bool)? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            return (withUnsafeBytes(of: &v4) { Array($0) }, false)
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
-        let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
-        if bytes.starts(with: mappedPrefix) { return (Array(bytes[12...]), true) }
-        return (bytes, false)
-    }
+    /// An address read with `inet_pton`: IPv4 in the low 32 bits, IPv4-mapped IPv6 as its IPv4.
+    struct Address {
+        let value: Bits
+        let isIPv4: Bool
+        /// Written as IPv4-mapped IPv6 (`::ffff:10.1.2.3`), whose prefix lengths count 96 more.
+        let wasMapped: Bool
 
-    private static func masked(_ bytes: [UInt8], to length: Int) -> [UInt8] {
-        bytes.enumerated().map { index, byte in
-            let kept = min(max(length - index * 8, 0), 8)
-            return kept == 8 ? byte : byte & ~(UInt8.max >> kept)
+        init?(_ text: String) {
+            var v4 = in_addr()
+            if inet_pton(AF_INET, text, &v4) == 1 {
+                value = Bits(high: 0, low: UInt64(UInt32(bigEndian: v4.s_addr)))
+                isIPv4 = true
+                wasMapped = false
+                return
+            }
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+            let (high, low) = withUnsafeBytes(of: &v6) { bytes in
+                (
+                    bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+                    bytes.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                )
+            }
+            wasMapped = high == 0 && low >> 32 == 0xFFFF
+            isIPv4 = wasMapped
+            value = Bits(high: wasMapped ? 0 : high, low: wasMapped ? low & UInt64(UInt32.max) : low)
+        }
+    }
+}
+
+extension IPAddressRange {
+    /// 128 bits as two integers, most significant first.
+    struct Bits: Sendable, Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        static func & (lhs: Bits, rhs: Bits) -> Bits { Bits(high: lhs.high & rhs.high, low: lhs.low & rhs.low) }
+
+        /// The first `length` bits of a `width`-bit address set (an IPv4 address, 32 bits wide,
+        /// sits in `low`). Swift's shifts by 64 or more give 0, which the edges rely on.
+        static func prefix(_ length: Int, of width: Int) -> Bits {
+            let unset = width - length
+            if width == 32 { return Bits(high: 0, low: UInt64(UInt32.max) << unset & UInt64(UInt32.max)) }
+            return Bits(high: .max << max(unset - 64, 0), low: .max << unset)
         }
     }
 }
@@ -86,7 +117,7 @@ extension Sequence<IPAddressRange> {
     /// Whether any of the ranges holds `address` (read once); `false` for text that is not an
     /// IP address.
     public func containsAddress(_ address: String) -> Bool {
-        guard let (bytes, _) = IPAddressRange.bytes(of: address) else { return false }
-        return contains { $0.contains(bytes: bytes) }
+        guard let parsed = IPAddressRange.Address(address) else { return false }
+        return contains { $0.contains(parsed) }
     }
 }

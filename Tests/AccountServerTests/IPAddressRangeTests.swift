@@ -19,6 +19,14 @@ struct IPAddressRangeTests {
             // Host bits in a block's address are the block that address is in.
             ("10.1.2.3/8", "10.200.0.1", true),
             ("10.0.0.0/8", "not an address", false), ("10.0.0.0/8", "", false),
+            // Prefixes at the edges of the 32-bit and the two 64-bit halves.
+            ("128.0.0.0/1", "200.1.1.1", true), ("128.0.0.0/1", "127.1.1.1", false),
+            ("10.0.0.0/31", "10.0.0.1", true), ("10.0.0.0/31", "10.0.0.2", false),
+            ("::/0", "fe80::1", true), ("::/0", "10.0.0.1", false),
+            ("2001:db8::/63", "2001:db8:0:1::1", true), ("2001:db8::/63", "2001:db8:0:2::1", false),
+            ("2001:db8::/64", "2001:db8::ffff:1", true), ("2001:db8::/64", "2001:db8:0:1::1", false),
+            ("2001:db8::/65", "2001:db8::7fff:0:0:1", true), ("2001:db8::/65", "2001:db8::8000:0:0:1", false),
+            ("2001:db8::1/128", "2001:db8::1", true), ("2001:db8::1/128", "2001:db8::2", false),
         ])
     func contains(_ block: String, _ address: String, _ expected: Bool) throws {
         let range = try #require(IPAddressRange(block))
