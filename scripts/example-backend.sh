@@ -48,6 +48,16 @@ printf 'Tangerine-Kayak-42\nTangerine-Kayak-42\n' | accounts signup --config "$h
 [ -s "$home/etc/configured.journal" ] || fail "the configured journal path was not used"
 expect_status 0 "1" "$bin/accounts" users count --config "$home/etc/journal.yaml"
 
+echo "== accounts config lists the journal's keys with who set them (--all: beside another backend)"
+accounts config --config "$home/etc/journal.yaml" | tee "$home/config.txt"
+grep -qE "^journal\.sync +full +config file$" "$home/config.txt" || fail "accounts config: journal.sync not from the file"
+grep -qE "^journal\.path +$home/etc/configured\.journal +config file$" "$home/config.txt" ||
+    fail "accounts config: journal.path not resolved against the file's folder"
+ACCOUNTS_JOURNAL_SYNC=none accounts config --all >"$home/config-all.txt"
+grep -qE "^journal\.sync +none +ACCOUNTS_JOURNAL_SYNC$" "$home/config-all.txt" ||
+    fail "accounts config --all: journal.sync not from its variable"
+expect_status 8 "journal.sync" env ACCOUNTS_JOURNAL_SYNC=sometimes "$bin/accounts" config --all
+
 echo "== migrate from SQLite into the journal and back; log in on each"
 printf 'Tangerine-Kayak-42\nTangerine-Kayak-42\n' |
     accounts signup --email leesoon7@example.com --nickname 이순신 --password-stdin

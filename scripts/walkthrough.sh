@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's walkthroughs, from a real run: runs each command below with the built `accounts`
 # in a fresh, empty home folder and prints the console transcript; the second one talks to
-# `accounts serve` with curl.
+# `accounts serve` with curl, the third shows `accounts config`.
 #   scripts/walkthrough.sh           print it
 #   scripts/walkthrough.sh --update  rewrite the README block between the walkthrough markers
 #   scripts/walkthrough.sh --check   fail if the README block differs from a fresh run (ids and
@@ -33,9 +33,18 @@ commands=(
     "accounts verify | tail -2"
 )
 
+# Settings: what `accounts config` shows for a config file and a variable, and a refused value.
+# The home folder is shown as ~.
+config_commands=(
+    "printf 'server:\\n  host: 0.0.0.0\\n  trusted_proxies: \"10.0.0.0/8\"\\n' > accounts.yaml"
+    "ACCOUNTS_SERVER_PORT=9000 accounts config --config accounts.yaml | grep -E '^(Config|backend|sqlite|server\\.(host|port|trusted))'"
+    "ACCOUNTS_SERVER_PORT=70000 accounts config --config accounts.yaml; echo \"exit \$?\""
+)
+
+# The console transcript of the commands given, each run in the fresh home folder.
 transcript() {
     echo '```console'
-    for command in "${commands[@]}"; do
+    for command in "$@"; do
         echo "\$ $command"
         (cd "$home" && env -i PATH="$home/bin:/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 bash -c "$command" 2>&1) || true
     done
@@ -81,20 +90,25 @@ serve_transcript() {
     echo '```'
 }
 
+config_transcript() { transcript "${config_commands[@]}" | sed "s#$home#~#g"; }
+
 # Ids, tokens and times differ from run to run.
 normalize() { sed -E 's/\b[0-9a-f]{64}\b/<token>/g; s/\b[0-9a-f]{32}\b/<id>/g; s/"created_at_ms":[0-9]+/"created_at_ms":<ms>/g; s/"expires_at_ms":[0-9]+/"expires_at_ms":<ms>/g; s/"disk_free_bytes":[0-9]+/"disk_free_bytes":<bytes>/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g'; }
 
 readme_block() { sed -n "/<!-- ${1:-walkthrough}:begin -->/,/<!-- ${1:-walkthrough}:end -->/p" README.md | sed '1d;$d'; }
 
 case "$mode" in
-print) transcript; serve_transcript | normalize ;;
+print) transcript "${commands[@]}"; serve_transcript | normalize; config_transcript ;;
 --update)
-    fresh=$(transcript)
+    fresh=$(transcript "${commands[@]}")
     fresh_serve=$(serve_transcript | normalize)
-    python3 - "$fresh" "$fresh_serve" <<'PY'
+    fresh_config=$(config_transcript)
+    python3 - "$fresh" "$fresh_serve" "$fresh_config" <<'PY'
 import sys
 text = open("README.md").read()
-for name, block in (("walkthrough", sys.argv[1]), ("serve-walkthrough", sys.argv[2])):
+for name, block in (
+    ("walkthrough", sys.argv[1]), ("serve-walkthrough", sys.argv[2]), ("config-walkthrough", sys.argv[3])
+):
     begin, end = "<!-- %s:begin -->\n" % name, "<!-- %s:end -->" % name
     start = text.index(begin) + len(begin)
     stop = text.index(end)
@@ -103,12 +117,16 @@ open("README.md", "w").write(text)
 PY
     echo "README.md walkthroughs updated" ;;
 --check)
-    if ! diff <(readme_block | normalize) <(transcript | normalize); then
+    if ! diff <(readme_block | normalize) <(transcript "${commands[@]}" | normalize); then
         echo "README walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
         exit 1
     fi
     if ! diff <(readme_block serve-walkthrough | normalize) <(serve_transcript | normalize); then
         echo "README service walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
+        exit 1
+    fi
+    if ! diff <(readme_block config-walkthrough) <(config_transcript); then
+        echo "README settings walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
         exit 1
     fi
     echo "README walkthroughs match a fresh run" ;;

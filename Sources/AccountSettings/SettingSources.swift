@@ -7,7 +7,19 @@ struct SettingSources {
     let overrides: SettingsOverrides
     let environment: [String: String]
     var configFile: String?
-    var fileText: String?
+    var fileText: String? {
+        didSet { fileNode = fileText.flatMap { try? Yams.compose(yaml: $0) } }
+    }
+    /// The file parsed once, for the lookups of every key.
+    private var fileNode: Node?
+    /// The chosen backend's store key (`sqlite.path`, `postgres.schema`): the one `--store`
+    /// sets, known once the backend is.
+    var storeKeyName: String?
+
+    init(overrides: SettingsOverrides, environment: [String: String]) {
+        self.overrides = overrides
+        self.environment = environment
+    }
 
     /// The error with where its value was set and what it was, when the error names a setting.
     func explain(_ error: AccountError, schema: SettingsSchema) -> AccountError {
@@ -30,10 +42,20 @@ struct SettingSources {
     /// a built-in default (or a key that is not a setting).
     func origin(of name: String, schema: SettingsSchema) -> String? {
         guard let key = schema.key(named: name) else { return nil }
-        if let flag = flag(for: key) { return "set by \(flag)" }
-        if environment[key.environmentName] != nil { return "set by \(key.environmentName)" }
-        if let configFile, fileValue(of: key) != nil { return "set in \(configFile)" }
-        return nil
+        switch source(of: key) {
+        case .flag(let flag): return "set by \(flag)"
+        case .environment(let variable): return "set by \(variable)"
+        case .file(let file): return "set in \(file)"
+        case .builtIn: return nil
+        }
+    }
+
+    /// Which source set `key`: the strongest one that has it.
+    func source(of key: SettingKey) -> EffectiveSetting.Source {
+        if let flag = flag(for: key) { return .flag(flag) }
+        if environment[key.environmentName] != nil { return .environment(key.environmentName) }
+        if let configFile, fileValue(of: key) != nil { return .file(configFile) }
+        return .builtIn
     }
 
     private func rawValue(of name: String, schema: SettingsSchema) -> String? {
@@ -57,19 +79,13 @@ struct SettingSources {
         if key.name == "session.file", overrides.sessionFile != nil { return "--session-file" }
         if key.name == "server.host", overrides.serverHost != nil { return "--host" }
         if key.name == "server.port", overrides.serverPort != nil { return "--port" }
-        let section = key.components.first ?? ""
-        let storeKeys = ["path", "schema"]
-        if overrides.store != nil, key.components.count == 2, storeKeys.contains(key.components[1]),
-            section == (overrides.backend ?? section)
-        {
-            return "--store"
-        }
+        if overrides.store != nil, key.name == storeKeyName { return "--store" }
         return nil
     }
 
     /// The text of `key`'s value in the config file, as written.
     private func fileValue(of key: SettingKey) -> String? {
-        guard let fileText, var node = try? Yams.compose(yaml: fileText) else { return nil }
+        guard var node = fileNode else { return nil }
         for component in key.components {
             guard case .mapping(let mapping) = node, let next = mapping[Node(component)] else { return nil }
             node = next

@@ -29,10 +29,36 @@ public enum SettingsLoader {
         workingDirectory: String,
         registry: BackendRegistry
     ) async throws(AccountError) -> AccountSettings {
+        try await resolve(
+            overrides: overrides, environment: environment, workingDirectory: workingDirectory, registry: registry,
+            describing: false
+        ).settings
+    }
+
+    /// Every setting as ``load(overrides:environment:workingDirectory:registry:)`` resolves it,
+    /// with where its value came from: the keys of every backend section, those of backends an
+    /// embedding executable added included. Checked as `load` checks them, so a config that
+    /// `load` refuses is refused here with the same error. A secret's value is never returned.
+    public static func effectiveSettings(
+        overrides: SettingsOverrides,
+        environment: [String: String],
+        workingDirectory: String,
+        registry: BackendRegistry
+    ) async throws(AccountError) -> [EffectiveSetting] {
+        try await resolve(
+            overrides: overrides, environment: environment, workingDirectory: workingDirectory, registry: registry,
+            describing: true
+        ).effective
+    }
+
+    private static func resolve(
+        overrides: SettingsOverrides, environment: [String: String], workingDirectory: String,
+        registry: BackendRegistry, describing: Bool
+    ) async throws(AccountError) -> (settings: AccountSettings, effective: [EffectiveSetting]) {
         let schema = SettingsSchema(registry: registry)
-        var sources = SettingSources(overrides: overrides, environment: environment, configFile: nil, fileText: nil)
+        var sources = SettingSources(overrides: overrides, environment: environment)
         do {
-            return try await load(overrides, environment, workingDirectory, registry, schema, &sources)
+            return try await load(overrides, environment, workingDirectory, registry, schema, &sources, describing)
         } catch {
             throw sources.explain(error, schema: schema)
         }
@@ -40,8 +66,8 @@ public enum SettingsLoader {
 
     private static func load(
         _ overrides: SettingsOverrides, _ environment: [String: String], _ workingDirectory: String,
-        _ registry: BackendRegistry, _ schema: SettingsSchema, _ sources: inout SettingSources
-    ) async throws(AccountError) -> AccountSettings {
+        _ registry: BackendRegistry, _ schema: SettingsSchema, _ sources: inout SettingSources, _ describing: Bool
+    ) async throws(AccountError) -> (settings: AccountSettings, effective: [EffectiveSetting]) {
         try rejectUnknownEnvironment(environment, schema: schema)
         let locations = XDGLocations(environment: environment)
         let configFile = try findConfigFile(overrides, environment, workingDirectory, locations)
@@ -89,6 +115,7 @@ public enum SettingsLoader {
         }
         let backendName = try string(reader(flags), "backend", schema)
         let descriptor = try registry.descriptor(named: backendName)
+        sources.storeKeyName = "\(backendName).\(descriptor.storeKey)"
         if let store = overrides.store {
             flags[AbsoluteConfigKey([backendName, descriptor.storeKey])] = .init(.string(store), isSecret: false)
         }
@@ -114,7 +141,7 @@ public enum SettingsLoader {
             descriptor.storesInFiles ? try origins.resolve("\(backendName).path", schema: schema) : nil
         let sessionPath = try origins.resolve("session.file", schema: schema)
 
-        return AccountSettings(
+        let settings = AccountSettings(
             backendName: backendName,
             backend: sections[backendName]!,
             sections: sections,
@@ -140,6 +167,13 @@ public enum SettingsLoader {
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
             sessionFileIsDefault: sessionPath == nil,
             server: try serverSettings(config, origins, schema))
+        guard describing else { return (settings, []) }
+        let reading = EffectiveReading(
+            config: config, origins: origins, sources: sources, schema: schema, registry: registry,
+            environment: environment, settings: settings)
+        var effective: [EffectiveSetting] = []
+        for key in schema.keys { effective.append(try reading.setting(key)) }
+        return (settings, effective)
     }
 
     private static func serverSettings(

@@ -38,9 +38,3 @@ struct BackendsCommand: AsyncParsableCommand {
         }
     }
 }
-
-extension String {
-    func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-}

@@ -1,4 +1,5 @@
 import AccountCore
+import AccountSettings
 
 /// The CLI's own sentences in English and Korean (errors live in `AccountError`).
 struct CLIMessages {
@@ -110,5 +111,34 @@ struct CLIMessages {
 
     func backendLine(selected: Bool, name: String, summary: String) -> String {
         "\(selected ? "*" : " ") \(name.padding(8)) \(summary)"
+    }
+
+    /// `accounts config`'s first line.
+    func configFileLine(_ path: String?) -> String {
+        guard let path else {
+            return ko
+                ? "설정 파일: 없음 (기본값과 ACCOUNTS_ 변수만 적용)" : "Config file: none (defaults and ACCOUNTS_ variables apply)"
+        }
+        return ko ? "설정 파일: \(path)" : "Config file: \(path)"
+    }
+
+    func settingValue(_ value: EffectiveSetting.Value) -> String {
+        switch value {
+        case .integer(let number): String(number)
+        case .boolean(let flag): String(flag)
+        case .text(let text): text
+        case .none: ko ? "(없음)" : "(none)"
+        case .hidden: ko ? "(설정됨, 표시 안 함)" : "(set, not shown)"
+        }
+    }
+
+    /// Who set a value: the flag or variable by name; the file is named on the first line.
+    func settingSource(_ source: EffectiveSetting.Source) -> String {
+        switch source {
+        case .flag(let flag): flag
+        case .environment(let variable): variable
+        case .file: ko ? "설정 파일" : "config file"
+        case .builtIn: ko ? "기본값" : "default"
+        }
     }
 }

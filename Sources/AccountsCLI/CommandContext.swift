@@ -36,12 +36,8 @@ struct CommandContext {
         let printer = ReplyPrinter(json: options.base.json, language: language)
         do {
             let settings = try await SettingsLoader.load(
-                overrides: SettingsOverrides(
-                    configFile: options.base.config, backend: options.base.backend, store: options.storeOverride,
-                    sessionFile: options.sessionFileOverride, serverHost: options.serverOverride.host,
-                    serverPort: options.serverOverride.port),
-                environment: environment, workingDirectory: FileManager.default.currentDirectoryPath,
-                registry: CLIBackends.registry)
+                overrides: options.settingsOverrides, environment: environment,
+                workingDirectory: FileManager.default.currentDirectoryPath, registry: CLIBackends.registry)
             let context = CommandContext(
                 options: options, language: language, settings: settings, messages: CLIMessages(language: language))
             let reply = try await body(context)
@@ -67,6 +63,13 @@ struct CommandContext {
                 code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
             throw ExitCode(ExitStatus.interrupted)
         }
+    }
+
+    /// Every setting as this command resolved it, with where each came from (`accounts config`).
+    func effectiveSettings() async throws(AccountError) -> [EffectiveSetting] {
+        try await SettingsLoader.effectiveSettings(
+            overrides: options.settingsOverrides, environment: ProcessInfo.processInfo.environment,
+            workingDirectory: FileManager.default.currentDirectoryPath, registry: backends)
     }
 
     /// Opens the configured store and runs `body` with it, closing it afterwards. Only a command

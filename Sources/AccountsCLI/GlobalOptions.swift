@@ -1,4 +1,5 @@
 import AccountCore
+import AccountSettings
 import ArgumentParser
 
 /// What `CommandContext.run` needs from a command's options. Each command takes only the options
@@ -16,6 +17,13 @@ protocol CommandOptions {
 
 extension CommandOptions {
     var serverOverride: (host: String?, port: Int?) { (nil, nil) }
+
+    /// What the command line says, for the settings loader.
+    var settingsOverrides: SettingsOverrides {
+        SettingsOverrides(
+            configFile: base.config, backend: base.backend, store: storeOverride, sessionFile: sessionFileOverride,
+            serverHost: serverOverride.host, serverPort: serverOverride.port)
+    }
 }
 
 /// Options every subcommand accepts.

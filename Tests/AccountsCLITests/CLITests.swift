@@ -179,6 +179,7 @@ struct CLITests {
             (["start"], []), (["whoami"], []), (["passwd", "--password-stdin"], [password, newPassword, newPassword]),
             (["logout"], []), (["login", "--email", "leesoon7@example.com", "--password-stdin"], [newPassword]),
             (["withdraw", "--yes", "--password-stdin"], [newPassword]), (["backends"], []), (["verify"], []),
+            (["config"], []),
         ]
         for (command, stdin) in commands {
             // backends and verify open no store and no session: they take only the rest.
