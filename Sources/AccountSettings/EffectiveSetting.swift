@@ -29,7 +29,9 @@ public struct EffectiveSetting: Sendable, Equatable {
 
     /// The dotted key, e.g. `server.port`.
     public let key: String
+    /// The value a command would use.
     public let value: Value
+    /// Who set it.
     public let source: Source
     /// The variable that sets it, e.g. `ACCOUNTS_SERVER_PORT`.
     public let environmentName: String
@@ -37,6 +39,7 @@ public struct EffectiveSetting: Sendable, Equatable {
     public let expects: String
     /// The built-in default as text, `nil` when there is none.
     public let defaultValue: String?
+    /// One line on what it does, as the Configuration article's table has it.
     public let summary: String
     /// The backend whose section holds the key; `nil` for the global keys.
     public let backend: String?
