@@ -35,12 +35,16 @@ package enum PostgresTestServer {
         values["user"] = .word(environment["TEST_POSTGRES_USER"] ?? "")
         values["database"] = .word(environment["TEST_POSTGRES_DATABASE"] ?? "")
         values["password"] = environment["TEST_POSTGRES_PASSWORD"].map { .secret($0) }
-        // The deadline also covers waiting for a pooled connection: with 200 concurrent creates
-        // queued on 8 connections while the whole suite loads 2 cores, 10 s ran out in CI. An
-        // unreachable server still fails at once (connection refused), not after this.
-        values["connect_timeout_ms"] = .integer(60_000)
+        values["connect_timeout_ms"] = .integer(connectTimeoutMilliseconds)
         return values
     }
+
+    /// `postgres.connect_timeout_ms` for every test, in process and through the binary. The
+    /// deadline also covers waiting for a pooled connection: with 200 concurrent creates queued on
+    /// 8 connections while the whole suite loads 2 cores, the default 10 s ran out in CI — in
+    /// process first, then in `accounts verify --backend postgres`. An unreachable server still
+    /// fails at once (connection refused), not after this.
+    package static let connectTimeoutMilliseconds = 60_000
 
     /// The same settings as the `accounts` binary reads them, plus the schema.
     package static func cliEnvironment(schema: String) -> [String: String] {
@@ -51,6 +55,7 @@ package enum PostgresTestServer {
             "ACCOUNTS_POSTGRES_DATABASE": environment["TEST_POSTGRES_DATABASE"] ?? "",
             "ACCOUNTS_POSTGRES_PASSWORD": environment["TEST_POSTGRES_PASSWORD"] ?? "",
             "ACCOUNTS_POSTGRES_SCHEMA": schema,
+            "ACCOUNTS_POSTGRES_CONNECT_TIMEOUT_MS": String(connectTimeoutMilliseconds),
         ]
     }
 
