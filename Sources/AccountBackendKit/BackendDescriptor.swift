@@ -40,6 +40,14 @@ public protocol BackendDescriptor: Sendable, CustomStringConvertible {
     ///   for a setting the backend cannot use.
     func open(_ configuration: BackendConfiguration) async throws -> any UserRepository
 
+    /// Checks `configuration` as ``open(_:)`` would before reaching the store — settings it
+    /// reads, combinations it refuses, files it needs (a password file's mode) — without
+    /// connecting, opening or creating anything. `accounts config` runs it on the chosen
+    /// backend, so a section `open` would refuse is reported before a deploy. By default it
+    /// checks nothing beyond what the settings loader checked.
+    /// - Throws: `AccountError.configInvalid` naming the setting and why.
+    func validate(_ configuration: BackendConfiguration) throws(AccountError)
+
     /// Creates an empty store of this backend at `configuration.location`, stamped with
     /// `formatVersion` (the conformance suite plants a newer version to see it refused).
     /// Needed only with ``BackendCapabilities/selfDescribingStores``.
@@ -71,6 +79,8 @@ extension BackendDescriptor {
     public var description: String { name }
 
     public func summary(in language: Language) -> String { summary }
+
+    public func validate(_ configuration: BackendConfiguration) throws(AccountError) {}
 
     public func recognize(fileHeader: [UInt8]) -> String? { nil }
 

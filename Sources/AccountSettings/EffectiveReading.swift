@@ -4,7 +4,7 @@ import Configuration
 import Foundation
 
 /// Reads each key back from the layered sources `SettingsLoader` built, for
-/// ``SettingsLoader/effectiveSettings(overrides:environment:workingDirectory:registry:)``.
+/// ``SettingsLoader/loadDescribed(overrides:environment:workingDirectory:registry:)``.
 struct EffectiveReading {
     let config: ConfigReader
     let origins: PathOrigins
@@ -31,7 +31,7 @@ struct EffectiveReading {
             let text = try SettingsLoader.string(config, key.name, schema)
             return text.isEmpty ? .none : .text(Self.withoutURLPassword(text))
         case .secret:
-            return environment[key.environmentName] == nil ? .none : .hidden
+            return SettingsLoader.secret(key, environment) == nil ? .none : .hidden
         case .path:
             if let path = try origins.resolve(key.name, schema: schema) { return .text(path) }
             return defaultPath(of: key).map(EffectiveSetting.Value.text) ?? .none
@@ -41,9 +41,8 @@ struct EffectiveReading {
     /// Where an unset store or session path leads: the XDG locations the loader filled in.
     private func defaultPath(of key: SettingKey) -> String? {
         if key.name == "session.file" { return settings.sessionFile }
-        guard key.components.count == 2, key.components[1] == "path",
-            let descriptor = try? registry.descriptor(named: key.components[0]),
-            case .file = descriptor.storeLocation
+        guard let descriptor = try? registry.descriptor(named: key.components[0]), descriptor.storesInFiles,
+            key.name == SettingsSchema.storeKeyName(of: descriptor)
         else { return nil }
         return settings.sections[descriptor.name]?.location
     }

@@ -35,20 +35,20 @@ public enum SettingsLoader {
         ).settings
     }
 
-    /// Every setting as ``load(overrides:environment:workingDirectory:registry:)`` resolves it,
-    /// with where its value came from: the keys of every backend section, those of backends an
-    /// embedding executable added included. Checked as `load` checks them, so a config that
-    /// `load` refuses is refused here with the same error. A secret's value is never returned.
-    public static func effectiveSettings(
+    /// Loads the settings as ``load(overrides:environment:workingDirectory:registry:)`` does, and
+    /// describes every setting with where its value came from: the keys of every backend
+    /// section, those of backends an embedding executable added included. One resolve serves
+    /// both, so the description cannot disagree with what was loaded, and a config `load`
+    /// refuses is refused here with the same error. A secret's value is never described.
+    public static func loadDescribed(
         overrides: SettingsOverrides,
         environment: [String: String],
         workingDirectory: String,
         registry: BackendRegistry
-    ) async throws(AccountError) -> [EffectiveSetting] {
+    ) async throws(AccountError) -> (settings: AccountSettings, effective: [EffectiveSetting]) {
         try await resolve(
             overrides: overrides, environment: environment, workingDirectory: workingDirectory, registry: registry,
-            describing: true
-        ).effective
+            describing: true)
     }
 
     private static func resolve(
@@ -115,7 +115,7 @@ public enum SettingsLoader {
         }
         let backendName = try string(reader(flags), "backend", schema)
         let descriptor = try registry.descriptor(named: backendName)
-        sources.storeKeyName = "\(backendName).\(descriptor.storeKey)"
+        sources.storeKeyName = SettingsSchema.storeKeyName(of: descriptor)
         if let store = overrides.store {
             flags[AbsoluteConfigKey([backendName, descriptor.storeKey])] = .init(.string(store), isSecret: false)
         }
@@ -138,7 +138,8 @@ public enum SettingsLoader {
             sections[other.name] = try section(other, config, origins, environment, schema, locations)
         }
         let storePath: String? =
-            descriptor.storesInFiles ? try origins.resolve("\(backendName).path", schema: schema) : nil
+            descriptor.storesInFiles
+            ? try origins.resolve(SettingsSchema.storeKeyName(of: descriptor), schema: schema) : nil
         let sessionPath = try origins.resolve("session.file", schema: schema)
 
         let settings = AccountSettings(
@@ -174,6 +175,14 @@ public enum SettingsLoader {
         var effective: [EffectiveSetting] = []
         for key in schema.keys { effective.append(try reading.setting(key)) }
         return (settings, effective)
+    }
+
+    /// A secret's value: straight from the environment, never a file, a flag or a default. An
+    /// empty variable counts as unset, as `BackendSetting.secret` reads it (and libpq an empty
+    /// `PGPASSWORD`), so `ACCOUNTS_POSTGRES_PASSWORD=` in a unit means "read the password file",
+    /// and `accounts config` lists it as `(none)`, not as set.
+    static func secret(_ key: SettingKey, _ environment: [String: String]) -> String? {
+        environment[key.environmentName].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private static func serverSettings(
@@ -233,18 +242,17 @@ public enum SettingsLoader {
             case .boolean: values[option.name] = .boolean(try boolean(config, name, schema))
             case .path: values[option.name] = try origins.resolve(name, schema: schema).map { .word($0) }
             case .secret:
-                // Straight from the environment: never a file, a flag or a default.
-                values[option.name] = environment[schema.key(named: name)!.environmentName].map { .secret($0) }
+                values[option.name] = secret(schema.key(named: name)!, environment).map { .secret($0) }
             }
         }
         let location: String
         switch descriptor.storeLocation {
         case .file(let defaultName):
             location =
-                try origins.resolve("\(backendName).path", schema: schema)
+                try origins.resolve(SettingsSchema.storeKeyName(of: descriptor), schema: schema)
                 ?? locations.dataDirectory + "/" + defaultName
-        case .named(let key, _):
-            location = try string(config, "\(backendName).\(key)", schema)
+        case .named:
+            location = try string(config, SettingsSchema.storeKeyName(of: descriptor), schema)
         }
         return BackendConfiguration(location: location, values: values)
     }

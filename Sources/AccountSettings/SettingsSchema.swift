@@ -14,17 +14,24 @@ struct SettingsSchema: Sendable {
             case .file:
                 keys.append(
                     SettingKey(
-                        name: "\(backend.name).path", kind: .path, defaultValue: nil,
+                        name: Self.storeKeyName(of: backend), kind: .path, defaultValue: nil,
                         summary: "the store file (relative paths are resolved against the config file's folder)"))
             case .named(let key, let defaultName):
                 keys.append(
                     SettingKey(
-                        name: "\(backend.name).\(key)", kind: .text, defaultValue: defaultName,
+                        name: Self.storeKeyName(of: backend), kind: .text, defaultValue: defaultName,
                         summary: "where on the server the store is (\(key)); several stores can share a server"))
             }
             keys += backend.options.map { SettingKey(backend: backend.name, option: $0) }
         }
         self.keys = keys
+    }
+
+    /// The key naming `backend`'s store: `<name>.path` for a file backend, `<name>.<key>` for a
+    /// server backend (`postgres.schema`). `--store` sets it; an unset file path defaults to
+    /// the XDG data folder.
+    static func storeKeyName(of backend: any BackendDescriptor) -> String {
+        "\(backend.name).\(backend.storeKey)"
     }
 
     func key(named name: String) -> SettingKey? {

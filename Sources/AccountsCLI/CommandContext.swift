@@ -31,16 +31,39 @@ struct CommandContext {
     static func run(
         _ options: some CommandOptions, _ body: (CommandContext) async throws -> CommandReply
     ) async throws {
+        try await run(options, describing: false) { context, _ in try await body(context) }
+    }
+
+    /// `run`, handing `body` also every setting with where it came from (`accounts config`),
+    /// from the same single reading of the settings.
+    static func runDescribing(
+        _ options: some CommandOptions, _ body: (CommandContext, [EffectiveSetting]) async throws -> CommandReply
+    ) async throws {
+        try await run(options, describing: true, body)
+    }
+
+    private static func run(
+        _ options: some CommandOptions, describing: Bool,
+        _ body: (CommandContext, [EffectiveSetting]) async throws -> CommandReply
+    ) async throws {
         let environment = ProcessInfo.processInfo.environment
         let language = options.base.lang?.language ?? Language.fromLocale(environment: environment)
         let printer = ReplyPrinter(json: options.base.json, language: language)
         do {
-            let settings = try await SettingsLoader.load(
-                overrides: options.settingsOverrides, environment: environment,
-                workingDirectory: FileManager.default.currentDirectoryPath, registry: CLIBackends.registry)
+            let (overrides, workingDirectory) = (options.settingsOverrides, FileManager.default.currentDirectoryPath)
+            let (settings, effective) =
+                describing
+                ? try await SettingsLoader.loadDescribed(
+                    overrides: overrides, environment: environment, workingDirectory: workingDirectory,
+                    registry: CLIBackends.registry)
+                : (
+                    try await SettingsLoader.load(
+                        overrides: overrides, environment: environment, workingDirectory: workingDirectory,
+                        registry: CLIBackends.registry), []
+                )
             let context = CommandContext(
                 options: options, language: language, settings: settings, messages: CLIMessages(language: language))
-            let reply = try await body(context)
+            let reply = try await body(context, effective)
             printer.print(reply)
             if reply.exitStatus != ExitStatus.success { throw ExitCode(reply.exitStatus) }
         } catch let error as AccountError {
@@ -63,13 +86,6 @@ struct CommandContext {
                 code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
             throw ExitCode(ExitStatus.interrupted)
         }
-    }
-
-    /// Every setting as this command resolved it, with where each came from (`accounts config`).
-    func effectiveSettings() async throws(AccountError) -> [EffectiveSetting] {
-        try await SettingsLoader.effectiveSettings(
-            overrides: options.settingsOverrides, environment: ProcessInfo.processInfo.environment,
-            workingDirectory: FileManager.default.currentDirectoryPath, registry: backends)
     }
 
     /// Opens the configured store and runs `body` with it, closing it afterwards. Only a command

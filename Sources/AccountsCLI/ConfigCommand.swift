@@ -14,23 +14,27 @@ struct ConfigCommand: AsyncParsableCommand {
             Settings are layered: flags over ACCOUNTS_… variables over the config file over the \
             built-in defaults. This lists every global key and the chosen backend's section (--all: \
             every backend's, those of backends an embedding executable added included), checked as \
-            any command checks them, without opening the store. A secret is never shown, only \
-            whether it is set.
+            any command checks them, and the chosen backend's section as the backend checks it \
+            before it opens the store, without opening it. A secret is never shown, only whether \
+            it is set. --host and --port show what `accounts serve` would listen on.
             """)
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: ServerCommandOptions
 
     @Flag(name: .long, help: "List the sections of every backend, not only the chosen one's.")
     var all = false
 
     func run() async throws {
-        try await CommandContext.run(options) { context in
+        try await CommandContext.runDescribing(options) { context, effective in
             let chosen = context.settings.backendName
+            // What the backend would refuse when it opens (a PostgreSQL URL with a password, a
+            // loose password file), reported now; other sections are not used, so not judged.
+            try context.backends.descriptor(named: chosen).validate(context.settings.backend)
             // `backend`, then the backend sections (the chosen one first), then the other keys.
             let rank = { (setting: EffectiveSetting) in
                 setting.key == "backend" ? 0 : setting.backend == chosen ? 1 : setting.backend != nil ? 2 : 3
             }
-            let shown = try await context.effectiveSettings().enumerated()
+            let shown = effective.enumerated()
                 .filter { all || $0.element.backend == nil || $0.element.backend == chosen }
                 .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
             return CommandReply(

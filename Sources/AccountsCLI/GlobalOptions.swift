@@ -74,6 +74,23 @@ struct GlobalOptions: ParsableArguments, CommandOptions {
     var sessionFileOverride: String? { sessionFile }
 }
 
+/// The session commands' options plus `serve`'s `--host` and `--port`, the top layer of
+/// `server.host` and `server.port`, checked like the config file and the environment. `config`
+/// takes them too, to show what `serve` would listen on.
+struct ServerCommandOptions: ParsableArguments, CommandOptions {
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The address to listen on (server.host).") var host: String?
+
+    // `.unconditional`, so that `--port -1` is a port out of range, not a missing value.
+    @Option(parsing: .unconditional, help: "The port, 0 for any free one (server.port).") var port: Int?
+
+    var base: StorelessOptions { global.base }
+    var storeOverride: String? { global.storeOverride }
+    var sessionFileOverride: String? { global.sessionFileOverride }
+    var serverOverride: (host: String?, port: Int?) { (host, port) }
+}
+
 /// `--lang` values.
 enum LanguageOption: String, ExpressibleByArgument, CaseIterable {
     case ko, en

@@ -23,14 +23,11 @@
                 finished, the store closed. One JSON log line per request goes to standard error.
                 """)
 
-        @OptionGroup var options: GlobalOptions
-        @Option(help: "The address to listen on (server.host).") var host: String?
-        // `.unconditional`, so that `--port -1` is a port out of range, not a missing value.
-        @Option(parsing: .unconditional, help: "The port, 0 for any free one (server.port).") var port: Int?
+        @OptionGroup var options: ServerCommandOptions
 
         func run() async throws {
             let json = options.base.json
-            try await CommandContext.run(ServeOptions(global: options, host: host, port: port)) { context in
+            try await CommandContext.run(options) { context in
                 let server = context.settings.server
                 let listen = ListenSettings(
                     host: server.host, port: server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
@@ -91,18 +88,5 @@
                 return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])
             }
         }
-    }
-
-    /// `serve`'s options as the settings see them: `--host` and `--port` are the top layer of
-    /// `server.host` and `server.port`, checked like the config file and the environment.
-    private struct ServeOptions: CommandOptions {
-        let global: GlobalOptions
-        let host: String?
-        let port: Int?
-
-        var base: StorelessOptions { global.base }
-        var storeOverride: String? { global.storeOverride }
-        var sessionFileOverride: String? { global.sessionFileOverride }
-        var serverOverride: (host: String?, port: Int?) { (host, port) }
     }
 #endif

@@ -71,6 +71,12 @@ public struct PostgresBackendDescriptor: BackendDescriptor {
         try await PostgresRepository.open(try Self.connectionOptions(configuration))
     }
 
+    /// Everything `open` checks before it connects: the URL (never with a password), the
+    /// settings' kinds, and the password file (present, not empty, mode 0600 or stricter).
+    public func validate(_ configuration: BackendConfiguration) throws(AccountError) {
+        _ = try Self.connectionOptions(configuration)
+    }
+
     public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
         try await PostgresRepository.plantEmptyStore(
             try Self.connectionOptions(configuration), formatVersion: formatVersion)

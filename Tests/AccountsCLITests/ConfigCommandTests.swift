@@ -110,20 +110,79 @@ struct ConfigCommandTests {
         let url = url.replacingOccurrences(of: "{secret}", with: "Hidden-Word-77")
         let cli = try CLIRunner("config-secrets")
         let environment = ["ACCOUNTS_POSTGRES_PASSWORD": "Hidden-Word-91", "ACCOUNTS_POSTGRES_URL": url]
-        let json = try await cli.run(["config", "--backend", "postgres", "--json"], environment: environment)
-        let text = try await cli.run(["config", "--backend", "postgres"], environment: environment)
-        for result in [json, text] {
-            #expect(result.status == 0, "\(result.stderr)")
+        // With sqlite chosen, the postgres section is listed (--all) but not judged: masking is
+        // all that keeps its URL's password off the screen.
+        let listing = ["config", "--backend", "sqlite", "--all"]
+        let json = try await cli.run(listing + ["--json"], environment: environment)
+        let text = try await cli.run(listing, environment: environment)
+        // With postgres chosen, the backend's own check refuses a URL carrying a password.
+        let chosen = try await cli.run(["config", "--backend", "postgres", "--json"], environment: environment)
+        for result in [json, text, chosen] {
             // Asserted on a Bool, so that a failure does not print the output it found the secret in.
             let leaked = (result.stdout + result.stderr).contains("Hidden-Word")
             #expect(!leaked, "a secret was printed")
         }
+        #expect(json.status == 0 && text.status == 0, "\(json.stderr)\(text.stderr)")
         let settings = try Self.settings(json)
         #expect(settings["postgres.password"]?["value"] is NSNull)
         #expect(settings["postgres.password"]?["secret"] as? Bool == true)
         #expect(settings["postgres.password"]?["set_by"] as? String == "ACCOUNTS_POSTGRES_PASSWORD")
         #expect(settings["postgres.url"]?["value"] as? String == shown)
         #expect(text.stdout.contains("(set, not shown)"), "\(text.stdout)")
+        if shown == url {
+            #expect(chosen.status == 0, "\(chosen.stdout)")
+        } else {
+            #expect(chosen.status == 8 && chosen.errorCode == "config_invalid")
+            #expect(chosen.stdout.contains("postgres.url"), "the error names the key")
+        }
+    }
+
+    @Test("the chosen backend's own checks run without connecting: a loose password file is exit 8")
+    func backendChecks() async throws {
+        let cli = try CLIRunner("config-backend-checks")
+        let file = cli.root + "/pg-password"
+        try "Hidden-Word-12\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o644)
+        // Port 1 on loopback: were the check to connect, this would be store_io, not exit 8 or 0.
+        let environment = [
+            "ACCOUNTS_POSTGRES_PASSWORD_FILE": file, "ACCOUNTS_POSTGRES_HOST": "127.0.0.1",
+            "ACCOUNTS_POSTGRES_PORT": "1",
+        ]
+        let loose = try await cli.run(["config", "--backend", "postgres", "--json"], environment: environment)
+        #expect(loose.status == 8 && loose.errorCode == "config_invalid", "\(loose.stdout)")
+        #expect(loose.stdout.contains("postgres.password_file") && loose.stdout.contains(file), "\(loose.stdout)")
+        let leaked = loose.stdout.contains("Hidden-Word")
+        #expect(!leaked, "the password file's line was printed")
+        // Another backend chosen: the postgres section is not used, so not judged.
+        #expect(try await cli.run(["config", "--all"], environment: environment).status == 0)
+        chmod(file, 0o600)
+        let fixed = try await cli.run(["config", "--backend", "postgres", "--json"], environment: environment)
+        #expect(fixed.status == 0, "\(fixed.stdout)")
+        // An empty variable counts as unset: the password file is what the backend will use.
+        let cleared = try await cli.run(
+            ["config", "--backend", "postgres", "--json"],
+            environment: environment.merging(["ACCOUNTS_POSTGRES_PASSWORD": ""]) { $1 })
+        let password = try Self.settings(cleared)["postgres.password"]
+        #expect(password?["value"] is NSNull && password?["set_by"] as? String == "ACCOUNTS_POSTGRES_PASSWORD")
+        let text = try await cli.run(
+            ["config", "--backend", "postgres"],
+            environment: environment.merging(["ACCOUNTS_POSTGRES_PASSWORD": ""]) { $1 })
+        let line = text.stdout.split(separator: "\n").first { $0.hasPrefix("postgres.password ") }
+        #expect(line?.contains("(none)") == true, "\(text.stdout)")
+    }
+
+    @Test("--host and --port show what serve would listen on, named as their source")
+    func listenFlags() async throws {
+        let cli = try CLIRunner("config-listen")
+        let result = try await cli.run(
+            ["config", "--host", "0.0.0.0", "--port", "9001", "--json"], environment: ["ACCOUNTS_SERVER_PORT": "9100"])
+        let settings = try Self.settings(result)
+        #expect(settings["server.host"]?["value"] as? String == "0.0.0.0")
+        #expect(settings["server.host"]?["set_by"] as? String == "--host")
+        #expect(settings["server.port"]?["value"] as? Int == 9001)
+        #expect(settings["server.port"]?["set_by"] as? String == "--port")
+        let refused = try await cli.run(["config", "--port", "-1", "--json"])
+        #expect(refused.status == 8 && refused.stdout.contains("server.port"), "\(refused.stdout)")
     }
 
     @Test("--all lists the section of every backend the build has")

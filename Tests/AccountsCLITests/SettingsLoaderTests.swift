@@ -223,6 +223,18 @@ struct PostgresSettingsTests {
         #expect(!String(reflecting: settings.backend.values).contains("hunter2-secret"))
     }
 
+    @Test("an empty ACCOUNTS_POSTGRES_PASSWORD counts as unset, so the password file is read")
+    func emptyPasswordVariable() async throws {
+        let box = try Sandbox()
+        let file = try box.write("from-the-file\n", to: "pw")
+        chmod(file, 0o600)
+        let settings = try await box.load(
+            .init(backend: "postgres"),
+            environment: ["ACCOUNTS_POSTGRES_PASSWORD": "", "ACCOUNTS_POSTGRES_PASSWORD_FILE": file])
+        #expect(try settings.backend.value(of: PostgresBackendDescriptor.password) == nil)
+        #expect(try PostgresBackendDescriptor.connectionOptions(settings.backend).password == "from-the-file")
+    }
+
     @Test("a URL fills host, port, user, database and TLS; a password in it is refused")
     func url() throws {
         let configuration = BackendConfiguration(
