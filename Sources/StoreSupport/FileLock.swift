@@ -30,25 +30,33 @@ public enum FileLock {
     public static func withExclusiveLock<T>(
         path: String, timeoutMilliseconds: Int, _ body: () throws -> T
     ) throws -> T {
+        try withExclusiveLock(path: path, timeoutMilliseconds: timeoutMilliseconds, clock: .system, body)
+    }
+
+    /// ``withExclusiveLock(path:timeoutMilliseconds:_:)`` with the waiter's clock given.
+    package static func withExclusiveLock<T>(
+        path: String, timeoutMilliseconds: Int, clock: LockWaitClock, _ body: () throws -> T
+    ) throws -> T {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIXFailure.error("open lock file", path: path) }
-        var waitedMicroseconds = 0
-        var pause: UInt32 = 200
+        let deadline = clock.now() + .milliseconds(timeoutMilliseconds)
+        var pause = Duration.microseconds(200)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
                 close(fd)
                 throw POSIXFailure.error("lock", path: path, errno: code)
             }
-            if waitedMicroseconds >= timeoutMilliseconds * 1000 {
+            let left = deadline - clock.now()
+            if left <= .zero {
                 close(fd)
                 throw AccountError.storeBusy(
                     detail: "another process held \(path) for more than \(timeoutMilliseconds) ms")
             }
-            // Back off from 0.2 ms up to 10 ms: short waits are the common case.
-            usleep(pause)
-            waitedMicroseconds += Int(pause)
-            pause = min(pause * 2, 10_000)
+            // Back off from 0.2 ms up to 10 ms: short waits are the common case. The last pause
+            // ends at the deadline, so the final try is made there, not up to 10 ms after it.
+            clock.pause(min(pause, left))
+            pause = min(pause * 2, .milliseconds(10))
         }
         defer {
             flock(fd, LOCK_UN)

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a ``FileLock`` waiter reads the time and pauses between tries. The timeout is measured on
+/// `now`, never by adding up the pauses asked for: on a loaded machine a 10 ms pause takes longer,
+/// and a sum of the requests would let a waiter wait well past its timeout. Tests inject a clock
+/// whose pauses overrun.
+package struct LockWaitClock: Sendable {
+    /// The time since a fixed point; it never goes back.
+    package let now: @Sendable () -> Duration
+    /// Pauses for about this long, or longer.
+    package let pause: @Sendable (Duration) -> Void
+
+    package init(now: @escaping @Sendable () -> Duration, pause: @escaping @Sendable (Duration) -> Void) {
+        self.now = now
+        self.pause = pause
+    }
+
+    /// `CLOCK_MONOTONIC` (wall-clock steps do not move it) and `usleep`.
+    package static let system = LockWaitClock(
+        now: {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+        },
+        pause: { duration in
+            let (seconds, attoseconds) = duration.components
+            usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        })
+}
