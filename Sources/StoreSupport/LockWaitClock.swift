@@ -9,23 +9,21 @@
 /// and a sum of the requests would let a waiter wait well past its timeout. Tests inject a clock
 /// whose pauses overrun.
 package struct LockWaitClock: Sendable {
-    /// The time since a fixed point; it never goes back.
-    package let now: @Sendable () -> Duration
+    /// The current instant (monotonic: wall-clock steps do not move it).
+    package let now: @Sendable () -> ContinuousClock.Instant
     /// Pauses for about this long, or longer.
     package let pause: @Sendable (Duration) -> Void
 
-    package init(now: @escaping @Sendable () -> Duration, pause: @escaping @Sendable (Duration) -> Void) {
+    package init(
+        now: @escaping @Sendable () -> ContinuousClock.Instant, pause: @escaping @Sendable (Duration) -> Void
+    ) {
         self.now = now
         self.pause = pause
     }
 
-    /// `CLOCK_MONOTONIC` (wall-clock steps do not move it) and `usleep`.
+    /// `ContinuousClock` and `usleep`: the lock is taken on the caller's thread, synchronously.
     package static let system = LockWaitClock(
-        now: {
-            var time = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &time)
-            return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-        },
+        now: { .now },
         pause: { duration in
             let (seconds, attoseconds) = duration.components
             usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))

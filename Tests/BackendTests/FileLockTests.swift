@@ -12,7 +12,7 @@ struct FileLockTests {
     /// A clock that moves only when the waiter pauses, and by `overrun` times what it asked for,
     /// as on a machine too loaded to wake a sleeper on time; `onPause` runs at each pause.
     final class SlowSleeperClock: Sendable {
-        let time = Mutex<Duration>(.seconds(1_000))
+        let time = Mutex<ContinuousClock.Instant>(.now)
         let pauses = Mutex<Int>(0)
         let overrun: Int
         let onPause: @Sendable (Int) -> Void
