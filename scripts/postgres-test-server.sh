@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for the test suite, in a temporary folder, on a loopback port.
 #
-#   scripts/postgres-test-server.sh start          # prints `export TEST_POSTGRES_…=…` lines
-#   scripts/postgres-test-server.sh stop FOLDER    # stops it and removes $TEST_POSTGRES_FOLDER
+#   scripts/postgres-test-server.sh start                    # prints `export TEST_POSTGRES_…=…` lines
+#   scripts/postgres-test-server.sh start --tls CERT KEY     # the same, serving TLS with CERT and KEY
+#   scripts/postgres-test-server.sh stop FOLDER              # stops it and removes $TEST_POSTGRES_FOLDER
 #
 # The cluster uses password (SCRAM) authentication, so the tests exercise the same path as a
 # deployment. The password is random per run and only ever travels in the environment.
 # When run as root the server runs as the `postgres` system user (PostgreSQL refuses root).
 set -euo pipefail
 
-action=${1:?usage: postgres-test-server.sh start | stop FOLDER}
+usage="usage: postgres-test-server.sh start [--tls CERT KEY] | stop FOLDER"
+action=${1:?$usage}
 folder=${2:-}
+tls_certificate=""
+tls_key=""
+if [ "$action" = start ] && [ "${2:-}" = --tls ]; then
+    tls_certificate=${3:?$usage}
+    tls_key=${4:?$usage}
+    folder=""
+fi
 
 bindir=""
 if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then
@@ -41,11 +50,30 @@ start)
         --auth=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$folder/initdb.log" 2>&1 ||
         { cat "$folder/initdb.log" >&2; exit 1; }
     rm -f "$folder/pwfile"
+    tls_settings=""
+    if [ -n "$tls_certificate" ]; then
+        # Copies the server may read (the key private to its owner, as PostgreSQL demands);
+        # clients check the certificate against their own copy of CERT.
+        cp "$tls_certificate" "$folder/server.crt"
+        cp "$tls_key" "$folder/server.key"
+        [ "$(id -u)" -eq 0 ] && chown postgres: "$folder/server.crt" "$folder/server.key"
+        chmod 600 "$folder/server.key"
+        tls_settings="-c ssl=on -c ssl_cert_file='$folder/server.crt' -c ssl_key_file='$folder/server.key'"
+    fi
     # A free loopback port: ask the kernel for one, then hand it to the server.
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    "${as_owner[@]}" "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$folder' -c max_connections=400 -c fsync=on" \
-        start >/dev/null || { cat "$folder/server.log" >&2; exit 1; }
+    # The server outlives this script, and would hold open every descriptor the script was
+    # given beyond 0-2: a caller's pipe, or the socket by which Foundation's `Process` learns
+    # that its child exited, so a test starting this script would wait for it forever. The
+    # subshell closes them before pg_ctl starts the server.
+    (
+        for fd in $(ls /proc/$BASHPID/fd); do
+            if [ "$fd" -gt 2 ] && [ "$fd" -ne 255 ]; then eval "exec $fd>&-"; fi
+        done
+        exec "${as_owner[@]}" "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
+            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$folder' -c max_connections=400 -c fsync=on $tls_settings" \
+            start >/dev/null
+    ) || { cat "$folder/server.log" >&2; exit 1; }
     PGPASSWORD=$password "$bindir/psql" -h 127.0.0.1 -p "$port" -U accounts -d postgres -qAt \
         -c "CREATE DATABASE accounts_test" >/dev/null
     echo "export TEST_POSTGRES_FOLDER=$folder"
@@ -58,14 +86,14 @@ start)
     echo "export TEST_POSTGRES_PASSWORD=$password"
     ;;
 stop)
-    [ -n "$folder" ] || { echo "usage: postgres-test-server.sh stop FOLDER" >&2; exit 2; }
+    [ -n "$folder" ] || { echo "$usage" >&2; exit 2; }
     if [ -d "$folder/data" ]; then
         "${as_owner[@]}" "$bindir/pg_ctl" -D "$folder/data" -m immediate -w stop >/dev/null 2>&1 || true
     fi
     rm -rf "$folder"
     ;;
 *)
-    echo "usage: postgres-test-server.sh start|stop FOLDER" >&2
+    echo "$usage" >&2
     exit 2
     ;;
 esac

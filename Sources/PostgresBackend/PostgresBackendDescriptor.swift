@@ -72,9 +72,10 @@ public struct PostgresBackendDescriptor: BackendDescriptor {
     }
 
     /// Everything `open` checks before it connects: the URL (never with a password), the
-    /// settings' kinds, and the password file (present, not empty, mode 0600 or stricter).
+    /// settings' kinds, the password file (present, not empty, mode 0600 or stricter), the
+    /// schema name, TLS against a Unix socket, and `tls_ca_file` (read, with `verify-full`).
     public func validate(_ configuration: BackendConfiguration) throws(AccountError) {
-        _ = try Self.connectionOptions(configuration)
+        _ = try PostgresConnector(try Self.connectionOptions(configuration))
     }
 
     public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {

@@ -7,10 +7,15 @@ import PostgresNIO
 /// the work that must not go through the pool (migrations under an advisory lock, fixtures).
 struct PostgresConnector: Sendable {
     let options: PostgresOptions
+    /// What `verify-full` checks the server's certificate against (read once, here).
+    let trustRoots: NIOSSLTrustRoots
     /// PostgresNIO logs connection chatter; the store reports through typed errors instead, so
     /// nothing (and certainly no query with its values) reaches a log by default.
     static let logger = Logger(label: "accountstore.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
+    /// Checks everything about `options` that can be checked without connecting.
+    /// - Throws: `configInvalid` for a bad schema name, TLS demanded on a Unix socket, a socket
+    ///   path too long, or a `tls_ca_file` that cannot be used.
     init(_ options: PostgresOptions) throws(AccountError) {
         guard PostgresOptions.isValidSchemaName(options.schema) else {
             throw .configInvalid(
@@ -38,6 +43,7 @@ struct PostgresConnector: Sendable {
                         "the socket path \(socket) is \(socket.utf8.count) bytes; a Unix socket path has at most 107")
             }
         }
+        self.trustRoots = try PostgresTrustRoots.load(options)
         self.options = options
     }
 
@@ -52,7 +58,7 @@ struct PostgresConnector: Sendable {
             configuration.certificateVerification = .none
         case .verifyFull:
             configuration.certificateVerification = .fullVerification
-            if let file = options.tlsCAFile { configuration.trustRoots = .file(file) }
+            configuration.trustRoots = trustRoots
         }
         return configuration
     }

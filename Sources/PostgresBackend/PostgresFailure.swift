@@ -84,9 +84,18 @@ enum PostgresFailure {
 
     /// Why a connection failed, in words: the OS or TLS reason when there is one.
     static func reason(_ error: PSQLError) -> String {
+        if error.code == .sslUnsupported {
+            // PostgresNIO's own words are the bare code name.
+            return
+                "the server does not offer TLS, which postgres.tls require and verify-full demand (turn ssl on in the server, or set prefer to allow plain TCP)"
+        }
         switch error.underlying {
         case let failure as NIOConnectionError:
             return reason(failure)
+        case let failure as NIOSSLError:
+            return reason(failure)
+        case let failure as NIOSSLExtraError where failure == .failedToValidateHostname:
+            return "the server's TLS certificate does not name the host it was reached by (postgres.host)"
         case let failure as IOError:
             return "\(error.code): \(String(cString: strerror(failure.errnoCode)))"
         case let underlying?:
@@ -94,6 +103,17 @@ enum PostgresFailure {
         case nil:
             return "\(error.code)"
         }
+    }
+
+    /// Why the TLS handshake failed, in BoringSSL's reason words without the source paths it
+    /// appends ("…:OPENSSL_internal:REASON at /path/to/handshake.cc:320").
+    static func reason(_ failure: NIOSSLError) -> String {
+        let reasons = "\(failure)".split(separator: "OPENSSL_internal:").dropFirst().map { $0.prefix { $0 != " " } }
+        if reasons.contains("CERTIFICATE_VERIFY_FAILED") {
+            return
+                "the server's TLS certificate does not chain to a trusted root (postgres.tls_ca_file, or the system's trust store without it)"
+        }
+        return "TLS handshake failed: " + (reasons.isEmpty ? "\(failure)" : reasons.joined(separator: ", "))
     }
 
     /// "cannot connect to 127.0.0.1:5432: Connection refused", one address after another,

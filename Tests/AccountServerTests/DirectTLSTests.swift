@@ -8,33 +8,12 @@ import Testing
 /// `accounts serve` speaking HTTPS itself, with a certificate the test makes.
 @Suite("accounts serve over HTTPS")
 struct DirectTLSTests {
-    static let openssl = "/usr/bin/openssl"
-
-    /// A self-signed P-256 certificate for 127.0.0.1 and its key, in `folder`.
-    static func makeCertificate(in folder: String) async throws -> (certificate: String, key: String) {
-        let certificate = folder + "/cert.pem"
-        let key = folder + "/key.pem"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try #require(await process.exitStatus() == 0, "openssl made the certificate")
-        return (certificate, key)
-    }
-
     @Test(
         "with server.tls_certificate and server.tls_key it serves HTTPS, and the pages' cookies are Secure",
-        .enabled(
-            if: FileManager.default.isExecutableFile(atPath: openssl),
-            "needs the openssl command (scripts/install-dependencies.sh --test-server installs it)"))
+        .enabled(if: TestCertificate.isAvailable, Comment(rawValue: TestCertificate.skipReason)))
     func https() async throws {
         let runner = try CLIRunner("serve-tls")
-        let files = try await Self.makeCertificate(in: runner.root)
+        let files = try await TestCertificate.make(in: runner.root)
         var environment = runner.environment
         environment["ACCOUNTS_SERVER_TLS_CERTIFICATE"] = files.certificate
         environment["ACCOUNTS_SERVER_TLS_KEY"] = files.key

@@ -137,7 +137,9 @@ struct ConfigCommandTests {
         }
     }
 
-    @Test("the chosen backend's own checks run without connecting: a loose password file is exit 8")
+    @Test(
+        "the chosen backend's own checks run without connecting: a loose password file, a bad schema name or TLS roots file is exit 8"
+    )
     func backendChecks() async throws {
         let cli = try CLIRunner("config-backend-checks")
         let file = cli.root + "/pg-password"
@@ -169,6 +171,20 @@ struct ConfigCommandTests {
             environment: environment.merging(["ACCOUNTS_POSTGRES_PASSWORD": ""]) { $1 })
         let line = text.stdout.split(separator: "\n").first { $0.hasPrefix("postgres.password ") }
         #expect(line?.contains("(none)") == true, "\(text.stdout)")
+        // What the connector checks before connecting: the schema's name and the TLS roots' file.
+        let refusals: [(variables: [String: String], key: String)] = [
+            (["ACCOUNTS_POSTGRES_SCHEMA": "Not-A-Schema"], "postgres.schema"),
+            (
+                ["ACCOUNTS_POSTGRES_TLS": "verify-full", "ACCOUNTS_POSTGRES_TLS_CA_FILE": cli.root + "/missing.pem"],
+                "postgres.tls_ca_file"
+            ),
+            (["ACCOUNTS_POSTGRES_TLS_CA_FILE": file], "postgres.tls_ca_file"),
+        ]
+        for (variables, key) in refusals {
+            let refused = try await cli.run(
+                ["config", "--backend", "postgres", "--json"], environment: environment.merging(variables) { $1 })
+            #expect(refused.status == 8 && refused.stdout.contains(key), "\(variables): \(refused.stdout)")
+        }
     }
 
     @Test("--host and --port show what serve would listen on, named as their source")
