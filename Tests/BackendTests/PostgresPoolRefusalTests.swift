@@ -57,12 +57,28 @@ struct PostgresPoolRefusalTests {
         }
     }
 
-    /// Changes the role, then ends its open connections, as a server restart or an operator would.
+    /// Changes the role, then ends its open connections, as a server restart or an operator
+    /// would, and waits until the server has none of them left. `pg_terminate_backend` only
+    /// signals: a call that took a pooled connection still closing failed with that
+    /// connection's end (57P01), not with the refusal the check is about.
     static func refuse(_ role: ScratchRole, _ change: String) async throws {
         try await administer([
             "ALTER ROLE \(role.name) \(change)",
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role.name)'",
         ])
+        let remaining = try await PostgresConnector(Self.serverOptions()).withConnection { connection in
+            var count: Int64 = 0
+            for _ in 0..<1_000 {
+                count =
+                    try await connection.rows(
+                        "SELECT count(*) FROM pg_stat_activity WHERE usename = \(role.name)"
+                    ).first?.decode(Int64.self) ?? 0
+                if count == 0 { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return count
+        }
+        #expect(remaining == 0, "the role's connections outlived pg_terminate_backend by 10 s")
     }
 
     static func withRole(_ body: (ScratchRole, String) async throws -> Void) async throws {
