@@ -30,14 +30,9 @@ package struct CLIRunner: ~Copyable {
     package var extraEnvironment: [String: String] = [:]
 
     package init(_ label: String) throws {
-        _ = Self.ignoreBrokenPipes
+        ChildProcess.ignoreBrokenPipes()
         scratch = try ScratchFolder("cli-" + label)
     }
-
-    /// Input written to a child that has already exited must fail the write with EPIPE (which
-    /// `writeToChildAndClose` expects), not kill the whole test process with SIGPIPE. Whether
-    /// SwiftNIO had already set this depended on which tests ran first.
-    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// The built `accounts` beside the test bundle.
     package static let executable: String = {
@@ -63,15 +58,13 @@ package struct CLIRunner: ~Copyable {
     package var storePath: String { root + "/data/accounts/accounts.sqlite" }
     package var sessionPath: String { root + "/state/accounts/session" }
 
-    /// Runs `accounts` (or `executable`) with `arguments` and waits for it to exit, off Swift's
-    /// cooperative pool (`ChildProcessWaits.swift` says why). Standard output and error are read
-    /// side by side, so a child that fills one pipe while the other is read cannot hang the run.
+    /// Runs `accounts` (or `executable`) with `arguments` and waits for it to exit, reading its
+    /// output as `ChildProcess` does.
     @discardableResult
     package func run(
         _ arguments: [String], stdin lines: [String] = [], stdinBytes: [UInt8]? = nil,
         environment extra: [String: String] = [:], executable: String = CLIRunner.executable
     ) async throws -> Result {
-        let process = Process()
         var command = [executable] + arguments
         // A new session has no controlling terminal, so a prompt can never block the test run
         // on a developer's terminal: it fails the way it does in CI.
@@ -79,29 +72,11 @@ package struct CLIRunner: ~Copyable {
             command = ["/usr/bin/setsid", "--wait"] + command
         }
         // An ignored signal stays ignored across exec, and this process ignores SIGPIPE (see
-        // `ignoreBrokenPipes`; SwiftNIO does too once a test opens a socket): the child gets it
-        // back at its default, as when a shell starts it.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal=PIPE"] + command
-        process.environment = environment.merging(extra) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        let input = Pipe()
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let inputBytes = stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8)
-        async let printed = output.fileHandleForReading.readToEndOfFile()
-        async let complained = error.fileHandleForReading.readToEndOfFile()
-        // Written off the pool too: a child that does not read its input blocks the write.
-        try await SerialIOQueue(label: "CLIRunner stdin").run {
-            try input.fileHandleForWriting.writeToChildAndClose(inputBytes)
-        }
-        let (out, err) = await (printed, complained)
-        let status = await process.exitStatus()
-        return Result(
-            status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        // `ChildProcess.ignoreBrokenPipes`; SwiftNIO does too once a test opens a socket): the child gets it back
+        // at its default, as when a shell starts it.
+        let outcome = try await ChildProcess.run(
+            "/usr/bin/env", ["--default-signal=PIPE"] + command, environment: environment.merging(extra) { $1 },
+            directory: root, input: stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8))
+        return Result(status: outcome.status, stdout: outcome.standardOutput, stderr: outcome.standardError)
     }
 }

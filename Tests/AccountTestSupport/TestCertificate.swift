@@ -29,19 +29,14 @@ package struct TestCertificate: Sendable {
         async throws -> TestCertificate
     {
         let made = TestCertificate(certificate: folder + "/\(name).pem", key: folder + "/\(name)-key.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-            "-subj", "/CN=AccountStore test \(name)", "-addext", "subjectAltName=\(subjectAltName)",
-            "-keyout", made.key, "-out", made.certificate,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = await output.fileHandleForReading.readToEndOfFile()
-        guard await process.exitStatus() == 0 else { throw Failure(output: String(decoding: text, as: UTF8.self)) }
+        let outcome = try await ChildProcess.run(
+            openssl,
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                "-subj", "/CN=AccountStore test \(name)", "-addext", "subjectAltName=\(subjectAltName)",
+                "-keyout", made.key, "-out", made.certificate,
+            ])
+        guard outcome.status == 0 else { throw Failure(output: outcome.standardOutput + outcome.standardError) }
         return made
     }
 }

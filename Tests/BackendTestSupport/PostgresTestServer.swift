@@ -28,13 +28,17 @@ package enum PostgresTestServer {
         "no PostgreSQL socket: TEST_POSTGRES_SOCKET_FOLDER is unset, with the other TEST_POSTGRES_* (scripts/test.sh starts a throwaway server and sets it)"
 
     /// The `postgres` section's values for the test server.
-    package static var values: [String: BackendOptionValue] {
+    package static var values: [String: BackendOptionValue] { values(from: environment) }
+
+    /// The `postgres` section's values for the server named by `settings`' `TEST_POSTGRES_*`, as
+    /// `scripts/postgres-test-server.sh start` prints them.
+    package static func values(from settings: [String: String]) -> [String: BackendOptionValue] {
         var values = PostgresBackendDescriptor().defaultValues
-        values["host"] = .word(environment["TEST_POSTGRES_HOST"] ?? "")
-        values["port"] = .integer(Int(environment["TEST_POSTGRES_PORT"] ?? "") ?? 5_432)
-        values["user"] = .word(environment["TEST_POSTGRES_USER"] ?? "")
-        values["database"] = .word(environment["TEST_POSTGRES_DATABASE"] ?? "")
-        values["password"] = environment["TEST_POSTGRES_PASSWORD"].map { .secret($0) }
+        values["host"] = .word(settings["TEST_POSTGRES_HOST"] ?? "")
+        values["port"] = .integer(Int(settings["TEST_POSTGRES_PORT"] ?? "") ?? 5_432)
+        values["user"] = .word(settings["TEST_POSTGRES_USER"] ?? "")
+        values["database"] = .word(settings["TEST_POSTGRES_DATABASE"] ?? "")
+        values["password"] = settings["TEST_POSTGRES_PASSWORD"].map { .secret($0) }
         values["connect_timeout_ms"] = .integer(connectTimeoutMilliseconds)
         return values
     }
