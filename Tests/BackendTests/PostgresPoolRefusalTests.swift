@@ -42,8 +42,7 @@ struct PostgresPoolRefusalTests {
     /// revoking on the database at once can fail with "tuple concurrently updated", which a
     /// rerun of that statement mends.
     static func administer(_ statements: [String]) async throws {
-        let options = try Self.serverOptions()
-        try await PostgresConnector(options).withConnection { connection in
+        try await PostgresTestServer.withDirectConnection { connection in
             for statement in statements {
                 for attempt in 1... {
                     do {
@@ -66,7 +65,7 @@ struct PostgresPoolRefusalTests {
             "ALTER ROLE \(role.name) \(change)",
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role.name)'",
         ])
-        let remaining = try await PostgresConnector(Self.serverOptions()).withConnection { connection in
+        let remaining = try await PostgresTestServer.withDirectConnection { connection in
             var count: Int64 = 0
             for _ in 0..<1_000 {
                 count =
@@ -158,8 +157,7 @@ struct PostgresPoolRefusalTests {
             let locked = AsyncStream<Void>.makeStream()
             // Another session holds a lock that the store's one connection then waits on.
             let holder = Task {
-                let options = try Self.serverOptions()
-                try await PostgresConnector(options).withConnection { connection in
+                try await PostgresTestServer.withDirectConnection { connection in
                     try await connection.inTransaction {
                         try await connection.run(
                             PostgresQuery(unsafeSQL: "LOCK TABLE \(schema).store_meta IN ACCESS EXCLUSIVE MODE"))

@@ -14,41 +14,41 @@ import Testing
 // and wait for the two cores: in CI one reported 213 s, too near the 5 minutes other suites allow.
 @Suite("PostgreSQL TLS", .timeLimit(.minutes(10)))
 struct PostgresTLSTests {
-    /// Opens a store with `values`, counts its users (a pooled connection) and runs `whileOpen`
-    /// before closing it; the typed error when it cannot.
-    static func openAndRead(
-        _ values: [String: BackendOptionValue], schema: String, whileOpen: () async throws -> Void = {}
-    ) async -> AccountError? {
+    /// Opens a store with `values`, counts its users (so the pool makes a connection), runs
+    /// `body`, and closes the store, whether `body` threw or not.
+    static func withOpenStore<T>(
+        _ values: [String: BackendOptionValue], schema: String, _ body: () async throws -> T
+    ) async throws -> T {
+        let repository = try await PostgresRepository.open(
+            try PostgresBackendDescriptor.connectionOptions(BackendConfiguration(location: schema, values: values)))
+        let result: T
         do {
-            let options = try PostgresBackendDescriptor.connectionOptions(
-                BackendConfiguration(location: schema, values: values))
-            let repository = try await PostgresRepository.open(options)
             _ = try await repository.userCount()
-            try await whileOpen()
-            try await repository.close()
-            return nil
-        } catch let error as AccountError {
-            return error
+            result = try await body()
         } catch {
-            Issue.record("an untyped error: \(error)")
-            return nil
+            try? await repository.close()
+            throw error
         }
+        try await repository.close()
+        return result
+    }
+
+    /// The `AccountError` that opening a store with `values` and reading it throws, or a recorded
+    /// issue (and `nil`) when it opens.
+    static func refusal(_ values: [String: BackendOptionValue], schema: String) async -> AccountError? {
+        await #expect(throws: AccountError.self) { try await withOpenStore(values, schema: schema) {} }
     }
 
     /// Runs `sql` on one connection made with `values`; its first column, as a `Bool`, per row.
     static func flags(_ sql: PostgresQuery, _ values: [String: BackendOptionValue]) async throws -> [Bool] {
-        let options = try PostgresBackendDescriptor.connectionOptions(
-            BackendConfiguration(location: "public", values: values))
-        return try await PostgresConnector(options).withConnection { connection in
+        try await PostgresTestServer.withDirectConnection(values) { connection in
             try await connection.rows(sql).map { try $0.decode(Bool.self) }
         }
     }
 
     /// The server's clock, as text PostgreSQL reads back as a `timestamptz`.
     static func serverTime(_ values: [String: BackendOptionValue]) async throws -> String {
-        let options = try PostgresBackendDescriptor.connectionOptions(
-            BackendConfiguration(location: "public", values: values))
-        return try await PostgresConnector(options).withConnection { connection in
+        try await PostgresTestServer.withDirectConnection(values) { connection in
             try await connection.rows("SELECT clock_timestamp()::text").first?.decode(String.self) ?? ""
         }
     }
@@ -93,8 +93,8 @@ struct PostgresTLSTests {
         ]
         for (index, refusal) in refusals.enumerated() {
             let schema = "refused_\(index)"
-            let error = await Self.openAndRead(refusal.values, schema: schema)
-            #expect(error?.code == "store_io", "verify-full with \(refusal.label) connected")
+            let error = await Self.refusal(refusal.values, schema: schema)
+            #expect(error?.code == "store_io", "verify-full with \(refusal.label): \(String(describing: error))")
             #expect(
                 error?.message(.english).contains(refusal.says) == true,
                 "\(refusal.label): \(error?.message(.english) ?? "no error")")
@@ -113,22 +113,20 @@ struct PostgresTLSTests {
         ]
         for (mode, values, expected) in modes {
             let started = try await Self.serverTime(trusted)
-            var pooled: [Bool] = []
-            let error = await Self.openAndRead(values, schema: "mode_\(mode.replacingOccurrences(of: "-", with: "_"))")
-            {
-                pooled = try await Self.flags(
+            let schema = "mode_\(mode.replacingOccurrences(of: "-", with: "_"))"
+            let pooled = try await Self.withOpenStore(values, schema: schema) {
+                try await Self.flags(
                     """
                     SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
                     WHERE a.backend_type = 'client backend' AND a.pid <> pg_backend_pid()
                       AND a.backend_start >= \(started)::timestamptz
                     """, trusted)
             }
-            #expect(error == nil, "tls \(mode): \(error?.message(.english) ?? "")")
             #expect(
                 !pooled.isEmpty && pooled.allSatisfy { $0 == expected },
                 "tls \(mode), the pool's connections: \(pooled)")
             #expect(try await Self.flags(encrypted, values) == [expected], "tls \(mode), a direct connection")
-            #expect(try await schemaExists("mode_\(mode.replacingOccurrences(of: "-", with: "_"))"), "tls \(mode)")
+            #expect(try await schemaExists(schema), "tls \(mode)")
         }
     }
 
@@ -139,7 +137,7 @@ struct PostgresTLSTests {
         let schema = PostgresTestServer.uniqueSchema("require")
         var values = PostgresTestServer.values
         values["tls"] = .word("require")
-        let error = await Self.openAndRead(values, schema: schema)
+        let error = await Self.refusal(values, schema: schema)
         #expect(error?.code == "store_io")
         #expect(error?.message(.english).contains("the server does not offer TLS") == true)
         #expect(try await PostgresTestServer.snapshot(schema: schema).isEmpty, "a schema was created")
