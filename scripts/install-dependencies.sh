@@ -2,7 +2,8 @@
 # Installs the Debian packages AccountStore builds against, if any are missing.
 # With --test-server, also what the test suite needs besides: PostgreSQL's server (it starts a
 # throwaway cluster), a C compiler (for the fault-injection shim of scripts/fault-sweep.sh) and
-# libfiu's fiu-run (its --fiu mode), and openssl (the HTTPS test makes its own certificate).
+# libfiu's fiu-run (its --fiu mode), and openssl (the HTTPS and PostgreSQL TLS tests make their
+# own certificates).
 # With --browser, also the headless browser of scripts/browser-check.sh: Chromium, its
 # WebDriver, and a font with Hangul so the Korean screenshots show text, not boxes.
 # With --bench, also the benchmarks' tools: wrk (bench/serve.sh), hyperfine, jq and the sqlite3
