@@ -49,26 +49,22 @@ struct StressTests {
     ) async throws {
         // Created up front so the workers race on sign-ups (creation races have their own test).
         try await BackendRegistry.standard.open(backend, configuration).close()
-        var processes: [(Process, Pipe)] = []
+        var processes: [ChildProcess] = []
         for worker in 0..<Self.workers {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", Self.script(worker: worker)]
-            process.environment = cli.environment.merging([
-                "PW": "Tangerine-Kayak-42", "ACCOUNTS": CLIRunner.executable, "ACCOUNTS_BACKEND": backend.name,
-                "ACCOUNTS_\(backend.name.uppercased())_\(backend.storeKey.uppercased())": store,
-                "ACCOUNTS_SESSION_FILE": cli.root + "/session-\(worker)",
-            ]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            processes.append((process, output))
+            processes.append(
+                try ChildProcess(
+                    "/bin/sh", ["-c", Self.script(worker: worker)],
+                    environment: cli.environment.merging([
+                        "PW": "Tangerine-Kayak-42", "ACCOUNTS": CLIRunner.executable, "ACCOUNTS_BACKEND": backend.name,
+                        "ACCOUNTS_\(backend.name.uppercased())_\(backend.storeKey.uppercased())": store,
+                        "ACCOUNTS_SESSION_FILE": cli.root + "/session-\(worker)",
+                    ]) { $1 }))
         }
         var outcomes: [(op: String, email: String, status: Int32)] = []
-        for (process, output) in processes {
-            let text = String(decoding: await output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
-            #expect(await process.exitStatus() == 0)
-            for line in text.split(separator: "\n") {
+        for process in processes {
+            let result = try await process.finish()
+            #expect(result.status == 0, "a worker's shell failed: \(result.standardError)")
+            for line in result.standardOutput.split(separator: "\n") {
                 let parts = line.split(separator: " ")
                 outcomes.append((String(parts[0]), String(parts[1]), Int32(parts[2]) ?? -1))
             }

@@ -14,33 +14,24 @@ struct CreationRaceTests {
         for round in 1...3 {
             let cli = try CLIRunner("create-race-\(backend.name)-\(round)")
             let store = cli.root + "/new." + backend.name
-            var processes: [(Process, Pipe)] = []
+            var processes: [ChildProcess] = []
             for n in 1...8 {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = [
-                    "-c",
-                    """
+                let script = """
                     printf '%s\\n%s\\n' "$PW" "$PW" | "$ACCOUNTS" signup --backend \(backend.name) --store "$STORE" \
                       --email racer\(n)abc@example.com --nickname 'racer \(n)' --password-stdin \
                       --session-file "$ROOT/s\(n)" >/dev/null
-                    """,
-                ]
-                process.environment = cli.environment.merging([
-                    "PW": "Tangerine-Kayak-42", "ACCOUNTS": CLIRunner.executable, "STORE": store, "ROOT": cli.root,
-                ]) { $1 }
-                let errors = Pipe()
-                process.standardError = errors
-                try process.run()
-                processes.append((process, errors))
+                    """
+                processes.append(
+                    try ChildProcess(
+                        "/bin/sh", ["-c", script],
+                        environment: cli.environment.merging([
+                            "PW": "Tangerine-Kayak-42", "ACCOUNTS": CLIRunner.executable, "STORE": store,
+                            "ROOT": cli.root,
+                        ]) { $1 }))
             }
-            var results: [(status: Int32, stderr: String)] = []
-            for (process, errors) in processes {
-                let text = String(decoding: await errors.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
-                results.append((await process.exitStatus(), text))
-            }
-            for (n, result) in results.enumerated() {
-                #expect(result.status == 0, "round \(round), process \(n + 1): \(result.stderr)")
+            for (n, process) in processes.enumerated() {
+                let result = try await process.finish()
+                #expect(result.status == 0, "round \(round), process \(n + 1): \(result.standardError)")
             }
             let count = try await cli.run(["users", "count", "--backend", backend.name, "--store", store])
             #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "8", "round \(round)")

@@ -26,7 +26,7 @@ struct MultiProcessTests {
             backend, BackendConfiguration(location: store, values: backend.defaultValues)
         ).close()
         let password = "Tangerine-Kayak-42"
-        var processes: [(Process, Pipe)] = []
+        var processes: [ChildProcess] = []
         for worker in 0..<Self.workers {
             let emails = (0..<Self.emailsPerWorker).map { Self.email(worker * Self.stride + $0) }
             let script = emails.map { email in
@@ -36,22 +36,18 @@ struct MultiProcessTests {
                   >/dev/null 2>&1; echo "\(email) $?"
                 """
             }.joined(separator: "\n")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script]
-            process.environment = cli.environment.merging([
-                "PW": password, "ACCOUNTS": CLIRunner.executable, "STORE": store, "ROOT": cli.root,
-            ]) { $1 }
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            processes.append((process, output))
+            processes.append(
+                try ChildProcess(
+                    "/bin/sh", ["-c", script],
+                    environment: cli.environment.merging([
+                        "PW": password, "ACCOUNTS": CLIRunner.executable, "STORE": store, "ROOT": cli.root,
+                    ]) { $1 }))
         }
         var outcomes: [String: [Int32]] = [:]
-        for (process, output) in processes {
-            let text = String(decoding: await output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
-            _ = await process.exitStatus()
-            for line in text.split(separator: "\n") {
+        for process in processes {
+            let result = try await process.finish()
+            #expect(result.status == 0, "a worker's shell failed: \(result.standardError)")
+            for line in result.standardOutput.split(separator: "\n") {
                 let parts = line.split(separator: " ")
                 outcomes[String(parts[0]), default: []].append(Int32(parts[1]) ?? -1)
             }
