@@ -68,24 +68,59 @@ BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
 # stage's first line the offset, to replay it. The full sweeps, run before a release and after a
 # change to a backend's writes: --random 30 --fiu 30 at --probability 0.01, 0.05 and 0.2,
 # --kill, and --power-cut (also with --durability relaxed and none).
-# Each sweep is a stage of its own, so the table of times shows which one grew. On the 2-core
-# machine of 2026-11-26 the strides of before (every call, every 3rd, 2nd and 6th) took 30 of
-# CI's 61 minutes, and every 4th, 6th, 4th and 12th still 17.5 of 47; every 6th, 8th, 4th and
-# 18th with 210 random runs took 16.5 of 46, and with these 120 random runs 14 of 41. On
+# On the 2-core machine of 2026-11-26 the strides of before (every call, every 3rd, 2nd and 6th)
+# took 30 of CI's 61 minutes, and every 4th, 6th, 4th and 12th still 17.5 of 47; every 6th, 8th,
+# 4th and 18th with 210 random runs took 16.5 of 46, and with these 120 random runs 14 of 41. On
 # 2026-11-27 a run took 45.5 minutes (15 of them sweeps, the every-variant one 4): that stride
 # went from 18 to 24.
+# A sweep runs one `accounts` at a time and keeps one core busy (measured: 172 s of CPU in 159 s
+# for the crash sweep), so the five run two at a time, longest first, each printing its log
+# whole, with its own time, when it ends.
 sample=$((0x$(git rev-parse --short=7 HEAD 2>/dev/null || echo 0)))
-stage "fault sweep: every 6th file system call of each mutating command failed once, random faults at 5 %"
-echo "sample offset and first seed $sample (replay: scripts/fault-sweep.sh with this stage's options)"
-./scripts/fault-sweep.sh --every 6 --offset "$sample" --random 1 --first-seed "$sample" --fiu 1 --large-points 4
-stage "fault sweep: random faults at 20 %, no single-call pass"
-./scripts/fault-sweep.sh --every 1000000 --random 1 --first-seed "$sample" --fiu 1 --probability 0.2 --large-points 1
-stage "fault sweep: a crash (SIGKILL) at every 8th call"
-./scripts/fault-sweep.sh --kill --every 8 --offset "$sample" --large-points 4
-stage "fault sweep: power cuts after every 4th change, unsynced changes lost"
-./scripts/fault-sweep.sh --power-cut --every 4 --offset "$sample" --variants lost --large-points 4
-stage "fault sweep: power cuts after every 24th change, every variant"
-./scripts/fault-sweep.sh --power-cut --every 24 --offset "$sample" --large-points 4
+stage "fault sweeps, two at a time (sample offset and first seed $sample; replay: scripts/fault-sweep.sh with a sweep's options)"
+accounts_binary="$(swift build --show-bin-path)/accounts"
+sweep_logs=$(mktemp -d)
+sweeps=0
+# Runs `fault-sweep.sh` with the options after the name, in the background once fewer than two
+# sweeps are running. Each writes its exit status to a file: what decides the stage, as `wait -n`
+# cannot be trusted to report every job's status once `jobs` has seen it end.
+sweep() {
+    local name=$1 number=$((++sweeps))
+    shift
+    while (($(jobs -rp | wc -l) >= 2)); do wait -n || true; done
+    (
+        start=$SECONDS
+        status=0
+        ./scripts/fault-sweep.sh --accounts "$accounts_binary" "$@" >"$sweep_logs/$number.log" 2>&1 || status=$?
+        echo "$status" >"$sweep_logs/$number.status"
+        {
+            flock 9
+            echo "-- fault sweep: $name"
+            echo "   scripts/fault-sweep.sh $*"
+            cat "$sweep_logs/$number.log"
+            echo "   (fault sweep, $name: $((SECONDS - start)) s, exit $status)"
+        } 9>"$sweep_logs/print.lock"
+    ) &
+}
+sweep "power cuts after every 24th change, every variant" \
+    --power-cut --every 24 --offset "$sample" --large-points 4
+sweep "every 6th file system call of each mutating command failed once, random faults at 5 %" \
+    --every 6 --offset "$sample" --random 1 --first-seed "$sample" --fiu 1 --large-points 4
+sweep "a crash (SIGKILL) at every 8th call" --kill --every 8 --offset "$sample" --large-points 4
+sweep "power cuts after every 4th change, unsynced changes lost" \
+    --power-cut --every 4 --offset "$sample" --variants lost --large-points 4
+sweep "random faults at 20 %, no single-call pass" \
+    --every 1000000 --random 1 --first-seed "$sample" --fiu 1 --probability 0.2 --large-points 1
+wait
+failed_sweeps=0
+for number in $(seq "$sweeps"); do
+    [ "$(cat "$sweep_logs/$number.status" 2>/dev/null)" = 0 ] || failed_sweeps=$((failed_sweeps + 1))
+done
+rm -rf "$sweep_logs"
+if [ "$failed_sweeps" != 0 ]; then
+    echo "$failed_sweeps of $sweeps fault sweeps failed: their logs above say which run, and how to replay it" >&2
+    exit 1
+fi
 stage "the live API against its OpenAPI document (schemathesis, 30 examples per operation)"
 ./scripts/api-check.sh
 stage "the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean"
