@@ -72,8 +72,8 @@ package struct CLIRunner: ~Copyable {
             command = ["/usr/bin/setsid", "--wait"] + command
         }
         // An ignored signal stays ignored across exec, and this process ignores SIGPIPE (see
-        // `ChildProcess.ignoreBrokenPipes`; SwiftNIO does too once a test opens a socket): the child gets it back
-        // at its default, as when a shell starts it.
+        // `ChildProcess.ignoreBrokenPipes`; SwiftNIO does too once a test opens a socket): the
+        // child gets it back at its default, as when a shell starts it.
         let outcome = try await ChildProcess.run(
             "/usr/bin/env", ["--default-signal=PIPE"] + command, environment: environment.merging(extra) { $1 },
             directory: root, input: stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8))
