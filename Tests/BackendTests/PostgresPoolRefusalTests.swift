@@ -57,20 +57,21 @@ struct PostgresPoolRefusalTests {
     }
 
     /// Changes the role, then ends its open connections, as a server restart or an operator
-    /// would, and waits until the server has none of them left. `pg_terminate_backend` only
+    /// would, and waits until the server has none of those left. `pg_terminate_backend` only
     /// signals: a call that took a pooled connection still closing failed with that
-    /// connection's end (57P01), not with the refusal the check is about.
+    /// connection's end (57P01), not with the refusal the check is about. Only the connections
+    /// ended here are waited for: once the role may log in again, the pool makes new ones.
     static func refuse(_ role: ScratchRole, _ change: String) async throws {
-        try await administer([
-            "ALTER ROLE \(role.name) \(change)",
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '\(role.name)'",
-        ])
+        try await administer(["ALTER ROLE \(role.name) \(change)"])
         let remaining = try await PostgresTestServer.withDirectConnection { connection in
+            let ended = try await connection.rows(
+                "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = \(role.name)"
+            ).map { try $0.decode((Int32, Bool).self).0 }
             var count: Int64 = 0
             for _ in 0..<1_000 {
                 count =
                     try await connection.rows(
-                        "SELECT count(*) FROM pg_stat_activity WHERE usename = \(role.name)"
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(\(ended))"
                     ).first?.decode(Int64.self) ?? 0
                 if count == 0 { break }
                 try await Task.sleep(for: .milliseconds(10))
