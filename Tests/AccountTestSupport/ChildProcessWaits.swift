@@ -24,14 +24,20 @@ extension FileHandle {
     }
 }
 
+/// Whether the process `pid` has exited: it is gone, or a zombie not yet reaped.
+package func processHasExited(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+    // The state follows the command name, which is in parentheses and may hold spaces.
+    guard let close = stat.lastIndex(of: ")") else { return false }
+    return stat[close...].dropFirst(2).first == "Z"
+}
+
 /// Whether the process `pid` ends (exits, or is a zombie not yet reaped) within `seconds`, for
 /// a process no `Process` object of the caller's holds any longer. Looked at every 10 ms in
 /// `/proc`: an event-driven wait (`pidfd_open`) is not in Swift's Glibc module.
 package func processEnds(_ pid: Int32, within seconds: Int) async throws -> Bool {
     for _ in 0..<(seconds * 100) {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-        // The state follows the command name, which is in parentheses and may hold spaces.
-        if let close = stat.lastIndex(of: ")"), stat[close...].dropFirst(2).first == "Z" { return true }
+        if processHasExited(pid) { return true }
         try await Task.sleep(for: .milliseconds(10))
     }
     return false
