@@ -203,7 +203,7 @@ struct PostgresPoolRefusalTests {
     }
 
     @Test(
-        "after a minute of refusals the pool rejects calls at once and says why; once the server is back, the next calls get one fresh pool"
+        "after a minute of refusals the pool rejects calls at once and says why; once the server is back, the next calls get at most one fresh pool"
     )
     func poolThatGaveUp() async throws {
         try await Self.withRole { role, schema in
@@ -232,7 +232,11 @@ struct PostgresPoolRefusalTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(answers == Array(repeating: PostgresSchema.formatName, count: 20))
-            #expect(store.poolReplacements == 1)
+            // One replacement, or none when the old pool's own next try came between the role's
+            // change and the calls (CI on f69553d: its backoff runs up to a minute, and a busy
+            // machine makes that window seconds long). That a pool is replaced at all is
+            // `poolWaitingOutItsBackoff`'s check, which decides the pool's state itself.
+            #expect((0...1).contains(store.poolReplacements), "replaced \(store.poolReplacements) times")
             try await store.close()
         }
     }
