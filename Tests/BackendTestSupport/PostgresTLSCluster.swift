@@ -10,8 +10,8 @@ import PostgresBackend
 /// would then run over TLS too and measure something else than it says.
 package struct PostgresTLSCluster: Sendable {
     package let folder: String
-    /// The `TEST_POSTGRES_*` settings the script printed.
-    private let settings: [String: String]
+    /// The `postgres` section's values for the server the script started.
+    private let serverValues: [String: BackendOptionValue]
 
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
@@ -25,11 +25,16 @@ package struct PostgresTLSCluster: Sendable {
             let pair = line.dropFirst("export ".count).split(separator: "=", maxSplits: 1)
             if pair.count == 2 { settings[String(pair[0])] = String(pair[1]) }
         }
-        let required = ["FOLDER", "PORT", "USER", "DATABASE", "PASSWORD"].map { "TEST_POSTGRES_" + $0 }
-        guard let folder = settings["TEST_POSTGRES_FOLDER"], required.allSatisfy({ settings[$0] != nil }) else {
-            throw Failure(description: "postgres-test-server.sh start --tls printed no TEST_POSTGRES_* settings")
+        guard let folder = settings["TEST_POSTGRES_FOLDER"], folder.hasPrefix("/") else {
+            throw Failure(description: "postgres-test-server.sh start --tls printed no TEST_POSTGRES_FOLDER")
         }
-        return PostgresTLSCluster(folder: folder, settings: settings)
+        do {
+            return PostgresTLSCluster(folder: folder, serverValues: try PostgresTestServer.values(from: settings))
+        } catch {
+            // Started, but unusable: stop it rather than leave a server running.
+            _ = try? await script(["stop", folder])
+            throw Failure(description: "postgres-test-server.sh start --tls printed unusable settings: \(error)")
+        }
     }
 
     /// Stops the server and removes its folder.
@@ -40,7 +45,7 @@ package struct PostgresTLSCluster: Sendable {
     /// The `postgres` section's values for this cluster reached as `host`, with `tls` and, when
     /// given, `tls_ca_file`.
     package func values(host: String, tls: String, caFile: String? = nil) -> [String: BackendOptionValue] {
-        var values = PostgresTestServer.values(from: settings)
+        var values = serverValues
         values["host"] = .word(host)
         values["tls"] = .word(tls)
         values["tls_ca_file"] = caFile.map { .word($0) }

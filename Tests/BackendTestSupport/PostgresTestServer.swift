@@ -10,12 +10,26 @@ import StandardBackends
 package enum PostgresTestServer {
     package static let environment = ProcessInfo.processInfo.environment
 
-    /// Whether a server is configured.
-    package static var isConfigured: Bool { environment["TEST_POSTGRES_HOST"].map { !$0.isEmpty } ?? false }
+    /// Whether a server is configured, with every setting the script prints.
+    package static var isConfigured: Bool { configurationProblem == nil }
 
     /// Why the PostgreSQL cases are skipped.
-    package static let skipReason =
-        "no PostgreSQL server: TEST_POSTGRES_HOST, _PORT, _USER, _DATABASE and _PASSWORD are unset (scripts/test.sh starts a throwaway one)"
+    package static var skipReason: String { configurationProblem ?? "" }
+
+    /// What keeps the PostgreSQL cases from running: no server named, or a setting missing or
+    /// malformed. A malformed one skips them, saying which, rather than reaching another server.
+    private static let configurationProblem: String? = {
+        guard environment["TEST_POSTGRES_HOST"].map({ !$0.isEmpty }) ?? false else {
+            return
+                "no PostgreSQL server: TEST_POSTGRES_HOST, _PORT, _USER, _DATABASE and _PASSWORD are unset (scripts/test.sh starts a throwaway one)"
+        }
+        do {
+            _ = try values(from: environment)
+            return nil
+        } catch {
+            return "the PostgreSQL server's settings are unusable: \(error)"
+        }
+    }()
 
     /// The folder holding the test server's Unix socket (`TEST_POSTGRES_SOCKET_FOLDER`), if it
     /// has one this process may use.
@@ -27,17 +41,36 @@ package enum PostgresTestServer {
     package static let socketSkipReason =
         "no PostgreSQL socket: TEST_POSTGRES_SOCKET_FOLDER is unset, with the other TEST_POSTGRES_* (scripts/test.sh starts a throwaway server and sets it)"
 
-    /// The `postgres` section's values for the test server.
-    package static var values: [String: BackendOptionValue] { values(from: environment) }
+    /// The `postgres` section's values for the test server. Only the cases that skip when it is
+    /// not configured use them, so the defaults stand in then.
+    package static var values: [String: BackendOptionValue] {
+        (try? values(from: environment)) ?? PostgresBackendDescriptor().defaultValues
+    }
+
+    /// A `TEST_POSTGRES_*` setting that is missing, empty or not what the script prints.
+    package struct SettingsProblem: Error, CustomStringConvertible {
+        package let description: String
+    }
 
     /// The `postgres` section's values for the server named by `settings`' `TEST_POSTGRES_*`, as
-    /// `scripts/postgres-test-server.sh start` prints them.
-    package static func values(from settings: [String: String]) -> [String: BackendOptionValue] {
+    /// `scripts/postgres-test-server.sh start` prints them; the password may be left out.
+    package static func values(from settings: [String: String]) throws(SettingsProblem) -> [String: BackendOptionValue]
+    {
+        func required(_ name: String) throws(SettingsProblem) -> String {
+            guard let value = settings["TEST_POSTGRES_" + name], !value.isEmpty else {
+                throw SettingsProblem(description: "TEST_POSTGRES_\(name) is unset or empty")
+            }
+            return value
+        }
+        let port = try required("PORT")
+        guard let number = Int(port), (1...65_535).contains(number) else {
+            throw SettingsProblem(description: "TEST_POSTGRES_PORT is \"\(port.prefix(20))\", not a port number")
+        }
         var values = PostgresBackendDescriptor().defaultValues
-        values["host"] = .word(settings["TEST_POSTGRES_HOST"] ?? "")
-        values["port"] = .integer(Int(settings["TEST_POSTGRES_PORT"] ?? "") ?? 5_432)
-        values["user"] = .word(settings["TEST_POSTGRES_USER"] ?? "")
-        values["database"] = .word(settings["TEST_POSTGRES_DATABASE"] ?? "")
+        values["host"] = .word(try required("HOST"))
+        values["port"] = .integer(number)
+        values["user"] = .word(try required("USER"))
+        values["database"] = .word(try required("DATABASE"))
         values["password"] = settings["TEST_POSTGRES_PASSWORD"].map { .secret($0) }
         values["connect_timeout_ms"] = .integer(connectTimeoutMilliseconds)
         return values
