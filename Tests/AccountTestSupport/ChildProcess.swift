@@ -52,39 +52,10 @@ package struct ChildProcess: Sendable {
     package static func ignoreBrokenPipes() { _ = brokenPipesIgnored }
     private static let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
 
-    /// The child had not ended when `finish` stopped waiting for it.
-    package struct Overran: Error, CustomStringConvertible {
-        package let command: String
-        package let pid: Int32
-        /// Whether the child itself had exited: then something it started still holds a pipe
-        /// (or Foundation's exit socket) it inherited, and its end cannot be seen.
-        package let exited: Bool
-        package let waited: String
-        package var description: String {
-            exited
-                ? "\(command) (pid \(pid)) exited, but \(waited) later its output or its exit was still not seen: "
-                    + "a process it started holds a descriptor it inherited (close them in the child, as "
-                    + "scripts/postgres-test-server.sh does for the server it starts)"
-                : "\(command) (pid \(pid)) was still running after \(waited), or its wait was cancelled, and was killed"
-        }
-    }
-
-    /// Writes the input, reads both outputs to their end and waits for the child to exit.
-    ///
-    /// A wait that cannot end would hang the whole test run: Swift Testing's time limit cancels a
-    /// test's task, and a thread blocked in `waitUntilExit` ignores that. So this stops waiting
-    /// after `limit`, or when its task is cancelled, and throws `Overran`, killing a child still
-    /// running. The wait it gave up on stays blocked on its own thread until the pipes close.
+    /// Writes the input, reads both outputs to their end and waits for the child to exit, for at
+    /// most `limit` (`Process.finishing(within:_:)` says why there is one).
     package func finish(within limit: Duration = .seconds(600)) async throws -> Outcome {
-        let command = ([process.executableURL?.lastPathComponent ?? "?"] + (process.arguments ?? []))
-            .joined(separator: " ").prefix(200)
-        let pid = process.processIdentifier
-        guard let outcome = try await FirstToEnd.result(of: { try await self.collect() }, within: limit) else {
-            let exited = processHasExited(pid)
-            if !exited { kill(pid, SIGKILL) }
-            throw Overran(command: String(command), pid: pid, exited: exited, waited: "\(limit)")
-        }
-        return outcome
+        try await process.finishing(within: limit) { try await self.collect() }
     }
 
     /// What `finish` waits for, without a bound.

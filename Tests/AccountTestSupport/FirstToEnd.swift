@@ -4,28 +4,37 @@ import Synchronization
 /// other. A task group cannot do that: it waits for every child, and work blocked on a thread of
 /// its own (a child process's exit, a pipe's end) does not end when cancelled.
 enum FirstToEnd {
-    /// `work`'s result; `nil` when `limit` passes first or the calling task is cancelled. The
-    /// work runs on in the background until it ends by itself.
+    /// What ended first.
+    enum Ending<T: Sendable>: Sendable {
+        case finished(T)
+        /// The limit passed with the work still running.
+        case timedOut
+        /// The calling task was cancelled with the work still running.
+        case cancelled
+    }
+
+    /// `work`'s result, or why it was not waited for any longer. The work runs on in the
+    /// background until it ends by itself.
     static func result<T: Sendable>(
         of work: @escaping @Sendable () async throws -> T, within limit: Duration
-    ) async throws -> T? {
-        let gate = Gate<T?>()
+    ) async throws -> Ending<T> {
+        let gate = Gate<Ending<T>>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 gate.wait(continuation)
                 let timer = Task {
                     guard (try? await Task.sleep(for: limit)) != nil else { return }
-                    gate.end(.success(nil))
+                    gate.end(.success(.timedOut))
                 }
                 Task {
-                    let result: Result<T?, any Error>
-                    do { result = .success(try await work()) } catch { result = .failure(error) }
+                    let result: Result<Ending<T>, any Error>
+                    do { result = .success(.finished(try await work())) } catch { result = .failure(error) }
                     timer.cancel()
                     gate.end(result)
                 }
             }
         } onCancel: {
-            gate.end(.success(nil))
+            gate.end(.success(.cancelled))
         }
     }
 

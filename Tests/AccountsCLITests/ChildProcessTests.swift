@@ -20,11 +20,13 @@ struct ChildProcessTests {
     @Test("a child still running when the limit passes is killed and reported")
     func stillRunning() async throws {
         let child = try ChildProcess("/bin/sleep", ["30"])
-        let error = await #expect(throws: ChildProcess.Overran.self) {
+        let error = await #expect(throws: Process.Overran.self) {
             try await child.finish(within: .milliseconds(300))
         }
         #expect(error?.exited == false)
+        #expect(error?.reason == .limitPassed)
         #expect(error?.description.contains("sleep 30") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("after 0.3 seconds") == true, "\(String(describing: error))")
         #expect(try await processEnds(child.process.processIdentifier, within: 10), "the child was not killed")
     }
 
@@ -33,7 +35,9 @@ struct ChildProcessTests {
         let child = try ChildProcess("/bin/sleep", ["30"])
         let waiting = Task { try await child.finish() }
         waiting.cancel()
-        await #expect(throws: ChildProcess.Overran.self) { try await waiting.value }
+        let error = await #expect(throws: Process.Overran.self) { try await waiting.value }
+        #expect(error?.reason == .cancelled)
+        #expect(error?.description.contains("when the wait was cancelled") == true, "\(String(describing: error))")
         #expect(try await processEnds(child.process.processIdentifier, within: 10), "the child was not killed")
     }
 
@@ -48,10 +52,11 @@ struct ChildProcessTests {
         let written = try String(contentsOfFile: pidFile, encoding: .utf8)
         let held = try #require(Int32(written.trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(held, SIGKILL) }
-        let error = await #expect(throws: ChildProcess.Overran.self) {
+        let error = await #expect(throws: Process.Overran.self) {
             try await child.finish(within: .milliseconds(500))
         }
         #expect(error?.exited == true)
+        #expect(error?.reason == .limitPassed)
         #expect(error?.description.contains("holds a descriptor it inherited") == true)
     }
 }

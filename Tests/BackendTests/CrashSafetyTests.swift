@@ -70,7 +70,9 @@ struct CrashSafetyTests {
         process.standardOutput = output.fileHandleForWriting
         try process.run()
         try output.fileHandleForWriting.close()
-        #expect(await process.exitStatus() == 3, "stopped at its first failed report")
+        // Bounded: a child that does not stop is the failure this test looks for, not a hang.
+        let status = try await process.finishing(within: .seconds(120)) { await process.exitStatus() }
+        #expect(status == 3, "stopped at its first failed report")
         let sqlite = try BackendRegistry.standard.descriptor(named: "sqlite")
         let repository = try await BackendRegistry.standard.open(
             sqlite, BackendConfiguration(location: store, values: sqlite.defaultValues))
