@@ -31,26 +31,28 @@ struct PostgresPoolRefusalTests {
         }
     }
 
-    /// The test server's own (superuser) role on its `public` schema: the other side of each
-    /// refusal, which goes on connecting while the scratch role is refused.
+    /// The test server's own (superuser) role on its `public` schema, for the checks that build a
+    /// pool of their own and set its state themselves, with no role refused.
     static func serverOptions() throws -> PostgresOptions {
         try PostgresBackendDescriptor.connectionOptions(
             BackendConfiguration(location: "public", values: PostgresTestServer.values))
     }
 
-    /// Runs each statement as the test server's own (superuser) role. Two checks granting or
-    /// revoking on the database at once can fail with "tuple concurrently updated", which a
-    /// rerun of that statement mends.
+    /// Runs each statement as the test server's own (superuser) role.
     static func administer(_ statements: [String]) async throws {
-        try await PostgresTestServer.withDirectConnection { connection in
-            for statement in statements {
-                for attempt in 1... {
-                    do {
-                        try await connection.run(PostgresQuery(unsafeSQL: statement))
-                        break
-                    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "XX000" && attempt < 10 {
-                        continue
-                    }
+        try await PostgresTestServer.withDirectConnection { try await execute(statements, on: $0) }
+    }
+
+    /// Runs each statement on `connection`. Two checks granting or revoking on the database at
+    /// once can fail with "tuple concurrently updated", which a rerun of that statement mends.
+    static func execute(_ statements: [String], on connection: PostgresConnection) async throws {
+        for statement in statements {
+            for attempt in 1... {
+                do {
+                    try await connection.run(PostgresQuery(unsafeSQL: statement))
+                    break
+                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "XX000" && attempt < 10 {
+                    continue
                 }
             }
         }
@@ -62,8 +64,8 @@ struct PostgresPoolRefusalTests {
     /// connection's end (57P01), not with the refusal the check is about. Only the connections
     /// ended here are waited for: once the role may log in again, the pool makes new ones.
     static func refuse(_ role: ScratchRole, _ change: String) async throws {
-        try await administer(["ALTER ROLE \(role.name) \(change)"])
         let remaining = try await PostgresTestServer.withDirectConnection { connection in
+            try await execute(["ALTER ROLE \(role.name) \(change)"], on: connection)
             let ended = try await connection.rows(
                 "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = \(role.name)"
             ).map { try $0.decode((Int32, Bool).self).0 }
