@@ -37,6 +37,9 @@ package final class ChildWatchdog: Sendable {
 
     /// Starts a watch; the children to watch are those started with `environment` from now on.
     package init() throws {
+        // `disarm()` writes to the shell: a shell already gone must fail that write, not kill
+        // this process with SIGPIPE.
+        ChildProcess.ignoreBrokenPipes()
         let mark = UUID().uuidString
         let pipe = Pipe()
         let shell = Process()

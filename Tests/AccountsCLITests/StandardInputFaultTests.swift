@@ -9,17 +9,20 @@ import Testing
 struct StandardInputFaultTests {
     let password = "Tangerine-Kayak-42"
 
-    /// The shim, compiled into `folder`; `nil` when there is no C compiler (`scripts/test.sh`
-    /// installs one).
-    static func compileShim(into folder: String) async throws -> String? {
+    /// The shim, compiled into `folder` (`scripts/test.sh` installs the C compiler).
+    static func compileShim(into folder: String) async throws -> String {
         let source = PackageFiles.path("scripts/faults/fault_shim.c")
         let library = folder + "/fault_shim.so"
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["gcc", "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"]
-        compiler.standardError = FileHandle.nullDevice
-        try compiler.run()
-        return await compiler.exitStatus() == 0 ? library : nil
+        let compiled = try await ChildProcess.run(
+            "/usr/bin/env", ["gcc", "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"])
+        guard compiled.status == 0 else {
+            throw ShimFailure(description: "gcc could not build the fault shim: \(compiled.standardError)")
+        }
+        return library
+    }
+
+    struct ShimFailure: Error, CustomStringConvertible {
+        let description: String
     }
 
     static var hasCompiler: Bool {
@@ -31,7 +34,7 @@ struct StandardInputFaultTests {
         .enabled(if: hasCompiler, "needs gcc to build the fault shim (scripts/test.sh installs it)"))
     func failedReadIsNotALine() async throws {
         let cli = try CLIRunner("stdin-fault")
-        let shim = try #require(try await Self.compileShim(into: cli.root))
+        let shim = try await Self.compileShim(into: cli.root)
         try await cli.run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             stdin: [password, password])
