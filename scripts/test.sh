@@ -83,13 +83,20 @@ stage "fault sweeps, two at a time (sample offset and first seed $sample; replay
 accounts_binary="$(swift build --show-bin-path)/accounts"
 sweep_logs=$(mktemp -d)
 sweeps=0
+sweep_pids=()
+# How many sweeps are still running: only theirs, whatever else the script runs in the background.
+running_sweeps() {
+    local pid running=0
+    for pid in "${sweep_pids[@]}"; do kill -0 "$pid" 2>/dev/null && running=$((running + 1)); done
+    echo "$running"
+}
 # Runs `fault-sweep.sh` with the options after the name, in the background once fewer than two
 # sweeps are running. Each writes its exit status to a file: what decides the stage, as `wait -n`
 # cannot be trusted to report every job's status once `jobs` has seen it end.
 sweep() {
     local name=$1 number=$((++sweeps))
     shift
-    while (($(jobs -rp | wc -l) >= 2)); do wait -n || true; done
+    while (($(running_sweeps) >= 2)); do wait -n "${sweep_pids[@]}" || true; done
     (
         start=$SECONDS
         status=0
@@ -103,6 +110,7 @@ sweep() {
             echo "   (fault sweep, $name: $((SECONDS - start)) s, exit $status)"
         } 9>"$sweep_logs/print.lock"
     ) &
+    sweep_pids+=($!)
 }
 sweep "power cuts after every 24th change, every variant" \
     --power-cut --every 24 --offset "$sample" --large-points 4
@@ -113,7 +121,7 @@ sweep "power cuts after every 4th change, unsynced changes lost" \
     --power-cut --every 4 --offset "$sample" --variants lost --large-points 4
 sweep "random faults at 20 %, no single-call pass" \
     --every 1000000 --random 1 --first-seed "$sample" --fiu 1 --probability 0.2 --large-points 1
-wait
+wait "${sweep_pids[@]}"
 failed_sweeps=0
 for number in $(seq "$sweeps"); do
     [ "$(cat "$sweep_logs/$number.status" 2>/dev/null)" = 0 ] || failed_sweeps=$((failed_sweeps + 1))
