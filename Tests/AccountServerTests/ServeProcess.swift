@@ -68,22 +68,27 @@ final class ServeProcess: Sendable {
     }
 
     /// Sends SIGTERM and waits for the exit; returns the status and the rest of standard output.
-    /// A server still running after `limit` (a shutdown that hangs) is killed and recorded as an
-    /// issue, with status -1, rather than holding the test run until CI's own limit.
-    func stop(within limit: Duration = .seconds(120)) async -> (status: Int32, output: String) {
+    /// A server still running after two minutes (a shutdown that hangs) is killed and recorded as
+    /// an issue, with status -1, rather than holding the test run until CI's own limit.
+    func stop() async -> (status: Int32, output: String) {
+        do {
+            return try await stop(within: .seconds(120))
+        } catch {
+            Issue.record("accounts serve did not stop on SIGTERM: \(error)")
+            return (-1, "")
+        }
+    }
+
+    /// `stop()`, throwing `Process.Overran` for a server still running after `limit`, killed.
+    func stop(within limit: Duration) async throws -> (status: Int32, output: String) {
         process.terminate()
         // Disarmed only once the server has its SIGTERM: a test process that died in between
         // would leave a server that nothing stops. Were the watchdog to fire after the SIGTERM,
         // its SIGKILL would cut a shutdown that was already under way, no worse.
         try? await watchdog.disarm()
-        do {
-            return try await process.finishing(within: limit) { [process, output] in
-                let rest = await output.fileHandleForReading.readToEndOfFile()
-                return (await process.exitStatus(), String(decoding: rest, as: UTF8.self))
-            }
-        } catch {
-            Issue.record("accounts serve did not stop on SIGTERM: \(error)")
-            return (-1, "")
+        return try await process.finishing(within: limit) { [process, output] in
+            let rest = await output.fileHandleForReading.readToEndOfFile()
+            return (await process.exitStatus(), String(decoding: rest, as: UTF8.self))
         }
     }
 

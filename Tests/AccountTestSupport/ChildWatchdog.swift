@@ -72,17 +72,23 @@ package final class ChildWatchdog: Sendable {
     /// The watching shell's process id.
     package var processIdentifier: Int32 { shell.processIdentifier }
 
-    /// Ends the watch without a kill; returns once the shell has exited.
+    /// Ends the watch without a kill; returns once the shell has exited (see `shellExit()`).
     package func disarm() async throws {
         try takeLifeline()?.writeToChildAndClose(Data((Self.disarmWord + "\n").utf8))
-        _ = await shell.exitStatus()
+        try await shellExit()
     }
 
     /// Ends the watch the way this process's end would: the shell kills the watched children.
-    /// Returns once the shell has exited.
+    /// Returns once the shell has exited (see `shellExit()`).
     package func fire() async throws {
         try takeLifeline()?.close()
-        _ = await shell.exitStatus()
+        try await shellExit()
+    }
+
+    /// Waits for the shell to exit, which it does once it has read its word or the end of its
+    /// input, and has sent its kills: a minute is far more than that takes.
+    private func shellExit() async throws {
+        _ = try await shell.finishing(within: .seconds(60)) { [shell] in await shell.exitStatus() }
     }
 
     deinit { try? takeLifeline()?.close() }

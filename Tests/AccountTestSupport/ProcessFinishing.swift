@@ -17,7 +17,8 @@ extension Process {
         case .timedOut: reason = .limitPassed
         case .cancelled: reason = .cancelled
         }
-        let exited = processHasExited(processIdentifier)
+        // Foundation's word first: once it has reaped the process, its pid may be another's.
+        let exited = !isRunning || processHasExited(processIdentifier)
         if !exited { kill(processIdentifier, SIGKILL) }
         let command = ([executableURL?.lastPathComponent ?? "?"] + (arguments ?? [])).joined(separator: " ")
         throw Overran(
