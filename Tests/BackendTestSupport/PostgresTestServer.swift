@@ -41,8 +41,8 @@ package enum PostgresTestServer {
     package static let socketSkipReason =
         "no PostgreSQL socket: TEST_POSTGRES_SOCKET_FOLDER is unset, with the other TEST_POSTGRES_* (scripts/test.sh starts a throwaway server and sets it)"
 
-    /// The `postgres` section's values for the test server. Only the cases that skip when it is
-    /// not configured use them, so the defaults stand in then.
+    /// The `postgres` section's values for the test server. Only the PostgreSQL cases connect
+    /// with them, and those skip when it is not configured, so the defaults stand in then.
     package static var values: [String: BackendOptionValue] {
         (try? values(from: environment)) ?? PostgresBackendDescriptor().defaultValues
     }
