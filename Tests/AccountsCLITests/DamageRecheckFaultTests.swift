@@ -19,7 +19,7 @@ struct DamageRecheckFaultTests {
     @Test(
         "a bad sector in any 4 KiB block of a sound store is an I/O error, never store_corrupted",
         .enabled(
-            if: StandardInputFaultTests.hasCompiler, "needs gcc to build the fault shim (scripts/test.sh installs it)"),
+            if: StandardInputFaultTests.hasCompiler, Comment(rawValue: StandardInputFaultTests.noCompiler)),
         arguments: BackendRegistry.embedded.descriptors)
     func badSector(_ backend: any BackendDescriptor) async throws {
         var template = try CLIRunner("bad-sector-\(backend.name)")

@@ -25,13 +25,16 @@ struct StandardInputFaultTests {
         let description: String
     }
 
+    /// Why the fault-shim cases skip without a C compiler.
+    static let noCompiler = "needs gcc to build the fault shim (scripts/test.sh installs it)"
+
     static var hasCompiler: Bool {
         ["/usr/bin/gcc", "/usr/bin/cc"].contains { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     @Test(
         "a failed read of the password line is an error, and no login failure is recorded for it",
-        .enabled(if: hasCompiler, "needs gcc to build the fault shim (scripts/test.sh installs it)"))
+        .enabled(if: hasCompiler, Comment(rawValue: noCompiler)))
     func failedReadIsNotALine() async throws {
         let cli = try CLIRunner("stdin-fault")
         let shim = try await Self.compileShim(into: cli.root)

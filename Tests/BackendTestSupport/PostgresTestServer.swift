@@ -16,18 +16,23 @@ package enum PostgresTestServer {
     /// Why the PostgreSQL cases are skipped.
     package static var skipReason: String { configurationProblem ?? "" }
 
+    /// The skip reason without a server named. `scripts/test.sh` fails a run that skips for it
+    /// (or for `unusableSettings`), since it starts the server itself.
+    package static let noServer =
+        "no PostgreSQL server: TEST_POSTGRES_HOST, _PORT, _USER, _DATABASE and _PASSWORD are unset (scripts/test.sh starts a throwaway one)"
+
+    /// How the skip reason for a missing or malformed setting begins; the problem follows.
+    package static let unusableSettings = "the PostgreSQL server's settings are unusable: "
+
     /// What keeps the PostgreSQL cases from running: no server named, or a setting missing or
     /// malformed. A malformed one skips them, saying which, rather than reaching another server.
     private static let configurationProblem: String? = {
-        guard environment["TEST_POSTGRES_HOST"].map({ !$0.isEmpty }) ?? false else {
-            return
-                "no PostgreSQL server: TEST_POSTGRES_HOST, _PORT, _USER, _DATABASE and _PASSWORD are unset (scripts/test.sh starts a throwaway one)"
-        }
+        guard environment["TEST_POSTGRES_HOST"].map({ !$0.isEmpty }) ?? false else { return noServer }
         do {
             _ = try values(from: environment)
             return nil
         } catch {
-            return "the PostgreSQL server's settings are unusable: \(error)"
+            return unusableSettings + "\(error)"
         }
     }()
 
