@@ -1,6 +1,5 @@
 import Foundation
 import StoreSupport
-import Synchronization
 
 /// A child process whose standard output and error the test captures: started, then finished —
 /// its input written, both outputs read to their end side by side, its exit waited for — off

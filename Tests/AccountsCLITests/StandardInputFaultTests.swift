@@ -15,14 +15,8 @@ struct StandardInputFaultTests {
         let library = folder + "/fault_shim.so"
         let compiled = try await ChildProcess.run(
             "/usr/bin/env", ["gcc", "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"])
-        guard compiled.status == 0 else {
-            throw ShimFailure(description: "gcc could not build the fault shim: \(compiled.standardError)")
-        }
+        try #require(compiled.status == 0, "gcc could not build the fault shim: \(compiled.standardError)")
         return library
-    }
-
-    struct ShimFailure: Error, CustomStringConvertible {
-        let description: String
     }
 
     /// Why the fault-shim cases skip without a C compiler.

@@ -48,9 +48,8 @@ package enum PostgresTestServer {
 
     /// The `postgres` section's values for the test server. Only the PostgreSQL cases connect
     /// with them, and those skip when it is not configured, so the defaults stand in then.
-    package static var values: [String: BackendOptionValue] {
+    package static let values: [String: BackendOptionValue] =
         (try? values(from: environment)) ?? PostgresBackendDescriptor().defaultValues
-    }
 
     /// A `TEST_POSTGRES_*` setting that is missing, empty or not what the script prints.
     package struct SettingsProblem: Error, CustomStringConvertible {
