@@ -46,10 +46,21 @@ package enum PostgresTestServer {
     package static let socketSkipReason =
         "no PostgreSQL socket: TEST_POSTGRES_SOCKET_FOLDER is unset, with the other TEST_POSTGRES_* (scripts/test.sh starts a throwaway server and sets it)"
 
-    /// The `postgres` section's values for the test server. Only the PostgreSQL cases connect
-    /// with them, and those skip when it is not configured, so the defaults stand in then.
-    package static let values: [String: BackendOptionValue] =
-        (try? values(from: environment)) ?? PostgresBackendDescriptor().defaultValues
+    /// The `postgres` section's values for the test server. Without one configured they are
+    /// `standIn`'s, so a case that forgot `.enabled(if: isConfigured)` fails to connect, naming
+    /// why, instead of reaching whatever server listens on the default port.
+    package static let values: [String: BackendOptionValue] = (try? values(from: environment)) ?? standIn
+
+    /// The values used when no test server is configured: the defaults, with a host name under
+    /// `.invalid`, which RFC 6761 reserves so that it never resolves.
+    package static let standIn: [String: BackendOptionValue] = {
+        var values = PostgresBackendDescriptor().defaultValues
+        values["host"] = .word(standInHost)
+        return values
+    }()
+
+    /// `standIn`'s host: an error that names it says the test server was missing.
+    package static let standInHost = "no-postgres-test-server-configured.invalid"
 
     /// A `TEST_POSTGRES_*` setting that is missing, empty or not what the script prints.
     package struct SettingsProblem: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import AccountBackendKit
 import BackendTestSupport
+import PostgresBackend
 import Testing
 
 /// The `TEST_POSTGRES_*` settings that name the test server: a missing or malformed one is
@@ -38,5 +39,17 @@ struct PostgresTestSettingsTests {
             try PostgresTestServer.values(from: settings)
         }
         #expect(error?.description == problem)
+    }
+
+    @Test("without a server, a case that connects anyway fails naming the stand-in, not reaching the default port")
+    func standInReachesNoServer() async throws {
+        #expect(PostgresTestServer.standIn["host"] == .word(PostgresTestServer.standInHost))
+        let options = try PostgresBackendDescriptor.connectionOptions(
+            BackendConfiguration(location: "public", values: PostgresTestServer.standIn))
+        let error = await #expect(throws: (any Error).self) {
+            let store = try await PostgresRepository.open(options)
+            try? await store.close()
+        }
+        #expect("\(error.map { String(describing: $0) } ?? "")".contains(PostgresTestServer.standInHost))
     }
 }
