@@ -54,8 +54,8 @@ enum ErrorMessages {
                 : "The export file is invalid and nothing was written: \(detail)"
         case .storeNotEmpty(let detail):
             return korean
-                ? "대상 저장소가 비어 있지 않습니다 (아무것도 쓰지 않았습니다): \(detail)"
-                : "The target store is not empty; nothing was written: \(detail)"
+                ? "대상 저장소가 비어 있지 않습니다: \(detail)"
+                : "The target store is not empty: \(detail)"
         case .storeNotFound(let location):
             return korean
                 ? "\(location)에 저장소가 없습니다 (아무것도 만들지 않았습니다). 경로를 확인하거나, 가입(signup)이나 가져오기(import)로 새 저장소를 만드세요."

@@ -46,7 +46,10 @@ public enum StoreImporter {
         if !merge {
             let existing = try await store.userCount()
             guard existing == 0 else {
-                throw AccountError.storeNotEmpty(detail: "it holds \(existing) users; use --merge to add to it")
+                throw AccountError.storeNotEmpty(
+                    detail:
+                        "it holds \(EnglishPlural.count(existing, "user")); nothing was written; use --merge to add to it"
+                )
             }
         }
         let reader = try ExportFileReader(path: path)

@@ -10,7 +10,10 @@ public enum StoreMigrator {
     ) async throws -> TransferSummary {
         let existing = try await target.userCount()
         guard existing == 0 else {
-            throw AccountError.storeNotEmpty(detail: "it holds \(existing) users; migrate only into a new store")
+            throw AccountError.storeNotEmpty(
+                detail:
+                    "it holds \(EnglishPlural.count(existing, "user")); nothing was written; migrate only into a new store"
+            )
         }
         var done = 0
         for try await page in source.userPages(size: AccountAdministration.pageSize) {
@@ -19,8 +22,13 @@ public enum StoreMigrator {
             // A page lands whole in the target, users with their sessions, or not at all.
             let skipped = try await target.createUsers(page, sessions: sessions)
             guard skipped.isEmpty else {
+                // The page's other users were stored, and the pages before it: say so, since
+                // the message must not read as though nothing was written.
+                let copied = done + page.count - skipped.count
                 throw AccountError.storeNotEmpty(
-                    detail: "\(skipped.count) users appeared in the target during the migration")
+                    detail:
+                        "\(EnglishPlural.count(skipped.count, "user")) appeared in the target during the migration, which had copied \(EnglishPlural.count(copied, "user")) into it by then"
+                )
             }
             done += page.count
             progress(done)

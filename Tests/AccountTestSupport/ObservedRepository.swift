@@ -1,117 +1,117 @@
 import AccountCore
 
-/// Another repository with a hook called before each of its calls (with the call's name): for
+/// Another repository with a hook awaited before each of its calls (with the call's name): for
 /// tests that check what is true whenever the store is used — such as that no hashing slot is
-/// held then.
+/// held then — or that act as another process writing to the store between two calls.
 package struct ObservedRepository: UserRepository {
     package let inner: any UserRepository
-    package let observe: @Sendable (String) -> Void
+    package let observe: @Sendable (String) async throws -> Void
 
-    package init(_ inner: any UserRepository, observe: @escaping @Sendable (String) -> Void) {
+    package init(_ inner: any UserRepository, observe: @escaping @Sendable (String) async throws -> Void) {
         self.inner = inner
         self.observe = observe
     }
 
     package func storeInfo() async throws -> StoreInfo {
-        observe("storeInfo")
+        try await observe("storeInfo")
         return try await inner.storeInfo()
     }
 
     package func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
-        observe("createUser")
+        try await observe("createUser")
         try await inner.createUser(user, initialSession: initialSession)
     }
 
     package func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
-        observe("createUsers")
+        try await observe("createUsers")
         return try await inner.createUsers(users, sessions: sessions)
     }
 
     package func user(email: String) async throws -> UserRecord? {
-        observe("user(email:)")
+        try await observe("user(email:)")
         return try await inner.user(email: email)
     }
 
     package func user(id: UserID) async throws -> UserRecord? {
-        observe("user(id:)")
+        try await observe("user(id:)")
         return try await inner.user(id: id)
     }
 
     package func userCount() async throws -> Int {
-        observe("userCount")
+        try await observe("userCount")
         return try await inner.userCount()
     }
 
     package func users(after email: String?, limit: Int) async throws -> [UserRecord] {
-        observe("users(after:limit:)")
+        try await observe("users(after:limit:)")
         return try await inner.users(after: email, limit: limit)
     }
 
     package func updatePassword(
         userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
     ) async throws -> Bool {
-        observe("updatePassword")
+        try await observe("updatePassword")
         return try await inner.updatePassword(
             userID: userID, passwordHash: passwordHash, changedAt: changedAt, revoking: revoking)
     }
 
     package func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
-        observe("recordLoginFailure")
+        try await observe("recordLoginFailure")
         return try await inner.recordLoginFailure(userID: userID, at: time)
     }
 
     package func resetLoginFailures(userID: UserID) async throws {
-        observe("resetLoginFailures")
+        try await observe("resetLoginFailures")
         try await inner.resetLoginFailures(userID: userID)
     }
 
     package func deleteUser(id: UserID) async throws -> Bool {
-        observe("deleteUser")
+        try await observe("deleteUser")
         return try await inner.deleteUser(id: id)
     }
 
     package func createSession(_ session: SessionRecord) async throws -> Bool {
-        observe("createSession")
+        try await observe("createSession")
         return try await inner.createSession(session)
     }
 
     package func session(tokenHash: String) async throws -> SessionRecord? {
-        observe("session")
+        try await observe("session")
         return try await inner.session(tokenHash: tokenHash)
     }
 
     package func signedIn(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord?)? {
-        observe("signedIn")
+        try await observe("signedIn")
         return try await inner.signedIn(tokenHash: tokenHash)
     }
 
     package func sessions(userID: UserID) async throws -> [SessionRecord] {
-        observe("sessions")
+        try await observe("sessions")
         return try await inner.sessions(userID: userID)
     }
 
     package func touchSession(tokenHash: String, lastSeenAt: Timestamp) async throws {
-        observe("touchSession")
+        try await observe("touchSession")
         try await inner.touchSession(tokenHash: tokenHash, lastSeenAt: lastSeenAt)
     }
 
     package func deleteSession(tokenHash: String) async throws -> Bool {
-        observe("deleteSession")
+        try await observe("deleteSession")
         return try await inner.deleteSession(tokenHash: tokenHash)
     }
 
     package func deleteOrphanedSessions() async throws -> Int {
-        observe("deleteOrphanedSessions")
+        try await observe("deleteOrphanedSessions")
         return try await inner.deleteOrphanedSessions()
     }
 
     package func integrityCheck() async throws -> [String] {
-        observe("integrityCheck")
+        try await observe("integrityCheck")
         return try await inner.integrityCheck()
     }
 
     package func close() async throws {
-        observe("close")
+        try await observe("close")
         try await inner.close()
     }
 }

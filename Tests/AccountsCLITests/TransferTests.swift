@@ -7,6 +7,7 @@ import AccountTestSupport
 import BackendTestSupport
 import Foundation
 import StandardBackends
+import Synchronization
 import Testing
 
 /// Data follows a deployment: export, import and migrate between every pair of backends.
@@ -69,6 +70,39 @@ struct TransferTests {
         #expect(again?.code == "store_not_empty")
         try await source.close()
         try await target.close()
+    }
+
+    @Test("a user another process adds to the target mid-migration stops it, and the error says what was copied")
+    func intrudedMigration() async throws {
+        let scratch = try ScratchFolder("migrate-intruded")
+        let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
+        try await ReferenceData.populate(source)
+        let inner = try await open(Backends.lmdb, scratch.path, "target.lmdb")
+        let intruder = UserRecord(
+            id: UserID(rawValue: String(repeating: "e", count: 32)), email: ReferenceData.users[1].email,
+            nickname: "intruder", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 9))
+        let intruded = Mutex(false)
+        // Between the empty-target check and the first page's write, as another writer would.
+        let target = ObservedRepository(inner) { call in
+            guard call == "createUsers",
+                intruded.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
+            try await inner.createUser(intruder, initialSession: nil)
+        }
+        let error = await accountError { _ = try await StoreMigrator.migrate(from: source, to: target) }
+        let message = error?.message(.english) ?? ""
+        #expect(error?.code == "store_not_empty")
+        #expect(!message.contains("nothing was written"), "the page's other users were stored: \(message)")
+        let copied = ReferenceData.users.count - 1
+        #expect(
+            message.contains("1 user appeared in the target during the migration, which had copied \(copied) users"))
+        #expect(try await inner.userCount() == copied + 1, "the copied users and the intruder")
+        #expect(try await inner.user(email: intruder.email) == intruder, "the intruder was not overwritten")
+        try await source.close()
+        try await inner.close()
     }
 
     @Test("export then import round-trips every byte between backends", arguments: pairs)
@@ -184,6 +218,11 @@ struct TransferTests {
             _ = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
         }
         #expect(refused?.code == "store_not_empty")
+        #expect(refused?.message(.english).contains("it holds 1 user; nothing was written; use --merge") == true)
+        let empty = try await open(Backends.sqlite, scratch.path, "empty.sqlite")
+        let refusedMigration = await accountError { _ = try await StoreMigrator.migrate(from: empty, to: target) }
+        #expect(refusedMigration?.message(.english).contains("it holds 1 user; nothing was written; migrate") == true)
+        try await empty.close()
         let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: true)
         #expect(report.conflicts == [resident.email])
         #expect(report.imported == ReferenceData.users.count - 1)
