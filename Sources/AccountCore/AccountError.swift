@@ -63,10 +63,11 @@ public enum AccountError: Error, Sendable, Hashable {
     ]
 
     /// This error with what the failure left behind added to its detail, for the store errors
-    /// that carry one (others are returned as they are): a failure in the middle of several
-    /// steps must say what the steps before it changed.
+    /// and `invalidExport`, which carry one (others are returned as they are): a failure in the
+    /// middle of several steps must say what the steps before it changed.
     public func addingOutcome(_ outcome: String) -> AccountError {
         switch self {
+        case .invalidExport(let detail): .invalidExport(detail: "\(detail); \(outcome)")
         case .storeIO(let detail): .storeIO(detail: "\(detail); \(outcome)")
         case .storeBusy(let detail): .storeBusy(detail: "\(detail); \(outcome)")
         case .storeCorrupted(let detail): .storeCorrupted(detail: "\(detail); \(outcome)")

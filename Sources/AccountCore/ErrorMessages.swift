@@ -50,8 +50,8 @@ enum ErrorMessages {
             return korean ? "설정 '\(key)'이(가) 잘못되었습니다: \(reason)" : "Invalid configuration '\(key)': \(reason)"
         case .invalidExport(let detail):
             return korean
-                ? "내보내기 파일이 잘못되었습니다 (아무것도 쓰지 않았습니다): \(detail)"
-                : "The export file is invalid and nothing was written: \(detail)"
+                ? "내보내기 파일이 잘못되었습니다: \(detail)"
+                : "The export file is invalid: \(detail)"
         case .storeNotEmpty(let detail):
             return korean
                 ? "대상 저장소가 비어 있지 않습니다: \(detail)"

@@ -27,7 +27,11 @@ public enum StoreImporter {
     /// Reads the whole file and checks it.
     /// - Throws: `invalidExport` naming the first bad line.
     public static func validate(_ path: String) throws(AccountError) -> ValidatedExport {
-        ValidatedExport(path: path, header: try ExportFileReader.validate(path: path))
+        do {
+            return ValidatedExport(path: path, header: try ExportFileReader.validate(path: path))
+        } catch {
+            throw error.addingOutcome("nothing was written")
+        }
     }
 
     /// Imports a validated file into `store`.
@@ -93,7 +97,15 @@ public enum StoreImporter {
                 }
             }
             try await flush()
-        } catch let error as AccountError where report.imported > 0 || report.sessions > 0 || writing {
+        } catch var error as AccountError {
+            if case .invalidExport = error {
+                // `validate(_:)` accepted the file, so it was changed or replaced since.
+                error = error.addingOutcome("the file changed after it was checked")
+            }
+            guard report.imported > 0 || report.sessions > 0 || writing else {
+                if case .invalidExport = error { throw error.addingOutcome("nothing was written") }
+                throw error
+            }
             let inFlight =
                 writing
                 ? "; the batch being written (\(EnglishPlural.count(users.count, "user"))) may or may not have been stored"

@@ -26,6 +26,22 @@ struct TransferTests {
             digester: SHA256TokenDigester(), random: SodiumRandomSource())
     }
 
+    /// `store`'s export, line by line, stamped at time zero.
+    static func exportLines(
+        _ store: any UserRepository, from backend: String, withSessions: Bool = true
+    ) async throws -> [String] {
+        var lines: [String] = []
+        _ = try await StoreExporter.export(
+            store, sourceBackend: backend, withSessions: withSessions, now: Timestamp(millisecondsSince1970: 0)
+        ) { lines.append($0) }
+        return lines
+    }
+
+    /// Writes `lines` as an export file does: each ends with a newline.
+    static func write(_ lines: some Sequence<String>, to path: String) throws {
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     @Test("migrate copies users and sessions, verifies, and old passwords log in", arguments: pairs)
     func migrate(_ from: any BackendDescriptor, _ to: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("migrate-\(from.name)-\(to.name)")
@@ -111,11 +127,7 @@ struct TransferTests {
         let source = try await open(from, scratch.path, "source-" + from.defaultStoreName)
         try await ReferenceData.populate(source)
         let file = scratch.path + "/export.jsonl"
-        var lines: [String] = []
-        _ = try await StoreExporter.export(
-            source, sourceBackend: from.name, withSessions: true, now: Timestamp(millisecondsSince1970: 0)
-        ) { lines.append($0) }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try Self.write(try await Self.exportLines(source, from: from.name), to: file)
         let target = try await open(to, scratch.path, "target-" + to.defaultStoreName)
         let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
         #expect(report.imported == ReferenceData.users.count && report.sessions == ReferenceData.sessions.count)
@@ -132,6 +144,27 @@ struct TransferTests {
         // Two full batches and one more user: the session line of a batch's last user follows
         // the user line that fills the batch.
         let count = 2_001
+        let (users, sessions) = Self.guests(count)
+        let source = try await open(backend, scratch.path, "source-" + backend.defaultStoreName)
+        #expect(try await source.createUsers(users, sessions: sessions).isEmpty)
+        let lines = try await Self.exportLines(source, from: backend.name)
+        let file = scratch.path + "/export.jsonl"
+        try Self.write(lines, to: file)
+        let target = try await open(backend, scratch.path, "target-" + backend.defaultStoreName)
+        let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
+        #expect(report.imported == count)
+        #expect(report.sessions == count, "every session is imported and counted")
+        // Every user and session line comes back the same (the header names the store, and the
+        // trailer's digest covers the header).
+        #expect(
+            try await Self.exportLines(target, from: backend.name).dropFirst().dropLast()
+                == lines.dropFirst().dropLast())
+        try await source.close()
+        try await target.close()
+    }
+
+    /// `count` users, each with one session, in ascending email order.
+    static func guests(_ count: Int) -> (users: [UserRecord], sessions: [SessionRecord]) {
         let random = SeededRandom()
         let users = (1...count).map { index in
             UserRecord(
@@ -145,26 +178,41 @@ struct TransferTests {
                 lastSeenAt: Timestamp(millisecondsSince1970: 1_000), expiresAt: Timestamp(millisecondsSince1970: 9_000),
                 idleTimeoutSeconds: 3_600, remember: false)
         }
-        let source = try await open(backend, scratch.path, "source-" + backend.defaultStoreName)
+        return (users, sessions)
+    }
+
+    @Test(
+        "an export changed after it was checked is reported so, with what had been imported, never as nothing written",
+        arguments: [1, 2_001])
+    func changedAfterValidation(users count: Int) async throws {
+        let scratch = try ScratchFolder("changed-export-\(count)")
+        let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
+        let (users, sessions) = Self.guests(count)
         #expect(try await source.createUsers(users, sessions: sessions).isEmpty)
-        func exported(_ store: any UserRepository) async throws -> [String] {
-            var lines: [String] = []
-            _ = try await StoreExporter.export(
-                store, sourceBackend: backend.name, withSessions: true, now: Timestamp(millisecondsSince1970: 0)
-            ) { lines.append($0) }
-            return lines
-        }
-        let lines = try await exported(source)
-        let file = scratch.path + "/export.jsonl"
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        let target = try await open(backend, scratch.path, "target-" + backend.defaultStoreName)
-        let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: false)
-        #expect(report.imported == count)
-        #expect(report.sessions == count, "every session is imported and counted")
-        // Every user and session line comes back the same (the header names the store, and the
-        // trailer's digest covers the header).
-        #expect(try await exported(target).dropFirst().dropLast() == lines.dropFirst().dropLast())
+        let lines = try await Self.exportLines(source, from: "sqlite")
         try await source.close()
+        let path = scratch.path + "/export.jsonl"
+        try Self.write(lines, to: path)
+        let validated = try StoreImporter.validate(path)
+        // Replaced between the check and the import: the trailer is gone.
+        try Self.write(lines.dropLast(), to: path)
+        let target = try await open(Backends.sqlite, scratch.path, "target.sqlite")
+        let error = await accountError { _ = try await StoreImporter.importFile(validated, into: target, merge: false) }
+        let message = error?.message(.english) ?? ""
+        #expect(error?.code == "invalid_export")
+        #expect(
+            message.contains(
+                "the file ends without its trailer line (truncated); the file changed after it was checked"))
+        // A batch of 1,000 is written when the next user starts: 2,000 of 2,001 were stored.
+        let stored = try await target.userCount()
+        #expect(stored == (count / 1_000) * 1_000)
+        if stored == 0 {
+            #expect(message.hasSuffix("; nothing was written"), "\(message)")
+        } else {
+            #expect(!message.contains("nothing was written"), "\(message)")
+            #expect(
+                message.contains("2000 users and 2000 sessions had been imported before this failure"), "\(message)")
+        }
         try await target.close()
     }
 
@@ -173,10 +221,7 @@ struct TransferTests {
         let scratch = try ScratchFolder("bad-export")
         let source = try await open(Backends.json, scratch.path, "source.json")
         try await ReferenceData.populate(source)
-        var lines: [String] = []
-        _ = try await StoreExporter.export(
-            source, sourceBackend: "json", withSessions: true, now: Timestamp(millisecondsSince1970: 0)
-        ) { lines.append($0) }
+        let lines = try await Self.exportLines(source, from: "json")
         try await source.close()
         let good = lines.joined(separator: "\n") + "\n"
         let variants: [String: String] = [
@@ -193,6 +238,7 @@ struct TransferTests {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let error = await accountError { _ = try StoreImporter.validate(path) }
             #expect(error?.code == "invalid_export", "\(name): \(String(describing: error))")
+            #expect(error?.message(.english).hasSuffix("; nothing was written") == true, "\(name)")
         }
     }
 
@@ -201,13 +247,10 @@ struct TransferTests {
         let scratch = try ScratchFolder("merge")
         let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
         try await ReferenceData.populate(source)
-        var lines: [String] = []
-        _ = try await StoreExporter.export(
-            source, sourceBackend: "sqlite", withSessions: false, now: Timestamp(millisecondsSince1970: 0)
-        ) { lines.append($0) }
+        let lines = try await Self.exportLines(source, from: "sqlite", withSessions: false)
         try await source.close()
         let file = scratch.path + "/e.jsonl"
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try Self.write(lines, to: file)
         let target = try await open(Backends.lmdb, scratch.path, "target.lmdb")
         let resident = UserRecord(
             id: UserID(rawValue: String(repeating: "f", count: 32)), email: ReferenceData.users[0].email,
