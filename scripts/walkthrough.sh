@@ -56,6 +56,7 @@ transcript() {
 serve_commands=(
     "accounts serve &"
     "curl -s localhost:8080/healthz"
+    "curl -s -w ' %{http_code}\\n' localhost:8080/v1/signup -H 'Content-Type: application/json' -d '{\"email\":\"Lee@example.com\",\"password\":\"leesoon\",\"nickname\":\"이\"}'"
     "curl -s localhost:8080/v1/signup -H 'Content-Type: application/json' -d '{\"email\":\"leesoon7@example.com\",\"password\":\"Tangerine-Kayak-42\",\"nickname\":\"이순신\"}'"
     "curl -s -w ' %{http_code}\\n' localhost:8080/v1/signup -H 'Content-Type: application/json' -d '{\"email\":\"leesoon7@example.com\",\"password\":\"Tangerine-Kayak-42\",\"nickname\":\"이순신\"}'"
     "TOKEN=\$(curl -s localhost:8080/v1/login -H 'Content-Type: application/json' -d '{\"email\":\"leesoon7@example.com\",\"password\":\"Tangerine-Kayak-42\",\"remember\":true}' | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"token\"])')"

@@ -68,8 +68,19 @@ enum APIBody {
                 + [("ok", .bool(true))])
     }
 
-    static func failure(code: String, message: String) -> JSONValue {
-        .object([("code", .string(code)), ("message", .string(message)), ("ok", .bool(false))])
+    /// `problems`, every rule each field broke, only when a field broke one.
+    static func failure(
+        code: String, message: String, fieldProblems: [(field: String, code: String, message: String)] = []
+    ) -> JSONValue {
+        let problems = fieldProblems.map { problem in
+            JSONValue.object([
+                ("code", .string(problem.code)), ("field", .string(problem.field)),
+                ("message", .string(problem.message)),
+            ])
+        }
+        return .object(
+            [("code", .string(code)), ("message", .string(message)), ("ok", .bool(false))]
+                + (problems.isEmpty ? [] : [("problems", .array(problems))]))
     }
 
     /// A user as Strapi shows one. `id` is AccountStore's 32-hex-digit id (Strapi's is a
@@ -90,14 +101,27 @@ enum APIBody {
         .object([("jwt", .string(token)), ("user", strapiUser(profile))])
     }
 
-    static func strapiFailure(status: Int, name: String, message: String, code: String) -> JSONValue {
-        .object([
+    /// With field problems, `details.errors` lists them as Strapi lists a form's validation
+    /// errors (`path`, `message`, `name`), each with its stable `code` too.
+    static func strapiFailure(
+        status: Int, name: String, message: String, code: String,
+        fieldProblems: [(field: String, code: String, message: String)] = []
+    ) -> JSONValue {
+        let errors = fieldProblems.map { problem in
+            JSONValue.object([
+                ("code", .string(problem.code)), ("message", .string(problem.message)),
+                ("name", .string("ValidationError")), ("path", .array([.string(problem.field)])),
+            ])
+        }
+        let details: JSONValue = .object(
+            [("code", .string(code))] + (errors.isEmpty ? [] : [("errors", .array(errors))]))
+        return .object([
             ("data", .null),
             (
                 "error",
                 .object([
-                    ("details", .object([("code", .string(code))])), ("message", .string(message)),
-                    ("name", .string(name)), ("status", .int(Int64(status))),
+                    ("details", details), ("message", .string(message)), ("name", .string(name)),
+                    ("status", .int(Int64(status))),
                 ])
             ),
         ])

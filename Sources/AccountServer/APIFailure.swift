@@ -24,9 +24,15 @@ package struct APIFailure: Error, HTTPResponseError {
     /// The methods of the path, for a 405's `Allow`.
     package let allowedMethods: [String]?
     package let style: Style
+    /// Every rule each field broke, for a sign-up or new password that broke any (else empty).
+    package let fieldProblems: [(field: String, code: String, message: String)]
 
-    package init(_ error: any Error, language: Language, style: Style) {
+    package init(_ thrown: any Error, language: Language, style: Style) {
         self.style = style
+        let invalid = thrown as? InvalidFields
+        fieldProblems =
+            invalid?.problems.map { ($0.field, $0.error.code, $0.error.message(language)) } ?? []
+        let error = invalid?.first ?? thrown
         allowedMethods = (error as? RequestProblem).flatMap { problem in
             if case .methodNotAllowed(_, let allowed) = problem.kind { allowed } else { nil }
         }
@@ -137,9 +143,11 @@ package struct APIFailure: Error, HTTPResponseError {
         if let allowedMethods { headers[.allow] = allowedMethods.joined(separator: ", ") }
         let body: JSONValue =
             switch style {
-            case .native: APIBody.failure(code: code, message: message)
+            case .native: APIBody.failure(code: code, message: message, fieldProblems: fieldProblems)
             case .strapi:
-                APIBody.strapiFailure(status: Int(status.code), name: strapiName, message: message, code: code)
+                APIBody.strapiFailure(
+                    status: Int(status.code), name: strapiName, message: message, code: code,
+                    fieldProblems: fieldProblems)
             }
         return Response(
             status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body.serialized())))

@@ -2,16 +2,34 @@ import AccountCore
 import Hummingbird
 
 extension AccountAPI {
+    /// The sign-up form's fields as `/v1/signup` names them.
+    static let signUpFields: [SignUpField: String] = [
+        .email: "email", .nickname: "nickname", .password: "password", .confirmation: "confirmation",
+    ]
+    /// The new password's fields as `/v1/password` names them.
+    static let newPasswordFields: [NewPasswordField: String] = [
+        .newPassword: "new_password", .confirmation: "confirmation",
+    ]
+
     /// `/v1/…`: the native JSON API, with the codes and rules of the CLI.
     func addNativeRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         let service = service
         group.post("signup") { request, context in
             try await respond(request, context, style: .native) { _ in
                 let body = try await decode(SignUpBody.self, from: request)
+                let confirmation = body.confirmation ?? body.password
+                let unconfirmed = body.confirmation == nil
                 let session = try await limited(.signUp, request, context) {
-                    try await service.signUp(
-                        email: body.email, password: body.password, confirmation: body.confirmation ?? body.password,
-                        nickname: body.nickname, remember: body.remember ?? false)
+                    // A confirmation the client left out is the password itself: nothing to list.
+                    try await InvalidFields.listing(names: Self.signUpFields.without(.confirmation, if: unconfirmed)) {
+                        try await service.signUp(
+                            email: body.email, password: body.password, confirmation: confirmation,
+                            nickname: body.nickname, remember: body.remember ?? false)
+                    } check: {
+                        service.signUpProblems(
+                            email: body.email, nickname: body.nickname, password: body.password,
+                            confirmation: confirmation)
+                    }
                 }
                 return json(APIBody.session(session), status: .created)
             }
@@ -42,10 +60,20 @@ extension AccountAPI {
             try await respond(request, context, style: .native) { _ in
                 let body = try await decode(ChangePasswordBody.self, from: request)
                 let token = bearerToken(request)
+                let confirmation = body.confirmation ?? body.newPassword
+                let unconfirmed = body.confirmation == nil
                 try await limited(.passwordCheck, request, context) {
-                    try await service.changePassword(
-                        token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
-                        confirmation: body.confirmation ?? body.newPassword)
+                    try await InvalidFields.listing(
+                        names: Self.newPasswordFields.without(.confirmation, if: unconfirmed)
+                    ) {
+                        try await service.changePassword(
+                            token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
+                            confirmation: confirmation)
+                    } check: {
+                        service.newPasswordProblems(
+                            for: try await service.whoami(token: token, touching: false), current: body.currentPassword,
+                            newPassword: body.newPassword, confirmation: confirmation)
+                    }
                 }
                 return json(APIBody.done)
             }

@@ -347,6 +347,31 @@ enum OpenAPIDocument {
                   },
                   "ok": {
                     "const": false
+                  },
+                  "problems": {
+                    "description": "On a 400 of /v1/signup or /v1/password for a broken rule: every rule each field breaks, in the form's order (the first is `code` and `message`), so a form can show them all at once under their fields.",
+                    "items": {
+                      "properties": {
+                        "code": {
+                          "type": "string"
+                        },
+                        "field": {
+                          "description": "The request field: email, nickname, password, confirmation, new_password.",
+                          "type": "string"
+                        },
+                        "message": {
+                          "type": "string"
+                        }
+                      },
+                      "required": [
+                        "field",
+                        "code",
+                        "message"
+                      ],
+                      "type": "object"
+                    },
+                    "minItems": 1,
+                    "type": "array"
                   }
                 },
                 "required": [
@@ -527,6 +552,38 @@ enum OpenAPIDocument {
                         "properties": {
                           "code": {
                             "type": "string"
+                          },
+                          "errors": {
+                            "description": "On a 400 of register or change-password for a broken rule: every rule each field breaks, as Strapi lists a form's validation errors (the first is the error's `message`), with the stable code of each.",
+                            "items": {
+                              "properties": {
+                                "code": {
+                                  "type": "string"
+                                },
+                                "message": {
+                                  "type": "string"
+                                },
+                                "name": {
+                                  "const": "ValidationError"
+                                },
+                                "path": {
+                                  "description": "The request field: [\"username\"], [\"email\"], [\"password\"], [\"passwordConfirmation\"].",
+                                  "items": {
+                                    "type": "string"
+                                  },
+                                  "type": "array"
+                                }
+                              },
+                              "required": [
+                                "path",
+                                "message",
+                                "name",
+                                "code"
+                              ],
+                              "type": "object"
+                            },
+                            "minItems": 1,
+                            "type": "array"
                           }
                         },
                         "type": "object"

@@ -2,6 +2,15 @@ import AccountCore
 import Hummingbird
 
 extension AccountAPI {
+    /// The sign-up fields as Strapi's register route names them (it has no confirmation).
+    static let strapiRegisterFields: [SignUpField: String] = [
+        .email: "email", .nickname: "username", .password: "password",
+    ]
+    /// The new password's fields as Strapi's change-password route names them.
+    static let strapiNewPasswordFields: [NewPasswordField: String] = [
+        .newPassword: "password", .confirmation: "passwordConfirmation",
+    ]
+
     /// `/api/…`: the auth routes of Strapi's users-permissions plugin, so a client written for
     /// Strapi works unchanged. AccountStore's rules (the ID rule, password strength, nickname)
     /// still apply; `username` is the nickname and `identifier` the email.
@@ -11,9 +20,15 @@ extension AccountAPI {
             try await respond(request, context, style: .strapi) { _ in
                 let body = try await decode(StrapiRegisterBody.self, from: request)
                 let session = try await limited(.signUp, request, context) {
-                    try await service.signUp(
-                        email: body.email, password: body.password, confirmation: body.password,
-                        nickname: body.username)
+                    try await InvalidFields.listing(names: Self.strapiRegisterFields) {
+                        try await service.signUp(
+                            email: body.email, password: body.password, confirmation: body.password,
+                            nickname: body.username)
+                    } check: {
+                        service.signUpProblems(
+                            email: body.email, nickname: body.username, password: body.password,
+                            confirmation: body.password)
+                    }
                 }
                 return json(APIBody.strapiAuth(token: session.token, profile: session.profile))
             }
@@ -32,9 +47,15 @@ extension AccountAPI {
                 let body = try await decode(StrapiChangePasswordBody.self, from: request)
                 let token = bearerToken(request)
                 let profile = try await limited(.passwordCheck, request, context) {
-                    try await service.changePassword(
-                        token: token, currentPassword: body.currentPassword, newPassword: body.password,
-                        confirmation: body.passwordConfirmation)
+                    try await InvalidFields.listing(names: Self.strapiNewPasswordFields) {
+                        try await service.changePassword(
+                            token: token, currentPassword: body.currentPassword, newPassword: body.password,
+                            confirmation: body.passwordConfirmation)
+                    } check: {
+                        service.newPasswordProblems(
+                            for: try await service.whoami(token: token, touching: false), current: body.currentPassword,
+                            newPassword: body.password, confirmation: body.passwordConfirmation)
+                    }
                     return try await service.whoami(token: token)
                 }
                 // The session used stays valid (every other one is revoked), so it is the new jwt.

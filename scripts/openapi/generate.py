@@ -116,7 +116,10 @@ schemas = {
       "properties": {"ok": {"const": True}, "backend": s(description="The backend's name; for monitoring clients only."),
       "disk_free_bytes": {"type": "integer", "minimum": 0, "description": "Free bytes on the disk under the store's files; for monitoring clients only, and absent for a store on another host (PostgreSQL)."}}},
   "Failure": {"type": "object", "required": ["ok", "code", "message"], "properties": {
-      "ok": {"const": False}, "code": s(description="A stable error code, as `accounts … --json` prints."), "message": s()}},
+      "ok": {"const": False}, "code": s(description="A stable error code, as `accounts … --json` prints."), "message": s(),
+      "problems": {"type": "array", "minItems": 1, "description": "On a 400 of /v1/signup or /v1/password for a broken rule: every rule each field breaks, in the form's order (the first is `code` and `message`), so a form can show them all at once under their fields.",
+          "items": {"type": "object", "required": ["field", "code", "message"], "properties": {
+              "field": s(description="The request field: email, nickname, password, confirmation, new_password."), "code": s(), "message": s()}}}}},
   "StrapiRegisterRequest": {"type": "object", "required": ["username", "email", "password"], "properties": {
       "username": nickname("The nickname."), "email": email("The ID."), "password": password("The password rules of sign-up.")}},
   "StrapiLoginRequest": {"type": "object", "required": ["identifier", "password"], "properties": {
@@ -132,7 +135,11 @@ schemas = {
   "StrapiFailure": {"type": "object", "required": ["data", "error"], "properties": {
       "data": {"type": "null"}, "error": {"type": "object", "required": ["status", "name", "message", "details"], "properties": {
           "status": {"type": "integer"}, "name": s(), "message": s(),
-          "details": {"type": "object", "properties": {"code": s()}}}}}},
+          "details": {"type": "object", "properties": {"code": s(),
+              "errors": {"type": "array", "minItems": 1, "description": "On a 400 of register or change-password for a broken rule: every rule each field breaks, as Strapi lists a form's validation errors (the first is the error's `message`), with the stable code of each.",
+                  "items": {"type": "object", "required": ["path", "message", "name", "code"], "properties": {
+                      "path": {"type": "array", "items": s(), "description": "The request field: [\"username\"], [\"email\"], [\"password\"], [\"passwordConfirmation\"]."},
+                      "message": s(), "name": {"const": "ValidationError"}, "code": s()}}}}}}}}},
 }
 # Every answer names its request's log line (RequestLogMiddleware).
 request_id_header = {"description": "The request's id, as its line in the server's log shows it: quote it when reporting a failure.", "schema": {"type": "string"}}
