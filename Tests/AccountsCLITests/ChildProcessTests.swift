@@ -19,13 +19,15 @@ struct ChildProcessTests {
 
     @Test("a child still running when the limit passes is killed and reported")
     func stillRunning() async throws {
-        let child = try ChildProcess("/bin/sleep", ["30"])
+        // An hour, not seconds: on a loaded CI machine the 300 ms limit once fired 100 s late,
+        // after a 30 s sleep had ended by itself (the child is killed either way).
+        let child = try ChildProcess("/bin/sleep", ["3600"])
         let error = await #expect(throws: Process.Overran.self) {
             try await child.finish(within: .milliseconds(300))
         }
         #expect(error?.exited == false)
         #expect(error?.reason == .limitPassed)
-        #expect(error?.description.contains("sleep 30") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("sleep 3600") == true, "\(String(describing: error))")
         // The limit as `Duration` writes it ("0.3 seconds" today), so a new format cannot fail this.
         #expect(
             error?.description.contains("after \(Duration.milliseconds(300))") == true, "\(String(describing: error))")
@@ -34,7 +36,7 @@ struct ChildProcessTests {
 
     @Test("a cancelled wait ends at once and kills the child")
     func cancelled() async throws {
-        let child = try ChildProcess("/bin/sleep", ["30"])
+        let child = try ChildProcess("/bin/sleep", ["3600"])
         let waiting = Task { try await child.finish() }
         waiting.cancel()
         let error = await #expect(throws: Process.Overran.self) { try await waiting.value }
@@ -49,7 +51,7 @@ struct ChildProcessTests {
     func exitedButHeld() async throws {
         let scratch = try ScratchFolder("child-held")
         let pidFile = scratch.path + "/held.pid"
-        let child = try ChildProcess("/bin/sh", ["-c", #"sleep 30 & echo $! > "$0"; exit 0"#, pidFile])
+        let child = try ChildProcess("/bin/sh", ["-c", #"sleep 3600 & echo $! > "$0"; exit 0"#, pidFile])
         #expect(try await processEnds(child.process.processIdentifier, within: 60), "the shell did not exit")
         let written = try String(contentsOfFile: pidFile, encoding: .utf8)
         let held = try #require(Int32(written.trimmingCharacters(in: .whitespacesAndNewlines)))
