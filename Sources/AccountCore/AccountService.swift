@@ -81,15 +81,30 @@ public struct AccountService: Sendable {
     /// Validates every field, hashes the password and creates the user together with its first
     /// session in one repository call, so a failed sign-up leaves nothing behind.
     /// `remember` makes the first session last as long as a remembered login.
+    /// - Throws: the first rule the form breaks (`invalidEmail`, `invalidNickname`,
+    ///   `invalidPassword`, `weakPassword`, `passwordMismatch`), `emailTaken`, or a store error.
+    ///   `signUpListingBrokenRules` reports every broken rule instead.
     public func signUp(
+        email: String, password: String, confirmation: String, nickname: String, remember: Bool = false
+    ) async throws -> SignedInSession {
+        try await firstBrokenRule(of: SignUpField.self) {
+            try await signUpListingBrokenRules(
+                email: email, password: password, confirmation: confirmation, nickname: nickname, remember: remember)
+        }
+    }
+
+    /// `signUp`, but a form that breaks rules throws `InvalidForm<SignUpField>` with every one
+    /// of them (what `signUpProblems` finds, checked once), for a front end that shows them all.
+    public func signUpListingBrokenRules(
         email rawEmail: String, password: String, confirmation: String, nickname rawNickname: String,
         remember: Bool = false
     ) async throws -> SignedInSession {
+        let check = signUpProblems(
+            email: rawEmail, nickname: rawNickname, password: password, confirmation: confirmation)
+        if let invalid = InvalidForm(check) { throw invalid }
         let email = try EmailAddress(rawEmail)
         let nickname = try Nickname(rawNickname)
-        let normalizedPassword = try passwordPolicy.validate(
-            password: password, confirmation: confirmation, email: email.normalized,
-            nickname: nickname.value, estimator: strength)
+        let normalizedPassword = PasswordPolicy.normalize(password)
         // The cheap duplicate check spares a hash; the repository's atomic insert decides.
         if try await repository.user(email: email.normalized) != nil { throw AccountError.emailTaken }
         let hash = try await hashing.run { [hasher] in try hasher.hash(normalizedPassword) }
@@ -146,13 +161,30 @@ public struct AccountService: Sendable {
     /// Checks the new password's rules (it must differ from the current one) and the current
     /// password, then replaces it and revokes every other session of the user
     /// in one repository call. The session used for the change stays valid.
+    /// - Throws: `notSignedIn` or `sessionExpired` first, then the first rule the new password
+    ///   breaks (`invalidPassword`, `weakPassword`, `passwordMismatch`), then
+    ///   `invalidCredentials` or `tooManyAttempts` for the current password, or a store error.
+    ///   `changePasswordListingBrokenRules` reports every broken rule instead.
     public func changePassword(
         token: String?, currentPassword: String, newPassword: String, confirmation: String
     ) async throws {
+        try await firstBrokenRule(of: NewPasswordField.self) {
+            try await changePasswordListingBrokenRules(
+                token: token, currentPassword: currentPassword, newPassword: newPassword, confirmation: confirmation)
+        }
+    }
+
+    /// `changePassword`, but a new password that breaks rules throws
+    /// `InvalidForm<NewPasswordField>` with every one of them (what `newPasswordProblems` finds,
+    /// checked once), for a front end that shows them all.
+    public func changePasswordListingBrokenRules(
+        token: String?, currentPassword: String, newPassword: String, confirmation: String
+    ) async throws {
         let (user, session) = try await signedInUser(token: token, touching: false)
-        let normalized = try passwordPolicy.validate(
-            password: newPassword, confirmation: confirmation, email: user.email,
-            nickname: user.nickname, current: currentPassword, estimator: strength)
+        let check = newPasswordProblems(
+            for: AccountProfile(user), current: currentPassword, newPassword: newPassword, confirmation: confirmation)
+        if let invalid = InvalidForm(check) { throw invalid }
+        let normalized = PasswordPolicy.normalize(newPassword)
         let hash = try await checkPassword(currentPassword, of: user) { hasher in try hasher.hash(normalized) }
         guard
             try await repository.updatePassword(
@@ -176,6 +208,18 @@ public struct AccountService: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Runs `body`, throwing only the first rule of a form it refuses, for the callers that
+    /// handle one `AccountError` at a time.
+    private func firstBrokenRule<Field: CaseIterable & Hashable & Sendable, Result>(
+        of form: Field.Type, _ body: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await body()
+        } catch let invalid as InvalidForm<Field> {
+            throw invalid.first
+        }
+    }
 
     /// Verifies `password` against `user`, honouring and updating the throttle.
     private func checkPassword(_ password: String, of user: UserRecord) async throws {

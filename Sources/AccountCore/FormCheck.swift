@@ -1,7 +1,7 @@
 /// Every rule each field of a form breaks, for a front end that checks fields as they are typed
 /// (the answers of `AccountService.signUpProblems` and `newPasswordProblems`). The same rules
 /// the service enforces on submit; the duplicate ID is not among them (only a submit tells).
-public struct FormCheck<Field: Hashable & Sendable>: Sendable {
+public struct FormCheck<Field: CaseIterable & Hashable & Sendable>: Sendable {
     /// The broken rules by field; a field that breaks none is absent.
     public private(set) var problems: [Field: [AccountError]] = [:]
 
@@ -10,6 +10,11 @@ public struct FormCheck<Field: Hashable & Sendable>: Sendable {
 
     /// The rules `field` breaks, in the order a reader would fix them.
     public subscript(field: Field) -> [AccountError] { problems[field] ?? [] }
+
+    /// Every broken rule with its field, field by field in the form's order.
+    public var brokenRules: [(field: Field, error: AccountError)] {
+        Field.allCases.flatMap { field in self[field].map { (field, $0) } }
+    }
 
     mutating func add(_ errors: [AccountError], to field: Field) {
         if !errors.isEmpty { problems[field, default: []] += errors }
@@ -26,15 +31,24 @@ public enum NewPasswordField: String, Sendable, Hashable, CaseIterable {
     case newPassword, confirmation
 }
 
+extension FormCheck where Field == SignUpField {
+    /// The rules the sign-up form's ID and nickname break, which need no service: a front end
+    /// can check them before it asks for the password.
+    public static func signUpIdentity(email: String, nickname: String) -> Self {
+        var check = Self()
+        check.add(EmailAddress.brokenRules(in: email).map(AccountError.invalidEmail), to: .email)
+        check.add(Nickname.brokenRules(in: nickname).map(AccountError.invalidNickname), to: .nickname)
+        return check
+    }
+}
+
 extension AccountService {
     /// The rules a sign-up form's fields break as typed; the password is checked against the
     /// ID and nickname as far as they are valid. An empty field is reported as such.
     public func signUpProblems(
         email: String, nickname: String, password: String, confirmation: String
     ) -> FormCheck<SignUpField> {
-        var check = FormCheck<SignUpField>()
-        check.add(EmailAddress.brokenRules(in: email).map(AccountError.invalidEmail), to: .email)
-        check.add(Nickname.brokenRules(in: nickname).map(AccountError.invalidNickname), to: .nickname)
+        var check = FormCheck.signUpIdentity(email: email, nickname: nickname)
         let validEmail = (try? EmailAddress(email).normalized) ?? ""
         let validNickname = (try? Nickname(nickname).value) ?? ""
         check.add(

@@ -21,14 +21,10 @@ extension AccountAPI {
                 let unconfirmed = body.confirmation == nil
                 let session = try await limited(.signUp, request, context) {
                     // A confirmation the client left out is the password itself: nothing to list.
-                    try await InvalidFields.listing(names: Self.signUpFields.without(.confirmation, if: unconfirmed)) {
-                        try await service.signUp(
+                    try await InvalidFields.naming(Self.signUpFields, except: unconfirmed ? .confirmation : nil) {
+                        try await service.signUpListingBrokenRules(
                             email: body.email, password: body.password, confirmation: confirmation,
                             nickname: body.nickname, remember: body.remember ?? false)
-                    } check: {
-                        service.signUpProblems(
-                            email: body.email, nickname: body.nickname, password: body.password,
-                            confirmation: confirmation)
                     }
                 }
                 return json(APIBody.session(session), status: .created)
@@ -63,16 +59,11 @@ extension AccountAPI {
                 let confirmation = body.confirmation ?? body.newPassword
                 let unconfirmed = body.confirmation == nil
                 try await limited(.passwordCheck, request, context) {
-                    try await InvalidFields.listing(
-                        names: Self.newPasswordFields.without(.confirmation, if: unconfirmed)
-                    ) {
-                        try await service.changePassword(
+                    // A confirmation the client left out is the new password itself: nothing to list.
+                    try await InvalidFields.naming(Self.newPasswordFields, except: unconfirmed ? .confirmation : nil) {
+                        try await service.changePasswordListingBrokenRules(
                             token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
                             confirmation: confirmation)
-                    } check: {
-                        service.newPasswordProblems(
-                            for: try await service.whoami(token: token, touching: false), current: body.currentPassword,
-                            newPassword: body.newPassword, confirmation: confirmation)
                     }
                 }
                 return json(APIBody.done)

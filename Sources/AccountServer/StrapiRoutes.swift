@@ -20,14 +20,10 @@ extension AccountAPI {
             try await respond(request, context, style: .strapi) { _ in
                 let body = try await decode(StrapiRegisterBody.self, from: request)
                 let session = try await limited(.signUp, request, context) {
-                    try await InvalidFields.listing(names: Self.strapiRegisterFields) {
-                        try await service.signUp(
+                    try await InvalidFields.naming(Self.strapiRegisterFields) {
+                        try await service.signUpListingBrokenRules(
                             email: body.email, password: body.password, confirmation: body.password,
                             nickname: body.username)
-                    } check: {
-                        service.signUpProblems(
-                            email: body.email, nickname: body.username, password: body.password,
-                            confirmation: body.password)
                     }
                 }
                 return json(APIBody.strapiAuth(token: session.token, profile: session.profile))
@@ -47,14 +43,10 @@ extension AccountAPI {
                 let body = try await decode(StrapiChangePasswordBody.self, from: request)
                 let token = bearerToken(request)
                 let profile = try await limited(.passwordCheck, request, context) {
-                    try await InvalidFields.listing(names: Self.strapiNewPasswordFields) {
-                        try await service.changePassword(
+                    try await InvalidFields.naming(Self.strapiNewPasswordFields) {
+                        try await service.changePasswordListingBrokenRules(
                             token: token, currentPassword: body.currentPassword, newPassword: body.password,
                             confirmation: body.passwordConfirmation)
-                    } check: {
-                        service.newPasswordProblems(
-                            for: try await service.whoami(token: token, touching: false), current: body.currentPassword,
-                            newPassword: body.password, confirmation: body.passwordConfirmation)
                     }
                     return try await service.whoami(token: token)
                 }

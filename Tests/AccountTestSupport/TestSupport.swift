@@ -40,6 +40,18 @@ package final class CountingHasher: PasswordHasher {
     package func dummyHash() -> String { inner.dummyHash() }
 }
 
+/// Counts the strength estimates a service asks for, so a test can tell a form was checked once.
+package final class CountingEstimator: PasswordStrengthEstimator {
+    private let inner = ZxcvbnStrengthEstimator()
+    private let count = Mutex(0)
+    package init() {}
+    package var estimates: Int { count.withLock { $0 } }
+    package func guessesLog2(_ password: String, userWords: [String]) -> Double {
+        count.withLock { $0 += 1 }
+        return inner.guessesLog2(password, userWords: userWords)
+    }
+}
+
 /// A service over a fresh store of one backend, with a manual clock, seeded randomness and
 /// libsodium's minimum Argon2id parameters (fast; never for real accounts).
 package struct ServiceHarness {
@@ -48,6 +60,7 @@ package struct ServiceHarness {
     package let clock = ManualClock()
     package let random = SeededRandom()
     package let hasher: CountingHasher
+    package let strength = CountingEstimator()
     package let repository: any UserRepository
     package let service: AccountService
 
@@ -79,7 +92,7 @@ package struct ServiceHarness {
         repository = try await backend.open(
             BackendConfiguration(location: folder + "/" + backend.defaultStoreName, values: backend.defaultValues))
         service = AccountService(
-            repository: repository, hasher: self.hasher, strength: ZxcvbnStrengthEstimator(),
+            repository: repository, hasher: self.hasher, strength: strength,
             digester: SHA256TokenDigester(), random: random, clock: clock, throttlePolicy: throttle)
     }
 
