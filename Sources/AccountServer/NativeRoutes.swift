@@ -2,12 +2,12 @@ import AccountCore
 import Hummingbird
 
 extension AccountAPI {
-    /// The sign-up form's fields as `/v1/signup` names them.
-    static let signUpFields: [SignUpField: String] = [
+    /// The sign-up form's fields as `/v1/signup` names them (and `accounts signup --json`).
+    package static let signUpFields: [SignUpField: String] = [
         .email: "email", .nickname: "nickname", .password: "password", .confirmation: "confirmation",
     ]
-    /// The new password's fields as `/v1/password` names them.
-    static let newPasswordFields: [NewPasswordField: String] = [
+    /// The new password's fields as `/v1/password` names them (and `accounts passwd --json`).
+    package static let newPasswordFields: [NewPasswordField: String] = [
         .newPassword: "new_password", .confirmation: "confirmation",
     ]
 

@@ -69,6 +69,9 @@ struct CommandContext {
         } catch let error as AccountError {
             printer.print(error)
             throw ExitCode(ExitStatus.forError(error))
+        } catch let invalid as InvalidFields {
+            printer.print(invalid)
+            throw ExitCode(ExitStatus.forError(invalid.first))
         } catch let missing as AccountNotFound {
             printer.printFailure(code: "account_not_found", message: missing.message(language))
             throw ExitCode(ExitStatus.accountNotFound)

@@ -1,4 +1,5 @@
 import AccountCore
+import AccountServer
 import ArgumentParser
 
 /// Change the password; every other session is signed out.
@@ -23,8 +24,10 @@ struct PasswdCommand: AsyncParsableCommand {
                 let confirmation = try reader.read(
                     context.messages.confirmNewPasswordPrompt, what: "new password confirmation")
                 do {
-                    try await service.changePassword(
-                        token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
+                    try await InvalidFields.naming(AccountAPI.newPasswordFields) {
+                        try await service.changePasswordListingBrokenRules(
+                            token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
+                    }
                 } catch AccountError.invalidCredentials {
                     throw WrongPassword(current: true)
                 }

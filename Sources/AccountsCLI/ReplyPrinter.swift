@@ -33,6 +33,25 @@ struct ReplyPrinter {
         printFailure(code: error.code, message: error.message(language), extra: extra)
     }
 
+    /// A refused form: the first rule as any error, and every rule under `problems` (as the
+    /// native API lists them); as text, one line per rule.
+    func print(_ invalid: InvalidFields) {
+        guard json else {
+            for problem in invalid.problems {
+                printFailure(code: problem.error.code, message: problem.error.message(language))
+            }
+            return
+        }
+        let problems = invalid.problems.map { problem in
+            JSONValue.object([
+                ("code", .string(problem.error.code)), ("field", .string(problem.field)),
+                ("message", .string(problem.error.message(language))),
+            ])
+        }
+        printFailure(
+            code: invalid.first.code, message: invalid.first.message(language), extra: [("problems", .array(problems))])
+    }
+
     func printFailure(code: String, message: String, extra: [(String, JSONValue)] = []) {
         if json {
             let error = JSONValue.object([("code", .string(code)), ("message", .string(message))] + extra)

@@ -1,4 +1,5 @@
 import AccountCore
+import AccountServer
 import ArgumentParser
 
 /// The sign-up form: every field checked, a duplicate reported, then straight to the welcome.
@@ -28,16 +29,19 @@ struct SignUpCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let reader = context.passwordReader(fromStandardInput: passwordStdin)
             // Check the cheap fields before asking for secrets, as a form would.
-            _ = try EmailAddress(email)
-            _ = try Nickname(nickname)
+            try await InvalidFields.naming(AccountAPI.signUpFields) {
+                if let invalid = InvalidForm(.signUpIdentity(email: email, nickname: nickname)) { throw invalid }
+            }
             try context.sessionFile.prepareFolder()
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
             let replaced = try context.sessionFile.read()
             let (signedIn, warning) = try await context.withService(creating: true) { service in
-                let signedIn = try await service.signUp(
-                    email: email, password: password, confirmation: confirmation, nickname: nickname, remember: remember
-                )
+                let signedIn = try await InvalidFields.naming(AccountAPI.signUpFields) {
+                    try await service.signUpListingBrokenRules(
+                        email: email, password: password, confirmation: confirmation, nickname: nickname,
+                        remember: remember)
+                }
                 let warning = try await context.keepSession(
                     signedIn, replacing: replaced, accountCreated: true, service: service)
                 return (signedIn, warning)
