@@ -31,6 +31,20 @@ public enum NewPasswordField: String, Sendable, Hashable, CaseIterable {
     case newPassword, confirmation
 }
 
+extension SignUpField {
+    /// Each field's name in the native API's requests and in the CLI's `--json` answers.
+    public static let jsonNames: [SignUpField: String] = [
+        .email: "email", .nickname: "nickname", .password: "password", .confirmation: "confirmation",
+    ]
+}
+
+extension NewPasswordField {
+    /// Each field's name in the native API's requests and in the CLI's `--json` answers.
+    public static let jsonNames: [NewPasswordField: String] = [
+        .newPassword: "new_password", .confirmation: "confirmation",
+    ]
+}
+
 extension FormCheck where Field == SignUpField {
     /// The rules the sign-up form's ID and nickname break, which need no service: a front end
     /// can check them before it asks for the password.

@@ -2,15 +2,6 @@ import AccountCore
 import Hummingbird
 
 extension AccountAPI {
-    /// The sign-up form's fields as `/v1/signup` names them (and `accounts signup --json`).
-    package static let signUpFields: [SignUpField: String] = [
-        .email: "email", .nickname: "nickname", .password: "password", .confirmation: "confirmation",
-    ]
-    /// The new password's fields as `/v1/password` names them (and `accounts passwd --json`).
-    package static let newPasswordFields: [NewPasswordField: String] = [
-        .newPassword: "new_password", .confirmation: "confirmation",
-    ]
-
     /// `/v1/…`: the native JSON API, with the codes and rules of the CLI.
     func addNativeRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         let service = service
@@ -21,7 +12,7 @@ extension AccountAPI {
                 let unconfirmed = body.confirmation == nil
                 let session = try await limited(.signUp, request, context) {
                     // A confirmation the client left out is the password itself: nothing to list.
-                    try await InvalidFields.naming(Self.signUpFields, except: unconfirmed ? .confirmation : nil) {
+                    try await InvalidFields.naming(SignUpField.jsonNames, except: unconfirmed ? .confirmation : nil) {
                         try await service.signUpListingBrokenRules(
                             email: body.email, password: body.password, confirmation: confirmation,
                             nickname: body.nickname, remember: body.remember ?? false)
@@ -60,7 +51,9 @@ extension AccountAPI {
                 let unconfirmed = body.confirmation == nil
                 try await limited(.passwordCheck, request, context) {
                     // A confirmation the client left out is the new password itself: nothing to list.
-                    try await InvalidFields.naming(Self.newPasswordFields, except: unconfirmed ? .confirmation : nil) {
+                    try await InvalidFields.naming(
+                        NewPasswordField.jsonNames, except: unconfirmed ? .confirmation : nil
+                    ) {
                         try await service.changePasswordListingBrokenRules(
                             token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
                             confirmation: confirmation)

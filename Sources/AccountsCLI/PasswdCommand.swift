@@ -1,5 +1,4 @@
 import AccountCore
-import AccountServer
 import ArgumentParser
 
 /// Change the password; every other session is signed out.
@@ -24,7 +23,7 @@ struct PasswdCommand: AsyncParsableCommand {
                 let confirmation = try reader.read(
                     context.messages.confirmNewPasswordPrompt, what: "new password confirmation")
                 do {
-                    try await InvalidFields.naming(AccountAPI.newPasswordFields) {
+                    try await InvalidFields.naming(NewPasswordField.jsonNames) {
                         try await service.changePasswordListingBrokenRules(
                             token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
                     }

@@ -1,5 +1,4 @@
 import AccountCore
-import AccountServer
 import ArgumentParser
 
 /// The sign-up form: every field checked, a duplicate reported, then straight to the welcome.
@@ -29,7 +28,7 @@ struct SignUpCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let reader = context.passwordReader(fromStandardInput: passwordStdin)
             // Check the cheap fields before asking for secrets, as a form would.
-            try await InvalidFields.naming(AccountAPI.signUpFields) {
+            try await InvalidFields.naming(SignUpField.jsonNames) {
                 if let invalid = InvalidForm(.signUpIdentity(email: email, nickname: nickname)) { throw invalid }
             }
             try context.sessionFile.prepareFolder()
@@ -37,7 +36,7 @@ struct SignUpCommand: AsyncParsableCommand {
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
             let replaced = try context.sessionFile.read()
             let (signedIn, warning) = try await context.withService(creating: true) { service in
-                let signedIn = try await InvalidFields.naming(AccountAPI.signUpFields) {
+                let signedIn = try await InvalidFields.naming(SignUpField.jsonNames) {
                     try await service.signUpListingBrokenRules(
                         email: email, password: password, confirmation: confirmation, nickname: nickname,
                         remember: remember)
