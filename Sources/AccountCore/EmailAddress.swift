@@ -31,14 +31,18 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// Every rule `input` breaks, in the order a reader would fix them (empty when it is valid),
     /// so a form can list them all at once instead of one per try.
     ///
-    /// Without exactly one `@` the domain cannot be told apart, so only the part before the
-    /// first `@` (or the whole input) is checked against the local-part rules.
+    /// Without an `@` the part before it cannot be told from the domain (`leesoon7example.com`
+    /// most likely lacks it before `example`), so only the rules that hold wherever it goes are
+    /// checked: it is missing, and the first character, which starts the part before it, must
+    /// not be a digit. With several, the part before the first `@` is checked.
     public static func brokenRules(in input: String) -> [EmailRule] {
         let trimmed = input.trimmingWhitespace()
         guard !trimmed.isEmpty else { return [.empty] }
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
         switch parts.count {
-        case 1: return [.missingAt] + localPartRules(parts[0])
+        case 1:
+            let startsWithDigit = trimmed.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? false
+            return [.missingAt] + (startsWithDigit ? [.localStartsWithDigit] : [])
         case 2: return localPartRules(parts[0]) + domainRules(parts[1])
         default: return [.multipleAt] + localPartRules(parts[0])
         }

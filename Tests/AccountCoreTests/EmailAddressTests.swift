@@ -84,17 +84,27 @@ struct EmailAddressTests {
                 .localUppercase, .localTooShort, .domainSingleLabel, .domainBadTopLevel,
             ])
         #expect(
-            EmailAddress.brokenRules(in: "9A_b") == [
-                .missingAt, .localUppercase, .localInvalidCharacter, .localStartsWithDigit, .localTooShort,
+            EmailAddress.brokenRules(in: "9A_b@") == [
+                .localUppercase, .localInvalidCharacter, .localStartsWithDigit, .localTooShort, .domainEmptyLabel,
             ])
         #expect(
             EmailAddress.brokenRules(in: "leesoon7@-ex_ample..c") == [
                 .domainInvalidCharacter, .domainLabelHyphen, .domainEmptyLabel, .domainBadTopLevel,
             ])
         #expect(EmailAddress.brokenRules(in: "leesoon7@example.com").isEmpty)
-        for input in ["Abc@x", "9A_b", "a@b@c", "leesoon7@-ex_ample..c", "", "leesoon7@예시.com"] {
+        for input in ["Abc@x", "9A_b@", "9A_b", "a@b@c", "leesoon7@-ex_ample..c", "", "leesoon7@예시.com"] {
             #expect(rule(input) == EmailAddress.brokenRules(in: input).first, "\(input)")
         }
+    }
+
+    @Test("without an '@' only what holds wherever it goes is listed, not the rules of the part before it")
+    func missingAtAlone() {
+        // The dot and the length belong to the domain once the '@' is added; they must not be
+        // reported as faults of the part before it.
+        #expect(EmailAddress.brokenRules(in: "leesoon7example.com") == [.missingAt])
+        #expect(EmailAddress.brokenRules(in: " lee ") == [.missingAt])
+        #expect(EmailAddress.brokenRules(in: "7leesoon.example.com") == [.missingAt, .localStartsWithDigit])
+        #expect(EmailAddress.brokenRules(in: "Lee_soon@x@y") == [.multipleAt, .localUppercase, .localInvalidCharacter])
     }
 
     @Test("every rule has an English and a Korean message")

@@ -342,7 +342,8 @@ class Flow:
         self.page_checks("signup-empty")
         valid = {"email": self.email, "password": STRONG, "confirmation": STRONG, "nickname": self.nick}
         breaks = [
-            ("email", {"email": "Minsu"}, ["missingAt", "uppercase"]),
+            ("email", {"email": "Minsu"}, ["missingAt"]),
+            ("email", {"email": "Minsu@example.com"}, ["uppercase", "localTooShort"]),
             ("email", {"email": "ab@example.com"}, ["localTooShort"]),
             ("password", {"password": "Tq9!x", "confirmation": "Tq9!x"}, ["pwTooShort"]),
             ("password", {"password": "password123", "confirmation": "password123"}, ["weak"]),
