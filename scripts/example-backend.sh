@@ -34,6 +34,9 @@ echo "== the journal is one of the backends, chosen by --backend and by config"
 accounts backends | tee "$home/backends.txt"
 grep -q "journal" "$home/backends.txt" || fail "accounts backends does not list journal"
 accounts verify --backend journal
+# The shell's completion asks the program for backend names, so the journal is offered too.
+accounts ---completion signup -- --backend 0 0 "" >"$home/completion.txt"
+grep -qx "journal" "$home/completion.txt" || fail "completing --backend does not offer journal: $(cat "$home/completion.txt")"
 # Its default traits are off, so no HTTP stack came along, and `accounts serve` is not there.
 expect_status 2 "Unexpected argument 'serve'" "$bin/accounts" serve
 

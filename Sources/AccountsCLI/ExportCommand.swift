@@ -16,7 +16,8 @@ struct ExportCommand: AsyncParsableCommand {
             Without --output the lines go to standard output and the summary to standard error.
             """)
 
-    @Option(help: "Write to this file (atomically: a failed export leaves no file).") var output: String?
+    @Option(help: "Write to this file (atomically: a failed export leaves no file).", completion: .file())
+    var output: String?
     @Flag(name: .customLong("with-sessions"), help: "Include sessions (their token digests), so users stay signed in.")
     var withSessions = false
     @OptionGroup var options: StoreOptions

@@ -30,10 +30,11 @@ extension CommandOptions {
 struct StorelessOptions: ParsableArguments, CommandOptions {
     @Option(
         name: .long,
-        help: "Read settings from this YAML file (else $ACCOUNTS_CONFIG, then $XDG_CONFIG_HOME/accounts/config.yaml).")
+        help: "Read settings from this YAML file (else $ACCOUNTS_CONFIG, then $XDG_CONFIG_HOME/accounts/config.yaml).",
+        completion: .file(extensions: ["yaml", "yml"]))
     var config: String?
 
-    @Option(name: .long, help: "Use this backend (see `accounts backends`).")
+    @Option(name: .long, help: "Use this backend (see `accounts backends`).", completion: .registeredBackends)
     var backend: String?
 
     @Flag(
@@ -53,7 +54,8 @@ struct StorelessOptions: ParsableArguments, CommandOptions {
 struct StoreOptions: ParsableArguments, CommandOptions {
     @OptionGroup var base: StorelessOptions
 
-    @Option(name: .long, help: "The store: a path, or for a server backend the store's name there.")
+    @Option(
+        name: .long, help: "The store: a path, or for a server backend the store's name there.", completion: .file())
     var store: String?
 
     var storeOverride: String? { store }
@@ -64,10 +66,13 @@ struct StoreOptions: ParsableArguments, CommandOptions {
 struct GlobalOptions: ParsableArguments, CommandOptions {
     @OptionGroup var base: StorelessOptions
 
-    @Option(name: .long, help: "The store: a path, or for a server backend the store's name there.")
+    @Option(
+        name: .long, help: "The store: a path, or for a server backend the store's name there.", completion: .file())
     var store: String?
 
-    @Option(name: .customLong("session-file"), help: "Where the signed-in session token is kept (mode 0600).")
+    @Option(
+        name: .customLong("session-file"), help: "Where the signed-in session token is kept (mode 0600).",
+        completion: .file())
     var sessionFile: String?
 
     var storeOverride: String? { store }
@@ -96,4 +101,12 @@ enum LanguageOption: String, ExpressibleByArgument, CaseIterable {
     case ko, en
 
     var language: Language { self == .ko ? .korean : .english }
+}
+
+extension CompletionKind {
+    /// The names of the backends this build offers, asked of the program when the shell
+    /// completes (not baked into the script): a program that adds its own backend offers it too.
+    static var registeredBackends: CompletionKind {
+        .custom { _, _, _ in CLIBackends.registry.names }
+    }
 }

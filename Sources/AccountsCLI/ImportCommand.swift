@@ -9,7 +9,7 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import", abstract: "Import an export file into an empty store (or merge with --merge).",
         discussion: "The whole file is checked first: a truncated or edited file writes nothing.")
 
-    @Option(help: "The export file; - reads it from standard input.") var input: String
+    @Option(help: "The export file; - reads it from standard input.", completion: .file()) var input: String
     @Flag(help: "Add to a non-empty store; an email already there is reported and never overwritten.") var merge = false
     @OptionGroup var options: StoreOptions
 

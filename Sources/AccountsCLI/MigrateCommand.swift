@@ -9,11 +9,13 @@ struct MigrateCommand: AsyncParsableCommand {
         commandName: "migrate", abstract: "Copy every account and session into a new store, then verify the copy.",
         discussion: "The target must be new or empty. Afterwards counts and a digest of the sorted records match.")
 
-    @Option(name: .customLong("to-backend"), help: "The target backend.") var toBackend: String
+    @Option(name: .customLong("to-backend"), help: "The target backend.", completion: .registeredBackends)
+    var toBackend: String
     @Option(
         name: .customLong("to-store"),
         help:
-            "The target store: a path, or for a backend whose stores live on a server the store's name there (the connection comes from that backend's section)."
+            "The target store: a path, or for a backend whose stores live on a server the store's name there (the connection comes from that backend's section).",
+        completion: .file()
     ) var toStore: String
     @OptionGroup var options: StoreOptions
 
