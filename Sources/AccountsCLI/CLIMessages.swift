@@ -4,7 +4,7 @@ import AccountSettings
 /// The CLI's own sentences in English and Korean (errors live in `AccountError`).
 struct CLIMessages {
     let language: Language
-    private var ko: Bool { language == .korean }
+    var ko: Bool { language == .korean }
 
     func welcome(_ profile: AccountProfile) -> String { profile.welcome(language) }
 

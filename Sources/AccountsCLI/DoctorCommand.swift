@@ -26,7 +26,8 @@ struct DoctorCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let checkup = try await context.withAdministration { administration in
                 let progress = ProgressLine(
-                    "checked users", total: try await administration.userCount(), json: options.base.json)
+                    .checked, total: try await administration.userCount(), messages: context.messages,
+                    json: options.base.json)
                 defer { progress.finish() }
                 return try await administration.checkUp(
                     purgeExpired: fix, removeOrphanedSessions: removeOrphans, progress: progress.update)

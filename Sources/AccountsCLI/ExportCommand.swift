@@ -26,7 +26,8 @@ struct ExportCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let summary = try await context.withAdministration { administration in
                 let progress = ProgressLine(
-                    "exported users", total: try await administration.userCount(), json: options.base.json)
+                    .exported, total: try await administration.userCount(), messages: context.messages,
+                    json: options.base.json)
                 defer { progress.finish() }
                 if let output {
                     let sink = try LineFile(path: output)
@@ -40,8 +41,7 @@ struct ExportCommand: AsyncParsableCommand {
                     sourceBackend: context.settings.backendName, withSessions: withSessions,
                     progress: progress.update, write: { Swift.print($0) })
             }
-            let line =
-                "Exported \(EnglishPlural.count(summary.users, "user")) and \(EnglishPlural.count(summary.sessions, "session"))."
+            let line = context.messages.exported(users: summary.users, sessions: summary.sessions)
             let fields: [(String, JSONValue)] = [
                 ("users", .int(Int64(summary.users))), ("sessions", .int(Int64(summary.sessions))),
                 ("sha256", .string(summary.digest)),

@@ -19,15 +19,15 @@ struct ImportCommand: AsyncParsableCommand {
             // before the store is opened, then reads it again to load it.
             let staged = input == "-" ? try StagedStandardInput() : nil
             let file = try StoreImporter.validate(staged?.path ?? input)
-            let progress = ProgressLine("imported users", total: file.header.users, json: options.base.json)
+            let progress = ProgressLine(
+                .imported, total: file.header.users, messages: context.messages, json: options.base.json)
             let report = try await context.withAdministration(creating: true) {
                 defer { progress.finish() }
                 return try await $0.importFile(file, merge: merge, progress: progress.update)
             }
-            var lines = [
-                "Imported \(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session"))."
-            ]
-            lines += report.conflicts.map { "conflict: \($0) is already in the store (left as it was)" }
+            let lines =
+                [context.messages.imported(users: report.imported, sessions: report.sessions)]
+                + report.conflicts.map(context.messages.importConflict)
             return CommandReply(
                 lines: lines,
                 fields: [

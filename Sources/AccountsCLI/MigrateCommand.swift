@@ -38,7 +38,8 @@ struct MigrateCommand: AsyncParsableCommand {
                 let targetWasEmpty = (try? await target.userCount()) == 0
                 do {
                     let progress = ProgressLine(
-                        "migrated users", total: try await source.userCount(), json: options.base.json)
+                        .migrated, total: try await source.userCount(), messages: context.messages,
+                        json: options.base.json)
                     defer { progress.finish() }
                     let summary = try await source.migrate(to: target, progress: progress.update)
                     try await target.close()
@@ -68,8 +69,9 @@ struct MigrateCommand: AsyncParsableCommand {
                     throw error
                 }
             }
-            let line =
-                "Migrated \(EnglishPlural.count(summary.users, "user")) and \(EnglishPlural.count(summary.sessions, "session")) from \(context.settings.backendName) to \(toBackend); verified (sha256 \(summary.digest))."
+            let line = context.messages.migrated(
+                users: summary.users, sessions: summary.sessions, from: context.settings.backendName, to: toBackend,
+                digest: summary.digest)
             return CommandReply(
                 lines: [line],
                 fields: [

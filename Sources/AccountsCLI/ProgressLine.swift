@@ -4,11 +4,12 @@ import AccountCore
     import Glibc
 #endif
 
-/// One line of progress on standard error — "users: 12345 of 100000 (5432/s, 16 s left)" —
-/// redrawn in place at most a few times a second and erased when the work ends. Only when
+/// One line of progress on standard error — "imported users: 12345 of 100000 (5432/s, 16 seconds
+/// left)", in the run's language — redrawn in place at most a few times a second and erased when the work ends. Only when
 /// standard error is a terminal and the output is not `--json`: nothing extra goes into a pipe.
 final class ProgressLine {
-    private let label: String
+    private let work: CLIMessages.CountedWork
+    private let messages: CLIMessages
     private let total: Int?
     private let enabled: Bool
     private let clock = ContinuousClock()
@@ -16,8 +17,9 @@ final class ProgressLine {
     private var lastDrawn: ContinuousClock.Instant?
     private var drawn = false
 
-    init(_ label: String, total: Int?, json: Bool) {
-        self.label = label
+    init(_ work: CLIMessages.CountedWork, total: Int?, messages: CLIMessages, json: Bool) {
+        self.work = work
+        self.messages = messages
         self.total = total
         enabled = !json && isatty(STDERR_FILENO) == 1
         start = clock.now
@@ -30,16 +32,14 @@ final class ProgressLine {
         if let lastDrawn, now - lastDrawn < .milliseconds(250) { return }
         lastDrawn = now
         let elapsed = Double((now - start).components.seconds) + Double((now - start).components.attoseconds) / 1e18
-        var text = "\(label): \(done)"
-        if let total { text += " of \(total)" }
+        var perSecond: Int?
+        var secondsLeft: Int?
         if elapsed > 0, done > 0 {
             let rate = Double(done) / elapsed
-            text += " (\(Int(rate))/s"
-            if let total, total > done {
-                text += ", \(EnglishPlural.count(Int((Double(total - done) / rate).rounded(.up)), "second")) left"
-            }
-            text += ")"
+            perSecond = Int(rate)
+            if let total, total > done { secondsLeft = Int((Double(total - done) / rate).rounded(.up)) }
         }
+        let text = messages.progress(work, done: done, total: total, perSecond: perSecond, secondsLeft: secondsLeft)
         draw("\r" + text + "\u{1B}[K")
         drawn = true
     }

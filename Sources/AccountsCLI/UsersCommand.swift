@@ -60,15 +60,8 @@ struct UsersCommand: AsyncParsableCommand {
                 guard let account = try await context.withAdministration({ try await $0.account(email: key) }) else {
                     throw AccountNotFound(email: key)
                 }
-                let lines = [
-                    "Email:            \(account.profile.email)", "Nickname:         \(account.profile.nickname)",
-                    "Id:               \(account.profile.id)",
-                    "Created:          \(account.profile.createdAt.iso8601)",
-                    "Password changed: \(account.passwordChangedAt.iso8601)",
-                    "Failed logins:    \(account.failedLoginCount)", "Sessions:         \(account.sessionCount)",
-                ]
                 return CommandReply(
-                    lines: lines,
+                    lines: context.messages.accountDetails(account),
                     fields: [
                         ("user", CommandContext.json(account.profile)),
                         ("password_changed_at_ms", .int(account.passwordChangedAt.millisecondsSince1970)),

@@ -93,6 +93,36 @@ struct OperatorOutputTests {
         #expect(verify.stdout.contains("verify sqlite: 검사") && verify.stdout.contains("통과"), "\(verify.stdout)")
     }
 
+    @Test("with --lang ko, users show, export, import and migrate speak Korean; --json keeps its keys")
+    func koreanTransferOutput() async throws {
+        let cli = try await Self.withOneUser("korean-transfer")
+        let show = try await cli.run(["users", "show", "leesoon7@example.com", "--lang", "ko"])
+        let rows = show.stdout.split(separator: "\n").map(String.init)
+        try #require(rows.count == 7, "\(show.stdout)")
+        #expect(rows.first == "이메일:           leesoon7@example.com", "\(show.stdout)")
+        #expect(rows[4].wholeMatch(of: #/비밀번호 변경일:  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#) != nil, "\(rows)")
+        #expect(rows.last == "세션:             1", "\(show.stdout)")
+        // Every value starts at column 19 as in English, a Hangul syllable taking two columns.
+        for row in rows {
+            let label = row.prefix { $0 != ":" } + ":" + row.drop { $0 != ":" }.dropFirst().prefix { $0 == " " }
+            let columns = label.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
+            #expect(columns == 18, "\(row)")
+        }
+        let file = cli.root + "/all.jsonl"
+        let export = try await cli.run(["export", "--output", file, "--lang", "ko"])
+        #expect(export.stdout == "사용자 1명과 세션 0개를 내보냈습니다.\n", "\(export.stdout)")
+        let merged = try await cli.run(["import", "--input", file, "--merge", "--lang", "ko"])
+        #expect(
+            merged.stdout
+                == "사용자 0명과 세션 0개를 가져왔습니다.\n충돌: leesoon7@example.com 계정이 이미 저장소에 있습니다 (그대로 두었습니다)\n",
+            "\(merged.stdout)")
+        let migrate = try await cli.run(
+            ["migrate", "--to-backend", "lmdb", "--to-store", cli.root + "/copy.lmdb", "--lang", "ko"])
+        #expect(migrate.stdout.hasPrefix("사용자 1명과 세션 1개를 sqlite에서 lmdb(으)로 옮기고 검증했습니다 (sha256 "), "\(migrate.stdout)")
+        let json = try await cli.run(["import", "--input", file, "--merge", "--lang", "ko", "--json"]).json()
+        #expect(json["imported"] as? Int == 0 && json["conflicts"] as? [String] == ["leesoon7@example.com"])
+    }
+
     @Test("subcommands accept only the options they use; accounts app takes the app's")
     func onlyUsedOptions() async throws {
         let cli = try CLIRunner("used-options")

@@ -61,4 +61,23 @@ struct ProgressLineTests {
         #expect(try migrate.waitForExit() == 0)
         #expect(migrate.transcript.contains("migrated users: 500 of 1200"), "\(migrate.transcript)")
     }
+
+    @Test("with --lang ko the progress line is Korean, like the summary after it")
+    func koreanProgress() async throws {
+        let cli = try CLIRunner("progress-korean")
+        let path = try await Self.store(cli, count: 1_200)
+        let export = try await cli.run(["export", "--store", path, "--output", cli.root + "/all.jsonl"])
+        #expect(export.status == 0, "\(export.stderr)")
+        let importing = try PseudoTerminal(
+            executable: CLIRunner.executable,
+            arguments: [
+                "import", "--input", cli.root + "/all.jsonl", "--store", cli.root + "/copy.sqlite", "--lang", "ko",
+            ],
+            environment: cli.environment)
+        #expect(try importing.waitForExit() == 0)
+        // The first batch is 1,000 users: the first line drawn counts them.
+        #expect(importing.transcript.contains("가져온 사용자: 1000 / 1200 (초당 "), "\(importing.transcript)")
+        #expect(importing.transcript.contains("사용자 1200명과 세션 0개를 가져왔습니다."), "\(importing.transcript)")
+        #expect(!importing.transcript.contains("imported users"), "\(importing.transcript)")
+    }
 }

@@ -1,0 +1,81 @@
+import AccountCore
+import AccountOperations
+
+/// The operator commands' sentences: progress, the summaries of export, import and migrate,
+/// and `users show` — in the language of the rest of the run, so `--lang ko` is Korean
+/// throughout. Scripts read `--json`, whose keys never change with the language.
+extension CLIMessages {
+    /// What a progress line counts.
+    enum CountedWork {
+        case checked, exported, imported, migrated
+    }
+
+    /// "imported users: 500 of 3000 (1234/s, 3 seconds left)"; the rate and the time left
+    /// only once there is a rate.
+    func progress(_ work: CountedWork, done: Int, total: Int?, perSecond: Int?, secondsLeft: Int?) -> String {
+        var text: String
+        if ko {
+            let what =
+                switch work {
+                case .checked: "검사한 사용자"
+                case .exported: "내보낸 사용자"
+                case .imported: "가져온 사용자"
+                case .migrated: "옮긴 사용자"
+                }
+            text = "\(what): \(done)" + (total.map { " / \($0)" } ?? "")
+            if let perSecond { text += " (초당 \(perSecond)" + (secondsLeft.map { ", \($0)초 남음" } ?? "") + ")" }
+        } else {
+            let what =
+                switch work {
+                case .checked: "checked users"
+                case .exported: "exported users"
+                case .imported: "imported users"
+                case .migrated: "migrated users"
+                }
+            text = "\(what): \(done)" + (total.map { " of \($0)" } ?? "")
+            if let perSecond {
+                text +=
+                    " (\(perSecond)/s" + (secondsLeft.map { ", \(EnglishPlural.count($0, "second")) left" } ?? "") + ")"
+            }
+        }
+        return text
+    }
+
+    func exported(users: Int, sessions: Int) -> String {
+        ko
+            ? "사용자 \(users)명과 세션 \(sessions)개를 내보냈습니다."
+            : "Exported \(EnglishPlural.count(users, "user")) and \(EnglishPlural.count(sessions, "session"))."
+    }
+
+    func imported(users: Int, sessions: Int) -> String {
+        ko
+            ? "사용자 \(users)명과 세션 \(sessions)개를 가져왔습니다."
+            : "Imported \(EnglishPlural.count(users, "user")) and \(EnglishPlural.count(sessions, "session"))."
+    }
+
+    func importConflict(_ email: String) -> String {
+        ko
+            ? "충돌: \(email) 계정이 이미 저장소에 있습니다 (그대로 두었습니다)"
+            : "conflict: \(email) is already in the store (left as it was)"
+    }
+
+    func migrated(users: Int, sessions: Int, from source: String, to target: String, digest: String) -> String {
+        ko
+            ? "사용자 \(users)명과 세션 \(sessions)개를 \(source)에서 \(target)(으)로 옮기고 검증했습니다 (sha256 \(digest))."
+            : "Migrated \(EnglishPlural.count(users, "user")) and \(EnglishPlural.count(sessions, "session")) from \(source) to \(target); verified (sha256 \(digest))."
+    }
+
+    /// `users show`: one labelled line per field, the values aligned.
+    func accountDetails(_ account: AccountDetails) -> [String] {
+        let rows: [(english: String, korean: String, value: String)] = [
+            ("Email", "이메일", account.profile.email), ("Nickname", "닉네임", account.profile.nickname),
+            ("Id", "ID", "\(account.profile.id)"), ("Created", "가입일", account.profile.createdAt.iso8601),
+            ("Password changed", "비밀번호 변경일", account.passwordChangedAt.iso8601),
+            ("Failed logins", "로그인 실패", String(account.failedLoginCount)),
+            ("Sessions", "세션", String(account.sessionCount)),
+        ]
+        // Values start at column 19 in both languages: the widest label, "Password changed:",
+        // takes 17 columns, and Hangul two each.
+        return rows.map { row in ((ko ? row.korean : row.english) + ":").padding(18) + row.value }
+    }
+}
