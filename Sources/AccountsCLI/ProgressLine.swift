@@ -5,8 +5,9 @@ import AccountCore
 #endif
 
 /// One line of progress on standard error — "imported users: 12345 of 100000 (5432/s, 16 seconds
-/// left)", in the run's language — redrawn in place at most a few times a second and erased when the work ends. Only when
-/// standard error is a terminal and the output is not `--json`: nothing extra goes into a pipe.
+/// left)", in the run's language — redrawn in place at most a few times a second and erased
+/// when the work ends. Only when standard error is a terminal and the output is not `--json`:
+/// nothing extra goes into a pipe.
 final class ProgressLine {
     private let work: CLIMessages.CountedWork
     private let messages: CLIMessages
