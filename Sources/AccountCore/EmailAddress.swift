@@ -40,9 +40,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         guard !trimmed.isEmpty else { return [.empty] }
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
         switch parts.count {
-        case 1:
-            let startsWithDigit = trimmed.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? false
-            return [.missingAt] + (startsWithDigit ? [.localStartsWithDigit] : [])
+        case 1: return [.missingAt] + (startsWithDigit(trimmed) ? [.localStartsWithDigit] : [])
         case 2: return localPartRules(parts[0]) + domainRules(parts[1])
         default: return [.multipleAt] + localPartRules(parts[0])
         }
@@ -57,13 +55,15 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
             default: broken.append(.localInvalidCharacter)
             }
         }
-        if let first = local.unicodeScalars.first, ("0"..."9").contains(first) {
-            broken.append(.localStartsWithDigit)
-        }
+        if startsWithDigit(local) { broken.append(.localStartsWithDigit) }
         let count = local.unicodeScalars.count
         if count < localPartLength.lowerBound { broken.append(.localTooShort) }
         if count > localPartLength.upperBound { broken.append(.localTooLong) }
         return broken.rules
+    }
+
+    private static func startsWithDigit(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? false
     }
 
     private static func domainRules(_ raw: Substring) -> [EmailRule] {

@@ -16,20 +16,24 @@ public struct InvalidFields: Error {
     /// Every broken rule, field by field in the form's order.
     public let problems: [Problem]
 
-    /// Runs `body`; when the service refuses its form (``InvalidForm``), throws every broken
-    /// rule with each field under its name in `names`. A field without a name, such as a
-    /// confirmation the front end fills in itself, is left out, as is `except`.
+    /// The rules of `invalid`, each field under its name in `names`. A field without a name,
+    /// such as a confirmation the front end fills in itself, is left out, as is `except`.
+    public init<Field>(_ invalid: InvalidForm<Field>, naming names: [Field: String], except left: Field? = nil) {
+        first = invalid.first
+        problems = invalid.brokenRules(named: names.filter { $0.key != left }).map {
+            Problem(field: $0.field, error: $0.error)
+        }
+    }
+
+    /// Runs `body`; when the service refuses its form (``InvalidForm``), throws
+    /// ``init(_:naming:except:)`` of it instead.
     public static func naming<T, Field: CaseIterable & Hashable & Sendable>(
         _ names: [Field: String], except left: Field? = nil, _ body: () async throws -> T
     ) async throws -> T {
         do {
             return try await body()
         } catch let invalid as InvalidForm<Field> {
-            throw InvalidFields(
-                first: invalid.first,
-                problems: invalid.brokenRules(named: names.filter { $0.key != left }).map {
-                    Problem(field: $0.field, error: $0.error)
-                })
+            throw InvalidFields(invalid, naming: names, except: left)
         }
     }
 }

@@ -28,8 +28,8 @@ struct SignUpCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             let reader = context.passwordReader(fromStandardInput: passwordStdin)
             // Check the cheap fields before asking for secrets, as a form would.
-            try await InvalidFields.naming(SignUpField.jsonNames) {
-                if let invalid = InvalidForm(.signUpIdentity(email: email, nickname: nickname)) { throw invalid }
+            if let invalid = InvalidForm(.signUpIdentity(email: email, nickname: nickname)) {
+                throw InvalidFields(invalid, naming: SignUpField.jsonNames)
             }
             try context.sessionFile.prepareFolder()
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
