@@ -14,16 +14,16 @@ public enum AccountError: Error, Sendable, Hashable {
     case tooManyAttempts(retryAfterSeconds: Int64)
     case notSignedIn
     case sessionExpired
-    case storeCorrupted(detail: String)
+    case storeCorrupted(detail: ErrorDetail)
     case storeVersionUnsupported(found: Int, supported: Int)
     case storeKindMismatch(expected: String, found: String)
-    case storeBusy(detail: String)
-    case storeIO(detail: String)
+    case storeBusy(detail: ErrorDetail)
+    case storeIO(detail: ErrorDetail)
     case configInvalid(key: String, reason: String)
     /// `setBy` says where the name came from (`--backend`, a variable, a file), when known.
     case unknownBackend(name: String, known: [String], setBy: String? = nil)
-    case invalidExport(detail: String)
-    case storeNotEmpty(detail: String)
+    case invalidExport(detail: ErrorDetail)
+    case storeNotEmpty(detail: ErrorDetail)
     /// No store at the location, and the operation does not create one (it only reads, or
     /// works on an existing account).
     case storeNotFound(location: String)
@@ -64,14 +64,24 @@ public enum AccountError: Error, Sendable, Hashable {
 
     /// This error with what the failure left behind added to its detail, for the store errors
     /// and `invalidExport`, which carry one (others are returned as they are): a failure in the
-    /// middle of several steps must say what the steps before it changed.
+    /// middle of several steps must say what the steps before it changed. The outcome is said
+    /// in the message's language.
+    public func addingOutcome(_ outcome: ErrorOutcome) -> AccountError {
+        adding(.outcome(outcome))
+    }
+
+    /// This error with `outcome` added to its detail as text, shown as it is in every language.
     public func addingOutcome(_ outcome: String) -> AccountError {
+        adding(.text(outcome))
+    }
+
+    private func adding(_ clause: ErrorDetail.Clause) -> AccountError {
         switch self {
-        case .invalidExport(let detail): .invalidExport(detail: "\(detail); \(outcome)")
-        case .storeIO(let detail): .storeIO(detail: "\(detail); \(outcome)")
-        case .storeBusy(let detail): .storeBusy(detail: "\(detail); \(outcome)")
-        case .storeCorrupted(let detail): .storeCorrupted(detail: "\(detail); \(outcome)")
-        case .storeNotEmpty(let detail): .storeNotEmpty(detail: "\(detail); \(outcome)")
+        case .invalidExport(let detail): .invalidExport(detail: detail.adding(clause))
+        case .storeIO(let detail): .storeIO(detail: detail.adding(clause))
+        case .storeBusy(let detail): .storeBusy(detail: detail.adding(clause))
+        case .storeCorrupted(let detail): .storeCorrupted(detail: detail.adding(clause))
+        case .storeNotEmpty(let detail): .storeNotEmpty(detail: detail.adding(clause))
         default: self
         }
     }

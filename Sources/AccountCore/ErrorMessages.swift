@@ -29,7 +29,8 @@ enum ErrorMessages {
             return korean ? "로그인되어 있지 않습니다." : "You are not signed in."
         case .sessionExpired:
             return korean ? "세션이 만료되었습니다. 다시 로그인하세요." : "Your session has expired; log in again."
-        case .storeCorrupted(let detail):
+        case .storeCorrupted(let errorDetail):
+            let detail = errorDetail.text(language)
             return korean
                 ? "저장소가 손상되었습니다 (변경하지 않았습니다): \(detail)"
                 : "The store is corrupted and was left untouched: \(detail)"
@@ -41,18 +42,22 @@ enum ErrorMessages {
             return korean
                 ? "이 파일은 \(expected) 저장소가 아니라 \(found)입니다. 올바른 --backend 또는 경로를 지정하세요."
                 : "This file is not a store of the \(expected) backend but \(found); choose the matching --backend or another path."
-        case .storeBusy(let detail):
+        case .storeBusy(let errorDetail):
+            let detail = errorDetail.text(language)
             return korean
                 ? "저장소가 다른 프로세스에 의해 사용 중입니다: \(detail)" : "The store is busy in another process: \(detail)"
-        case .storeIO(let detail):
+        case .storeIO(let errorDetail):
+            let detail = errorDetail.text(language)
             return korean ? "저장소 입출력 오류: \(detail)" : "Store I/O error: \(detail)"
         case .configInvalid(let key, let reason):
             return korean ? "설정 '\(key)'이(가) 잘못되었습니다: \(reason)" : "Invalid configuration '\(key)': \(reason)"
-        case .invalidExport(let detail):
+        case .invalidExport(let errorDetail):
+            let detail = errorDetail.text(language)
             return korean
                 ? "내보내기 파일이 잘못되었습니다: \(detail)"
                 : "The export file is invalid: \(detail)"
-        case .storeNotEmpty(let detail):
+        case .storeNotEmpty(let errorDetail):
+            let detail = errorDetail.text(language)
             return korean
                 ? "대상 저장소가 비어 있지 않습니다: \(detail)"
                 : "The target store is not empty: \(detail)"

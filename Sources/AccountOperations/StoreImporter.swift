@@ -30,7 +30,7 @@ public enum StoreImporter {
         do {
             return ValidatedExport(path: path, header: try ExportFileReader.validate(path: path))
         } catch {
-            throw error.addingOutcome("nothing was written")
+            throw error.addingOutcome(.nothingWritten)
         }
     }
 
@@ -51,8 +51,9 @@ public enum StoreImporter {
             let existing = try await store.userCount()
             guard existing == 0 else {
                 throw AccountError.storeNotEmpty(
-                    detail:
-                        "it holds \(EnglishPlural.count(existing, "user")); nothing was written; use --merge to add to it"
+                    detail: ErrorDetail([
+                        .outcome(.holdsUsers(existing)), .outcome(.nothingWritten), .outcome(.useMergeToAdd),
+                    ])
                 )
             }
         }
@@ -100,19 +101,15 @@ public enum StoreImporter {
         } catch var error as AccountError {
             if case .invalidExport = error {
                 // `validate(_:)` accepted the file, so it was changed or replaced since.
-                error = error.addingOutcome("the file changed after it was checked")
+                error = error.addingOutcome(.fileChangedAfterCheck)
             }
             guard report.imported > 0 || report.sessions > 0 || writing else {
-                if case .invalidExport = error { throw error.addingOutcome("nothing was written") }
+                if case .invalidExport = error { throw error.addingOutcome(.nothingWritten) }
                 throw error
             }
-            let inFlight =
-                writing
-                ? "; the batch being written (\(EnglishPlural.count(users.count, "user"))) may or may not have been stored"
-                : ""
             throw error.addingOutcome(
-                "\(EnglishPlural.count(report.imported, "user")) and \(EnglishPlural.count(report.sessions, "session")) had been imported before this failure\(inFlight); run the same import with --merge to add the rest (what is already there is skipped)"
-            )
+                .importedBeforeFailure(
+                    users: report.imported, sessions: report.sessions, batchInFlight: writing ? users.count : nil))
         }
         report.conflicts.sort()
         return report

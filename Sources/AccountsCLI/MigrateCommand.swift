@@ -54,16 +54,8 @@ struct MigrateCommand: AsyncParsableCommand {
                         copied = try? await reopened.userCount()
                         try? await reopened.close()
                     }
-                    let location = targetConfiguration.location
-                    let outcome =
-                        switch copied {
-                        case 0: "the target \(location) holds no accounts"
-                        case let count?:
-                            "the target \(location) holds a partial copy (\(EnglishPlural.count(count, "user"))); remove it before migrating again"
-                        case nil:
-                            "the target \(location) could not be read to tell what it holds, so it may hold a partial copy; remove it before migrating again"
-                        }
-                    throw error.addingOutcome(outcome)
+                    throw error.addingOutcome(
+                        .migrationTargetHolds(location: targetConfiguration.location, users: copied))
                 } catch {
                     try? await target.close()
                     throw error

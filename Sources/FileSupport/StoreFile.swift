@@ -109,14 +109,13 @@ public enum StoreFile {
         do throws(AccountError) {
             try syncDirectory(of: path)
         } catch {
-            throw error.addingOutcome(
-                "\(path) was replaced, but its folder could not be synced, so the change may not survive a power cut")
+            throw error.addingOutcome(.replacedButNotSynced(path: path))
         }
         return Version(info)
     }
 
     private static func leftAsItWas(_ error: AccountError, _ path: String) -> AccountError {
-        error.addingOutcome("\(path) was left as it was")
+        error.addingOutcome(.leftAsItWas(path: path))
     }
 
     /// fsyncs the folder that holds `path`, so a rename in it is durable.

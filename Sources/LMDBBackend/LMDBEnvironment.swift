@@ -234,7 +234,8 @@ final class LMDBEnvironment: @unchecked Sendable {
         status = mdb_env_open(created, path, flags, 0o600)
         guard status == MDB_SUCCESS else {
             if status == MDB_INVALID || status == MDB_VERSION_MISMATCH {
-                let detail = "\(path): not a readable LMDB environment (\(String(cString: mdb_strerror(status))))"
+                let reason = String(cString: mdb_strerror(status))
+                let detail: ErrorDetail = "\(path): not a readable LMDB environment (\(reason))"
                 // LMDB also says "invalid" when reading its meta page comes back short; the header
                 // was checked just before, so read it again before calling the store damaged.
                 if status == MDB_INVALID {

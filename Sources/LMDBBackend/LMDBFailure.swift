@@ -9,7 +9,7 @@ import CLMDB
 enum LMDBFailure {
     static func error(_ code: Int32, _ operation: String, path: String) -> AccountError {
         let message = String(cString: mdb_strerror(code))
-        let detail = "\(path): \(operation): \(message) (LMDB code \(code))"
+        let detail: ErrorDetail = "\(path): \(operation): \(message) (LMDB code \(code))"
         switch code {
         case MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_PANIC, MDB_INVALID, MDB_VERSION_MISMATCH, MDB_INCOMPATIBLE:
             return .storeCorrupted(detail: detail)

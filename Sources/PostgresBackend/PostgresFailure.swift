@@ -32,7 +32,7 @@ enum PostgresFailure {
         if error.code == .server, let info = error.serverInfo {
             let (state, reason) = serverReason(info)
             if state == "23505", info[.constraintName] == "users_email" { return .emailTaken }
-            let detail = "\(location): \(reason)"
+            let detail: ErrorDetail = "\(location): \(reason)"
             switch state {
             case "40001", "40P01", "55P03", "57014": return .storeBusy(detail: detail)
             case "XX001", "XX002": return .storeCorrupted(detail: detail)

@@ -80,7 +80,10 @@ final class SQLiteConnection {
     /// builds it, dereferences a null handle instead of refusing it.
     private func openHandle() throws(AccountError) -> OpaquePointer {
         guard let handle else {
-            throw .storeIO(detail: "\(path): the store was closed before this call; nothing was changed")
+            throw .storeIO(
+                detail: ErrorDetail([
+                    .text("\(path): the store was closed before this call"), .outcome(.nothingChanged),
+                ]))
         }
         return handle
     }
@@ -163,10 +166,10 @@ final class SQLiteConnection {
         } catch {
             if let handle, sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
             // Before COMMIT nothing of it is in the log: rolled back, by SQLite or just now.
-            guard case .storeIO(let detail) = error, let handle, sqlite3_get_autocommit(handle) != 0 else {
+            guard case .storeIO = error, let handle, sqlite3_get_autocommit(handle) != 0 else {
                 throw error
             }
-            throw .storeIO(detail: "\(detail); the transaction was rolled back")
+            throw error.addingOutcome(.transactionRolledBack)
         }
         do throws(AccountError) {
             try run("COMMIT")
@@ -175,12 +178,9 @@ final class SQLiteConnection {
             // certain), or end it with its frames already in the log and visible to readers:
             // then neither "rolled back" nor "done" would be true.
             if let handle, sqlite3_get_autocommit(handle) == 0, (try? run("ROLLBACK")) != nil {
-                throw .storeIO(detail: "\(detail); the transaction was rolled back")
+                throw .storeIO(detail: detail.adding(.outcome(.transactionRolledBack)))
             }
-            throw .storeIO(
-                detail:
-                    "\(detail); the commit failed while writing to disk, so the change may or may not have taken effect (and if it did, it may not survive a power cut): check before retrying"
-            )
+            throw .storeIO(detail: detail.adding(.outcome(.commitUncertain)))
         } catch {
             if let handle, sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
             throw error

@@ -14,7 +14,7 @@ enum SQLiteDamageCheck {
         do {
             return try body()
         } catch AccountError.storeCorrupted(let detail) {
-            throw recheck(path, detail)
+            throw recheck(path, detail.description)
         }
     }
 
@@ -73,8 +73,8 @@ enum SQLiteDamageCheck {
             findings = try connection.rows("PRAGMA quick_check") { row throws(AccountError) in try row.text(0) }
         } catch .storeCorrupted(let detail) {
             // A read that failed with EIO while the check ran is reported as damage too.
-            if let failure = connection.lastFileError { return .unreadable(readFailed(detail, failure)) }
-            return .damaged([detail])
+            if let failure = connection.lastFileError { return .unreadable(readFailed(detail.description, failure)) }
+            return .damaged([detail.description])
         } catch {
             return .unreadable(error.message(.english))
         }

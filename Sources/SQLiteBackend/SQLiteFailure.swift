@@ -7,7 +7,7 @@ enum SQLiteFailure {
     static let constraintUnique: Int32 = 2067
     static func error(_ code: Int32, _ message: String, path: String) -> AccountError {
         let primary = code & 0xFF
-        let detail = "\(path): \(message) (SQLite code \(code))"
+        let detail: ErrorDetail = "\(path): \(message) (SQLite code \(code))"
         switch primary {
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .storeBusy(detail: detail)

@@ -397,7 +397,10 @@ public final class SQLiteRepository: UserRepository, Sendable {
         async throws -> T
     {
         if let readOnlyReason {
-            throw AccountError.storeIO(detail: "\(readOnlyReason): the store is read-only here; nothing was changed")
+            throw AccountError.storeIO(
+                detail: ErrorDetail([
+                    .text("\(readOnlyReason): the store is read-only here"), .outcome(.nothingChanged),
+                ]))
         }
         let attempt = try SQLiteDamageCheck.confirming(path) {
             try writer.withLockIfAvailable { (connection) throws(AccountError) -> T? in
@@ -436,7 +439,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
             let next = nextReader.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max
             return try readers[next % readers.count].read(body)
         } catch .storeCorrupted(let detail) {
-            throw SQLiteDamageCheck.recheck(path, detail)
+            throw SQLiteDamageCheck.recheck(path, detail.description)
         }
     }
 

@@ -53,12 +53,17 @@ enum SQLiteStoreFile {
         do throws(AccountError) {
             try build(temporary, synchronous: synchronous, storeID: storeID)
         } catch .storeCorrupted(let detail) {
-            throw .storeIO(detail: "\(detail); the new store could not be built, and nothing was created at \(path)")
+            throw .storeIO(
+                detail: detail.adding(.text("the new store could not be built")).adding(
+                    .outcome(.nothingCreated(path: path))))
         }
         var log = stat()
         guard stat(temporary + "-wal", &log) != 0 || log.st_size == 0 else {
             throw AccountError.storeIO(
-                detail: "\(path): the new store's log could not be folded into it; nothing was created")
+                detail: ErrorDetail([
+                    .text("\(path): the new store's log could not be folded into it"),
+                    .outcome(.nothingCreated(path: nil)),
+                ]))
         }
         guard link(temporary, path) == 0 || errno == EEXIST else {
             throw POSIXFailure.error("create", path: path)
@@ -84,7 +89,10 @@ enum SQLiteStoreFile {
             }
             guard checkpoint == [0] else {
                 throw AccountError.storeIO(
-                    detail: "\(temporary): the new store could not be completed (checkpoint busy); nothing was created")
+                    detail: ErrorDetail([
+                        .text("\(temporary): the new store could not be completed (checkpoint busy)"),
+                        .outcome(.nothingCreated(path: nil)),
+                    ]))
             }
         }
     }

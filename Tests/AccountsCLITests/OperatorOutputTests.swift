@@ -123,6 +123,34 @@ struct OperatorOutputTests {
         #expect(json["imported"] as? Int == 0 && json["conflicts"] as? [String] == ["leesoon7@example.com"])
     }
 
+    @Test("with --lang ko, a refused import says in Korean what it left and what to do, the cause as it was")
+    func koreanImportRefusals() async throws {
+        let cli = try await Self.withOneUser("korean-refusals")
+        let file = cli.root + "/all.jsonl"
+        #expect(try await cli.run(["export", "--output", file]).status == 0)
+        let notEmpty = try await cli.run(["import", "--input", file, "--lang", "ko"])
+        #expect(notEmpty.status == 7)
+        #expect(
+            notEmpty.stderr
+                == "오류: 대상 저장소가 비어 있지 않습니다: 사용자 1명이 있습니다; 아무것도 쓰지 않았습니다; 더하려면 --merge를 사용하세요\n",
+            "\(notEmpty.stderr)")
+        let json = try await cli.run(["import", "--input", file, "--lang", "ko", "--json"]).json()
+        let error = try #require(json["error"] as? [String: Any])
+        #expect(error["code"] as? String == "store_not_empty")
+        #expect((error["message"] as? String)?.hasSuffix("; 더하려면 --merge를 사용하세요") == true, "\(error)")
+        // A damaged line: the reader's reason stays as it was, the outcome is Korean.
+        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[1] = lines[1].replacingOccurrences(of: "\"email\"", with: "\"emial\"")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let damaged = try await cli.run(
+            ["import", "--input", file, "--store", cli.root + "/new.sqlite", "--lang", "ko"])
+        #expect(damaged.status == 3)
+        #expect(
+            damaged.stderr == "오류: 내보내기 파일이 잘못되었습니다: \(file) line 2: the line is not a valid record; 아무것도 쓰지 않았습니다\n",
+            "\(damaged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/new.sqlite"), "nothing was created")
+    }
+
     @Test("subcommands accept only the options they use; accounts app takes the app's")
     func onlyUsedOptions() async throws {
         let cli = try CLIRunner("used-options")

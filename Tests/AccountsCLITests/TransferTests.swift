@@ -214,6 +214,25 @@ struct TransferTests {
                 message.contains("\(stored) users and \(stored) sessions had been imported before this failure"),
                 "\(message)")
         }
+        // The same outcomes, said in Korean for an operator who reads Korean.
+        let outcomes: [ErrorOutcome] = [
+            .fileChangedAfterCheck,
+            stored == 0
+                ? .nothingWritten : .importedBeforeFailure(users: stored, sessions: stored, batchInFlight: nil),
+        ]
+        guard case .invalidExport(let detail)? = error else {
+            Issue.record("not invalid_export: \(String(describing: error))")
+            return
+        }
+        #expect(detail.outcomes == outcomes)
+        let korean = error?.message(.korean) ?? ""
+        #expect(korean.contains("; 검사한 뒤에 파일이 바뀌었습니다; "), "\(korean)")
+        #expect(
+            korean.hasSuffix(
+                stored == 0
+                    ? "; 아무것도 쓰지 않았습니다"
+                    : "이 실패 전에 사용자 \(stored)명과 세션 \(stored)개를 가져왔습니다; 나머지를 더하려면 같은 가져오기를 --merge로 다시 실행하세요 (이미 있는 것은 건너뜁니다)"
+            ), "\(korean)")
         try await target.close()
     }
 

@@ -54,7 +54,7 @@ struct StoreDamageTests {
             defer { Task { try? await store.close() } }
             _ = try await store.users(after: nil, limit: 10)
             let problems = try await store.integrityCheck()
-            if problems != ["ok"] { throw AccountError.storeCorrupted(detail: problems.joined()) }
+            if problems != ["ok"] { throw AccountError.storeCorrupted(detail: ErrorDetail(problems.joined())) }
         }
         #expect(
             error.map { codes.contains($0.code) } == true, "\(backend.name) on \(what): \(String(describing: error))")

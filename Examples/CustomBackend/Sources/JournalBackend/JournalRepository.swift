@@ -227,7 +227,7 @@ public final class JournalRepository: UserRepository {
             do throws(AccountError) {
                 try Self.catchUp(&fresh, file)
             } catch {
-                if case .storeCorrupted(let detail) = error { return [detail] }
+                if case .storeCorrupted(let detail) = error { return [detail.description] }
                 throw error
             }
             return fresh.info == nil ? ["no header line"] : ["ok"]
