@@ -320,8 +320,7 @@ public enum SettingsLoader {
     {
         let known = Set(schema.keys.map(\.environmentName)).union(reservedEnvironment)
         for name in environment.keys.sorted() where name.hasPrefix("ACCOUNTS_") && !known.contains(name) {
-            let suggestions = schema.keys.map(\.environmentName).filter { $0.hasPrefix(name.prefix(12)) }
-            let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.joined(separator: ", "))?)"
+            let hint = EnvironmentNameHint(schema: schema).hint(for: name).map { " (\($0))" } ?? ""
             throw .configInvalid(key: name, reason: "unknown environment setting\(hint)")
         }
     }

@@ -5,9 +5,12 @@ import AccountBackendKit
 struct SettingsSchema: Sendable {
     let keys: [SettingKey]
     let backendNames: [String]
+    /// The keys `--store` sets, one per backend, in the registry's order.
+    let storeKeyNames: [String]
 
     init(registry: BackendRegistry) {
         backendNames = registry.names
+        storeKeyNames = registry.descriptors.map(Self.storeKeyName(of:))
         var keys = Self.globalKeys(backends: registry.names, defaultBackend: registry.defaultBackendName)
         for backend in registry.descriptors {
             switch backend.storeLocation {

@@ -143,6 +143,35 @@ struct SettingsLoaderTests {
         }
     }
 
+    @Test(
+        "an unknown ACCOUNTS_ variable is answered with what was probably meant",
+        arguments: [
+            ("ACCOUNTS_SERVER_PROT", "(did you mean ACCOUNTS_SERVER_PORT?)"),
+            ("ACCOUNTS_SQLITE_PTH", "(did you mean ACCOUNTS_SQLITE_PATH?)"),
+            ("ACCOUNTS_PORT", "(did you mean ACCOUNTS_SERVER_PORT, ACCOUNTS_POSTGRES_PORT?)"),
+            (
+                "ACCOUNTS_LOGIN_THROTTLE",
+                "(did you mean ACCOUNTS_LOGIN_THROTTLE_AFTER, ACCOUNTS_LOGIN_THROTTLE_BASE_DELAY_SECONDS, ACCOUNTS_LOGIN_THROTTLE_MAX_DELAY_SECONDS?)"
+            ),
+            (
+                "ACCOUNTS_STORE",
+                "(--store sets the chosen backend's store: ACCOUNTS_SQLITE_PATH, ACCOUNTS_LMDB_PATH, ACCOUNTS_JSON_PATH, ACCOUNTS_POSTGRES_SCHEMA)"
+            ),
+            ("ACCOUNTS_LANG", "(the language is --lang, or else LC_ALL, LC_MESSAGES or LANG)"),
+            ("ACCOUNTS_XYZZY", ""),
+        ])
+    func unknownVariableHints(_ name: String, hint: String) async throws {
+        let box = try Sandbox()
+        do {
+            _ = try await box.load(environment: [name: "1"])
+            Issue.record("\(name) was accepted")
+        } catch let error as AccountError {
+            let expected =
+                "Invalid configuration '\(name)': unknown environment setting" + (hint.isEmpty ? "" : " " + hint)
+            #expect(error.message(.english) == expected)
+        }
+    }
+
     @Test("an unknown backend lists the known ones, from any source")
     func unknownBackend() async throws {
         let box = try Sandbox()

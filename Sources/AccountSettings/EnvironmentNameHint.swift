@@ -1,0 +1,64 @@
+/// What an operator probably meant by an `ACCOUNTS_` variable that is not a setting: a typo of
+/// one, a setting named without its section (`ACCOUNTS_PORT`), the start of several, or a
+/// command-line option that has no variable of its own.
+struct EnvironmentNameHint {
+    /// Suggestions past this many would be a list to read, not a hint.
+    static let maximumSuggestions = 5
+
+    let schema: SettingsSchema
+
+    /// The hint for `name`, or nil when nothing is close.
+    func hint(for name: String) -> String? {
+        switch name {
+        case "ACCOUNTS_STORE":
+            let variables = schema.storeKeyNames.compactMap { schema.key(named: $0)?.environmentName }
+            return "--store sets the chosen backend's store: \(variables.joined(separator: ", "))"
+        case "ACCOUNTS_LANG", "ACCOUNTS_LANGUAGE":
+            return "the language is --lang, or else LC_ALL, LC_MESSAGES or LANG"
+        default:
+            let suggestions = suggestions(for: name)
+            return suggestions.isEmpty ? nil : "did you mean \(suggestions.joined(separator: ", "))?"
+        }
+    }
+
+    /// The known variables close to `name`, the closest spelling first.
+    func suggestions(for name: String) -> [String] {
+        let known = schema.keys.map(\.environmentName)
+        let tail = name.dropFirst("ACCOUNTS_".count)
+        // A slip of a key or two: a typo, two keys swapped, a letter left out.
+        let misspelt = known.map { ($0, Self.editDistance(name, $0)) }.filter { $0.1 <= 2 }.sorted { $0.1 < $1.1 }
+            .map(\.0)
+        var found = misspelt
+        // A setting without its section (ACCOUNTS_PORT), or the start of several settings'
+        // names (ACCOUNTS_LOGIN_THROTTLE).
+        for candidate in known
+        where !found.contains(candidate) && (candidate.hasSuffix("_" + tail) || candidate.hasPrefix(name + "_")) {
+            found.append(candidate)
+        }
+        return Array(found.prefix(Self.maximumSuggestions))
+    }
+
+    /// The Levenshtein distance between `a` and `b`, with a swap of two neighbours counting
+    /// as one edit (optimal string alignment).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], before[j - 2] + 1)
+                }
+            }
+            (before, previous, current) = (previous, current, before)
+        }
+        return previous[b.count]
+    }
+}
