@@ -16,7 +16,10 @@ struct ExportCommand: AsyncParsableCommand {
             Without --output the lines go to standard output and the summary to standard error.
             """)
 
-    @Option(help: "Write to this file (atomically: a failed export leaves no file).", completion: .file())
+    @Option(
+        help:
+            "Write to this file, atomically: a failed export leaves the file as it was (a device or pipe such as /dev/null is written as it goes).",
+        completion: .file())
     var output: String?
     @Flag(name: .customLong("with-sessions"), help: "Include sessions (their token digests), so users stay signed in.")
     var withSessions = false
@@ -31,11 +34,15 @@ struct ExportCommand: AsyncParsableCommand {
                 defer { progress.finish() }
                 if let output {
                     let sink = try LineFile(path: output)
-                    let summary = try await administration.export(
-                        sourceBackend: context.settings.backendName, withSessions: withSessions,
-                        progress: progress.update, write: sink.write)
-                    try sink.commit()
-                    return summary
+                    do {
+                        let summary = try await administration.export(
+                            sourceBackend: context.settings.backendName, withSessions: withSessions,
+                            progress: progress.update, write: sink.write)
+                        try sink.commit()
+                        return summary
+                    } catch let error as AccountError {
+                        throw sink.explaining(error)
+                    }
                 }
                 return try await administration.export(
                     sourceBackend: context.settings.backendName, withSessions: withSessions,
@@ -56,60 +63,5 @@ struct ExportCommand: AsyncParsableCommand {
             }
             return CommandReply(lines: [line], fields: fields)
         }
-    }
-}
-
-/// A file written line by line into a private temporary file, renamed into place on commit.
-final class LineFile {
-    private let path: String
-    private let temporary: String
-    private var buffer: [UInt8] = []
-    private let descriptor: Int32
-
-    init(path: String) throws {
-        var folder = Glibc.stat()
-        let directory = StoreFile.directory(of: path)
-        guard stat(directory, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR else {
-            throw UsageProblem(
-                english: "The folder \(directory) for \(path) does not exist; nothing was exported.",
-                korean: "\(path)를 둘 폴더 \(directory)가 없습니다. 아무것도 내보내지 않았습니다.")
-        }
-        self.path = path
-        temporary = path + ".partial"
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXFailure.error("create", path: temporary) }
-    }
-
-    deinit {
-        close(descriptor)
-        unlink(temporary)
-    }
-
-    func write(_ line: String) throws {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= 1 << 16 { try flush() }
-    }
-
-    func commit() throws {
-        try flush()
-        guard fsync(descriptor) == 0 else { throw POSIXFailure.error("fsync", path: temporary) }
-        guard rename(temporary, path) == 0 else { throw POSIXFailure.error("rename", path: temporary) }
-        try StoreFile.syncDirectory(of: path)
-    }
-
-    private func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes {
-                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw POSIXFailure.error("write", path: temporary)
-            }
-            offset += written
-        }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

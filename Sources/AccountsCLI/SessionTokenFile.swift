@@ -13,7 +13,10 @@ struct SessionTokenFile {
     let mayCreateFolder: Bool
 
     /// The saved token, or `nil` when there is none.
+    /// - Throws: `storeIO` when the path is a device, a pipe or a folder, whose reading could
+    ///   block or say nothing.
     func read() throws(AccountError) -> String? {
+        try StoreFile.requireRegularFile(path)
         guard try StoreFile.version(of: path) != nil else { return nil }
         let (bytes, _) = try StoreFile.read(path)
         let token = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
@@ -26,15 +29,19 @@ struct SessionTokenFile {
         _ = try StoreFile.replace(path, with: Array((token + "\n").utf8))
     }
 
-    /// Removes the saved token; a missing file is fine.
+    /// Removes the saved token; a missing file is fine, and a device or pipe is never unlinked.
     func remove() throws(AccountError) {
+        try StoreFile.requireRegularFile(path)
         if unlink(path) != 0, errno != ENOENT { throw POSIXFailure.error("remove session file", path: path) }
     }
 
-    /// Creates the default folder (0700) when missing; a configured folder must exist.
+    /// Creates the default folder (0700) when missing; a configured folder must exist, and the
+    /// path must be free or a regular file — checked before a sign-up or login, so a token is
+    /// never made for a place it cannot be kept (`/dev/null` would be replaced by a file).
     func prepareFolder() throws(AccountError) {
         let folder = StoreFile.directory(of: path)
         if mayCreateFolder { try Folders.create(folder) }
         try StoreFile.requireDirectory(of: path)
+        try StoreFile.requireRegularFile(path)
     }
 }

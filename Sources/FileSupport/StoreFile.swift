@@ -87,7 +87,14 @@ public enum StoreFile {
     /// Call with the store's lock held. New files get mode 0600.
     /// - Throws: `storeIO` saying what the failure left: before the rename, the file as it was;
     ///   after it (the folder's fsync), the new file in place but perhaps not through a power cut.
+    ///   A path that is a device, a pipe or a folder is refused before anything is written: the
+    ///   rename would put a regular file where `/dev/null` was.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(AccountError) -> Version {
+        do throws(AccountError) {
+            try requireRegularFile(path)
+        } catch {
+            throw leftAsItWas(error, path)
+        }
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw leftAsItWas(POSIXFailure.error("create", path: temporary), path) }

@@ -57,4 +57,31 @@ struct SessionFileFailureTests {
             try sessions(cli, "leesoon7@example.com") == 1, "the saved session stays; the new one was revoked")
         #expect(try await cli.run(["whoami"]).status == 0, "still signed in with the saved session")
     }
+
+    @Test("a session file that is a pipe is refused before signing up or in, and stays a pipe")
+    func pipeSessionFile() async throws {
+        let cli = try CLIRunner("pipe-session")
+        let pipe = try NamedPipe(cli.root + "/session.fifo")
+        let signup = try await cli.run(
+            [
+                "signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin",
+                "--session-file", pipe.path,
+            ],
+            stdin: [password, password])
+        #expect(signup.status == 7)
+        #expect(signup.stderr.contains("\(pipe.path) is not a regular file (a pipe)"), "\(signup.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.storePath), "no store was opened, no account made")
+        try await cli.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
+            stdin: [password, password])
+        let login = try await cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin", "--session-file", pipe.path],
+            stdin: [password])
+        #expect(login.status == 7)
+        await #expect(try sessions(cli, "leesoon7@example.com") == 1, "no session was made for the pipe")
+        let whoami = try await cli.run(["whoami", "--session-file", pipe.path])
+        #expect(whoami.status == 7, "\(whoami.stderr)")
+        #expect(pipe.isStillAPipe, "the FIFO was replaced by a regular file")
+        #expect(pipe.readAvailable().isEmpty, "no token was written into the pipe")
+    }
 }
