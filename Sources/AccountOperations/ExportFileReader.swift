@@ -32,7 +32,8 @@ public struct ExportHeader: Sendable {
 /// trailer's counts and SHA-256 over all bytes before it. Any problem is `invalidExport` naming
 /// the line. Read a file once to validate it, then again to import it.
 public final class ExportFileReader {
-    private let path: String
+    /// What the messages call the file.
+    private let name: String
     private let file: UnsafeMutablePointer<FILE>
     private var lineNumber = 0
     private var digest = SHA256Stream()
@@ -46,12 +47,19 @@ public final class ExportFileReader {
     public private(set) var header = ExportHeader(sourceBackend: "", users: 0, withSessions: false)
 
     /// Opens `path` and reads its header.
-    public init(path: String) throws(AccountError) {
-        self.path = path
+    /// - Parameter name: what messages call the file, when `path` is a copy of it (of standard
+    ///   input, or of a pipe).
+    public init(path: String, shownAs name: String? = nil) throws(AccountError) {
+        let name = name ?? path
+        self.name = name
         guard let file = fopen(path, "r") else {
-            throw .invalidExport(detail: "\(path): cannot be opened (\(String(cString: strerror(errno))))")
+            throw .invalidExport(detail: "\(name): cannot be opened (\(String(cString: strerror(errno))))")
         }
         self.file = file
+        var info = stat()
+        if fstat(fileno(file), &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .invalidExport(detail: "\(name) is a folder, not an export file")
+        }
         guard let line = try readLine() else { throw failure("the file is empty") }
         header = try parseHeader(line)
         digest.update(line + "\n")
@@ -106,8 +114,8 @@ public final class ExportFileReader {
     }
 
     /// Reads the whole file, checking it; returns the header.
-    public static func validate(path: String) throws(AccountError) -> ExportHeader {
-        let reader = try ExportFileReader(path: path)
+    public static func validate(path: String, shownAs name: String? = nil) throws(AccountError) -> ExportHeader {
+        let reader = try ExportFileReader(path: path, shownAs: name)
         while try reader.next() != nil {}
         return reader.header
     }
@@ -137,7 +145,7 @@ public final class ExportFileReader {
     }
 
     private func failure(_ reason: String) -> AccountError {
-        .invalidExport(detail: "\(path) line \(lineNumber): \(reason)")
+        .invalidExport(detail: "\(name) line \(lineNumber): \(reason)")
     }
 
     private func readLine() throws(AccountError) -> String? {

@@ -14,6 +14,8 @@ public struct ImportReport: Sendable {
 public struct ValidatedExport: Sendable {
     /// The file.
     public let path: String
+    /// What messages call it: `path`, or what `path` is a copy of.
+    public let name: String
     /// Its header.
     public let header: ExportHeader
 }
@@ -25,10 +27,12 @@ public enum StoreImporter {
     static let batchSize = 1_000
 
     /// Reads the whole file and checks it.
+    /// - Parameter name: what messages call the file, when `path` is a copy of it.
     /// - Throws: `invalidExport` naming the first bad line.
-    public static func validate(_ path: String) throws(AccountError) -> ValidatedExport {
+    public static func validate(_ path: String, shownAs name: String? = nil) throws(AccountError) -> ValidatedExport {
         do {
-            return ValidatedExport(path: path, header: try ExportFileReader.validate(path: path))
+            return ValidatedExport(
+                path: path, name: name ?? path, header: try ExportFileReader.validate(path: path, shownAs: name))
         } catch {
             throw error.addingOutcome(.nothingWritten)
         }
@@ -57,7 +61,6 @@ public enum StoreImporter {
                 )
             }
         }
-        let reader = try ExportFileReader(path: path)
         var report = ImportReport()
         var users: [UserRecord] = []
         var sessions: [SessionRecord] = []
@@ -79,6 +82,7 @@ public enum StoreImporter {
         }
         var skippingID: UserID?
         do {
+            let reader = try ExportFileReader(path: path, shownAs: file.name)
             while let record = try reader.next() {
                 switch record {
                 case .user(let user):

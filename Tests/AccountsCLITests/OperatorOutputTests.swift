@@ -71,6 +71,49 @@ struct OperatorOutputTests {
         #expect(result.stdout == "Imported 1 user and 0 sessions.\n")
     }
 
+    @Test("import reads a pipe (bash's <(…)) once, and names the pipe or standard input, never a copy")
+    func importPipe() async throws {
+        let cli = try await Self.withOneUser("import-pipe")
+        let file = cli.root + "/all.jsonl"
+        #expect(try await cli.run(["export", "--output", file]).status == 0)
+        // "$0" is accounts; the pipe can be read only once, and the import reads its input twice.
+        let whole = try await cli.run(
+            [
+                "-c", #""$0" import --input <(cat "$1") --store "$2""#, CLIRunner.executable, file,
+                cli.root + "/a.sqlite",
+            ],
+            executable: "/bin/bash")
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stdout == "Imported 1 user and 0 sessions.\n")
+        #expect(try await cli.run(["users", "count", "--store", cli.root + "/a.sqlite"]).stdout == "1\n")
+        let cut = try await cli.run(
+            [
+                "-c", #""$0" import --input <(head -c 300 "$1") --store "$2""#, CLIRunner.executable, file,
+                cli.root + "/b.sqlite",
+            ],
+            executable: "/bin/bash")
+        #expect(cut.status == 3)
+        #expect(
+            cut.stderr.wholeMatch(
+                of:
+                    #/error: The export file is invalid: /dev/fd/\d+ line 2: the last line is cut off \(truncated\); nothing was written\n/#
+            ) != nil, "\(cut.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/b.sqlite"), "no store was made")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let standardInput = try await cli.run(
+            ["import", "--input", "-", "--store", cli.root + "/c.sqlite"], stdinBytes: Array(text.utf8.prefix(300)))
+        #expect(
+            standardInput.stderr
+                == "error: The export file is invalid: standard input line 2: the last line is cut off (truncated); nothing was written\n"
+        )
+        let folder = try await cli.run(["import", "--input", cli.root, "--store", cli.root + "/d.sqlite"])
+        #expect(folder.status == 3)
+        #expect(
+            folder.stderr
+                == "error: The export file is invalid: \(cli.root) is a folder, not an export file; nothing was written\n"
+        )
+    }
+
     @Test("--version prints the version; --help says that accounts alone opens the app")
     func versionAndHelp() async throws {
         let cli = try CLIRunner("version-help")

@@ -236,6 +236,26 @@ struct TransferTests {
         try await target.close()
     }
 
+    @Test("an export emptied after it was checked is reported so, and nothing is written")
+    func emptiedAfterValidation() async throws {
+        let scratch = try ScratchFolder("emptied-export")
+        let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
+        let (users, sessions) = Self.guests(3)
+        #expect(try await source.createUsers(users, sessions: sessions).isEmpty)
+        let path = scratch.path + "/export.jsonl"
+        try Self.write(try await Self.exportLines(source, from: "sqlite"), to: path)
+        try await source.close()
+        let validated = try StoreImporter.validate(path)
+        try "".write(toFile: path, atomically: true, encoding: .utf8)
+        let target = try await open(Backends.sqlite, scratch.path, "target.sqlite")
+        let error = await accountError { _ = try await StoreImporter.importFile(validated, into: target, merge: false) }
+        #expect(error?.code == "invalid_export")
+        guard case .invalidExport(let detail)? = error else { return }
+        #expect(detail.outcomes == [.fileChangedAfterCheck, .nothingWritten], "\(detail)")
+        #expect(try await target.userCount() == 0)
+        try await target.close()
+    }
+
     @Test("a truncated, edited, reordered or foreign export is refused before anything is written")
     func badExports() async throws {
         let scratch = try ScratchFolder("bad-export")
