@@ -38,6 +38,11 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     ) async throws
         -> JSONFileRepository
     {
+        var resolved = options
+        // Replaced where a symbolic link points, under a lock beside that file: renaming over
+        // the link would fork the store.
+        resolved.path = StoreFile.resolvingSymbolicLinks(options.path)
+        let options = resolved
         let repository = JSONFileRepository(options: options, recognizer: recognizer)
         try await repository.io.run {
             try StoreFile.requireRegularFile(options.path)

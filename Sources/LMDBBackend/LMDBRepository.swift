@@ -29,6 +29,11 @@ public final class LMDBRepository: UserRepository, Sendable {
         _ options: LMDBOptions, recognizer: StoreRecognizer = .none,
         newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
     ) async throws -> LMDBRepository {
+        var resolved = options
+        // Created where a symbolic link points, with its lock file beside it (not beside the
+        // link), and one environment per store in this process whatever name reached it.
+        resolved.path = StoreFile.resolvingSymbolicLinks(options.path)
+        let options = resolved
         let io = SerialIOQueue(label: "LMDBRepository \(options.path)")
         let environment = try await io.run {
             try LMDBEnvironment.acquire(options, recognizer: recognizer, newStoreID: newStoreID)

@@ -50,6 +50,10 @@ public final class SQLiteRepository: UserRepository, Sendable {
         _ options: SQLiteOptions, recognizer: StoreRecognizer = .none,
         newStoreID: @escaping @Sendable () -> String = StoreInfo.randomStoreID
     ) async throws -> SQLiteRepository {
+        // A store reached through a symbolic link is created where the link points.
+        var resolved = options
+        resolved.path = StoreFile.resolvingSymbolicLinks(options.path)
+        let options = resolved
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
         // Right here on the caller's thread, not waiting for any lock: a hop to `io` and back,
         // whose thread a one-shot command would start for this alone, is 0.8 ms of a 12 ms

@@ -27,3 +27,24 @@ struct StoreFileTests {
         #expect(!FileManager.default.fileExists(atPath: pipe.path + ".tmp"))
     }
 }
+
+extension StoreFileTests {
+    @Test("a symbolic link is followed to the file it names, relative, chained or dangling; a loop ends")
+    func followsLinks() throws {
+        let scratch = try ScratchFolder("store-file-links")
+        let root = scratch.path
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(atPath: root + "/volume", withIntermediateDirectories: true)
+        try fileManager.createSymbolicLink(atPath: root + "/relative", withDestinationPath: "volume/store")
+        try fileManager.createSymbolicLink(atPath: root + "/chained", withDestinationPath: root + "/relative")
+        try fileManager.createSymbolicLink(atPath: root + "/loop-a", withDestinationPath: "loop-b")
+        try fileManager.createSymbolicLink(atPath: root + "/loop-b", withDestinationPath: "loop-a")
+        #expect(StoreFile.resolvingSymbolicLinks(root + "/relative") == root + "/volume/store")
+        #expect(StoreFile.resolvingSymbolicLinks(root + "/chained") == root + "/volume/store")
+        #expect(StoreFile.resolvingSymbolicLinks(root + "/plain") == root + "/plain")
+        #expect(StoreFile.resolvingSymbolicLinks(root + "/loop-a").hasPrefix(root + "/loop-"))
+        _ = try StoreFile.replace(root + "/chained", with: Array("{}\n".utf8))
+        #expect(try String(contentsOfFile: root + "/volume/store", encoding: .utf8) == "{}\n")
+        #expect(try fileManager.destinationOfSymbolicLink(atPath: root + "/relative") == "volume/store")
+    }
+}
