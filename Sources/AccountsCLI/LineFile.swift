@@ -23,6 +23,9 @@ final class LineFile {
     private let descriptor: Int32
 
     init(path: String) throws {
+        // Through a symbolic link (latest.jsonl naming a dated file), the file it names is
+        // replaced and the link kept, as for a store.
+        let path = StoreFile.resolvingSymbolicLinks(path)
         var folder = Glibc.stat()
         let directory = StoreFile.directory(of: path)
         guard stat(directory, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR else {

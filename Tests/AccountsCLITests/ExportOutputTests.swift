@@ -20,6 +20,20 @@ struct ExportOutputTests {
         #expect(!FileManager.default.fileExists(atPath: pipe.path + ".partial"))
     }
 
+    @Test("an export through a symbolic link replaces the file the link names, and keeps the link")
+    func linkedOutput() async throws {
+        let cli = try await OperatorOutputTests.withOneUser("export-link")
+        try FileManager.default.createDirectory(atPath: cli.root + "/backups", withIntermediateDirectories: true)
+        let dated = cli.root + "/backups/2026-11-28.jsonl"
+        try "yesterday's export\n".write(toFile: dated, atomically: true, encoding: .utf8)
+        let latest = cli.root + "/latest.jsonl"
+        try FileManager.default.createSymbolicLink(atPath: latest, withDestinationPath: "backups/2026-11-28.jsonl")
+        let result = try await cli.run(["export", "--output", latest])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: latest) == "backups/2026-11-28.jsonl")
+        #expect(try String(contentsOfFile: dated, encoding: .utf8).hasPrefix(#"{"format":"accountstore-export""#))
+    }
+
     @Test("a folder as --output is a usage error naming a file to give, and leaves nothing")
     func folderOutput() async throws {
         let cli = try await OperatorOutputTests.withOneUser("export-into-folder")
