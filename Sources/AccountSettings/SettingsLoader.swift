@@ -331,11 +331,10 @@ public enum SettingsLoader {
     ) throws(AccountError) -> String? {
         let explicit = overrides.configFile ?? environment["ACCOUNTS_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         if let explicit {
-            let path = PathOrigins.absolute(explicit, relativeTo: workingDirectory)
+            let key = overrides.configFile != nil ? "--config" : "ACCOUNTS_CONFIG"
+            let path = try PathOrigins.absolute(explicit, relativeTo: workingDirectory, environment, key)
             guard FileManager.default.fileExists(atPath: path) else {
-                throw .configInvalid(
-                    key: overrides.configFile != nil ? "--config" : "ACCOUNTS_CONFIG",
-                    reason: "no config file at \(path)")
+                throw .configInvalid(key: key, reason: "no config file at \(path)")
             }
             return path
         }

@@ -95,6 +95,31 @@ struct SettingsLoaderTests {
         #expect(withFlags.configFile == file)
     }
 
+    @Test("~ in a path from a file, a variable or a flag is the home folder; unset HOME is an error naming the key")
+    func homeInPaths() async throws {
+        let box = try Sandbox()
+        let home = box.root + "/home"
+        let file = try box.write(
+            "sqlite:\n  path: ~/stores/accounts.sqlite\nsession:\n  file: \"~\"\n", to: "etc/accounts.yaml")
+        let fromFile = try await box.load(.init(configFile: file))
+        #expect(fromFile.backend.location == home + "/stores/accounts.sqlite")
+        #expect(fromFile.sessionFile == home)
+        let fromVariable = try await box.load(environment: ["ACCOUNTS_SQLITE_PATH": "~/env.sqlite"])
+        #expect(fromVariable.backend.location == home + "/env.sqlite")
+        let fromFlag = try await box.load(.init(store: "~/flag.sqlite"))
+        #expect(fromFlag.backend.location == home + "/flag.sqlite")
+        let otherUser = try await box.load(.init(store: "~root/x.sqlite"))
+        #expect(otherUser.backend.location == box.root + "/cwd/~root/x.sqlite", "only the current user's ~")
+        try "".write(toFile: home + "/accounts.yaml", atomically: true, encoding: .utf8)
+        let config = try await box.load(.init(configFile: "~/accounts.yaml"))
+        #expect(config.configFile == home + "/accounts.yaml")
+        await expectConfigError("config_invalid", mentioning: "ACCOUNTS_SQLITE_PATH") {
+            try await SettingsLoader.load(
+                overrides: .init(), environment: ["ACCOUNTS_SQLITE_PATH": "~/x.sqlite"],
+                workingDirectory: box.root + "/cwd", registry: .standard)
+        }
+    }
+
     @Test("ACCOUNTS_CONFIG and the XDG config file are found")
     func configDiscovery() async throws {
         let box = try Sandbox()
