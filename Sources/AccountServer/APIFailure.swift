@@ -27,6 +27,10 @@ package struct APIFailure: Error, HTTPResponseError {
     /// Every rule each field broke, for a sign-up or new password that broke any (else empty).
     package let fieldProblems: [(field: String, code: String, message: String)]
 
+    /// Whether the client was told less than the error says (a store's internals: a failed or
+    /// busy store), so the server logs its cause.
+    package var hidesCause: Bool { status == .internalServerError || code == "store_busy" }
+
     package init(_ thrown: any Error, language: Language, style: Style) {
         self.style = style
         let invalid = thrown as? InvalidFields
@@ -87,7 +91,13 @@ package struct APIFailure: Error, HTTPResponseError {
         case let account as AccountError:
             var (status, retryAfter) = Self.status(of: account)
             code = account.code
-            message = status == .internalServerError ? Self.internalMessage(language) : account.message(language)
+            message =
+                switch account {
+                // A busy store's detail names its file and the engine's words, as a failed one's.
+                case .storeBusy: Self.busyMessage(language)
+                case _ where status == .internalServerError: Self.internalMessage(language)
+                default: account.message(language)
+                }
             // Strapi answers a taken email and wrong credentials with 400, and its clients
             // expect that; the native API says 409 and 401.
             if style == .strapi, account == .emailTaken || account == .invalidCredentials { status = .badRequest }
@@ -110,6 +120,12 @@ package struct APIFailure: Error, HTTPResponseError {
         case .storeBusy: (.serviceUnavailable, 1)
         default: (.internalServerError, nil)
         }
+    }
+
+    static func busyMessage(_ language: Language) -> String {
+        language == .korean
+            ? "서버 저장소가 다른 작업으로 바쁩니다. 잠시 후 다시 시도하세요."
+            : "The server's store is busy with other work; try again shortly."
     }
 
     static func internalMessage(_ language: Language) -> String {

@@ -133,8 +133,8 @@ public struct AccountAPI: Sendable {
     // MARK: - Shared by both route families
 
     /// Runs `body` with the request's language; turns any error into the style's error body.
-    /// A failure the client sees only as 500 is logged with its cause (never a secret: errors
-    /// carry none).
+    /// A failure whose cause the client is not shown (a 500, a busy store) is logged with it
+    /// (never a secret: errors carry none).
     func respond(
         _ request: Request, _ context: some RequestContext, style: APIFailure.Style,
         _ body: (Language) async throws -> Response
@@ -144,7 +144,7 @@ public struct AccountAPI: Sendable {
             return try await body(language)
         } catch {
             let failure = APIFailure(error, language: language, style: style)
-            if failure.status == .internalServerError {
+            if failure.hidesCause {
                 let cause = (error as? AccountError)?.message(.english) ?? String(describing: type(of: error))
                 context.logger.error(
                     "request failed", metadata: ["code": .string(failure.code), "cause": .string(cause)])

@@ -116,7 +116,7 @@ public struct AccountWebPages: Sendable {
     /// limit; never a store's internals, which go to the log).
     func failure(_ error: any Error, visit: WebVisit, context: some RequestContext) -> APIFailure {
         let failure = APIFailure(error, language: visit.language, style: .native)
-        if failure.status == .internalServerError {
+        if failure.hidesCause {
             let cause = (error as? AccountError)?.message(.english) ?? String(describing: type(of: error))
             context.logger.error(
                 "page request failed", metadata: ["code": .string(failure.code), "cause": .string(cause)])
