@@ -26,15 +26,12 @@ public struct ErrorDetail: Sendable, Hashable, ExpressibleByStringInterpolation,
         self.init([.text(cause)])
     }
 
-    /// A detail that is one translated statement.
-    public init(_ outcome: ErrorOutcome) {
-        self.init([.outcome(outcome)])
-    }
-
+    /// A detail that is the text of a string literal.
     public init(stringLiteral value: String) {
         self.init(value)
     }
 
+    /// A detail that is the text of an interpolated string (`"\(path): \(reason)"`).
     public init(stringInterpolation: DefaultStringInterpolation) {
         self.init(String(stringInterpolation: stringInterpolation))
     }

@@ -1,7 +1,7 @@
 /// What a failed operation left behind, or what to do about it: the part of an error's detail
 /// an operator acts on, so it is said in the message's language (see ``ErrorDetail``).
 public enum ErrorOutcome: Sendable, Hashable {
-    /// The operation changed nothing.
+    /// Nothing was written to the store (an import refused before its first batch).
     case nothingWritten
     /// The call changed nothing (said of a store that refused it).
     case nothingChanged

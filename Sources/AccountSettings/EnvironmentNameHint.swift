@@ -26,8 +26,8 @@ struct EnvironmentNameHint {
         let known = schema.keys.map(\.environmentName)
         let tail = name.dropFirst("ACCOUNTS_".count)
         // A slip of a key or two: a typo, two keys swapped, a letter left out.
-        let misspelt = known.map { ($0, Self.editDistance(name, $0)) }.filter { $0.1 <= 2 }.sorted { $0.1 < $1.1 }
-            .map(\.0)
+        let misspelt = known.map { (name: $0, distance: Self.editDistance(name, $0)) }.filter { $0.distance <= 2 }
+            .sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }.map(\.name)
         var found = misspelt
         // A setting without its section (ACCOUNTS_PORT), or the start of several settings'
         // names (ACCOUNTS_LOGIN_THROTTLE).

@@ -3,10 +3,6 @@ import AccountOperations
 import ArgumentParser
 import FileSupport
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Write the store as versioned JSON Lines.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

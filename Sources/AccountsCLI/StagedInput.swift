@@ -31,7 +31,7 @@ final class StagedInput {
 
     /// Copies what `source` gives until its end.
     private init(_ source: Int32, named name: String) throws {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/accounts-stdin-XXXXXX").utf8CString)
+        var template = Array((FileManager.default.temporaryDirectory.path + "/accounts-input-XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { throw POSIXFailure.error("create", path: FileManager.default.temporaryDirectory.path) }
         path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
