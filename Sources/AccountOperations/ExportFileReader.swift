@@ -47,8 +47,10 @@ public final class ExportFileReader {
     public private(set) var header = ExportHeader(sourceBackend: "", users: 0, withSessions: false)
 
     /// Opens `path` and reads its header.
-    /// - Parameter name: what messages call the file, when `path` is a copy of it (of standard
-    ///   input, or of a pipe).
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - name: what messages call the file, when `path` is a copy of it (of standard input, or
+    ///     of a pipe).
     public init(path: String, shownAs name: String? = nil) throws(AccountError) {
         let name = name ?? path
         self.name = name

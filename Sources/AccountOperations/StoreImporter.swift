@@ -27,7 +27,9 @@ public enum StoreImporter {
     static let batchSize = 1_000
 
     /// Reads the whole file and checks it.
-    /// - Parameter name: what messages call the file, when `path` is a copy of it.
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - name: what messages call the file, when `path` is a copy of it.
     /// - Throws: `invalidExport` naming the first bad line.
     public static func validate(_ path: String, shownAs name: String? = nil) throws(AccountError) -> ValidatedExport {
         do {
