@@ -87,17 +87,8 @@ final class LineFile {
     }
 
     private func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes {
-                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw POSIXFailure.error("write", path: temporary ?? path)
-            }
-            offset += written
-        }
+        let target = temporary ?? path
+        try buffer.withUnsafeBytes { try StoreFile.writeAll(descriptor, $0, path: target) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -43,12 +43,9 @@ final class StagedInput {
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw POSIXFailure.error("read", path: name) }
             if count == 0 { break }
-            var offset = 0
-            while offset < count {
-                let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, count - offset) }
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw POSIXFailure.error("write", path: path) }
-                offset += written
+            let target = path
+            try buffer.withUnsafeBytes {
+                try StoreFile.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0.prefix(count)), path: target)
             }
         }
     }

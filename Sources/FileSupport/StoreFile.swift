@@ -188,17 +188,25 @@ public enum StoreFile {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(AccountError) {
+    /// Writes every byte of `bytes` to `fd`, resuming after a short or interrupted write.
+    ///
+    /// `path` only names the file in the error a failed write throws.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(AccountError) {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            }
+            let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw POSIXFailure.error("write", path: path)
             }
             offset += count
         }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(AccountError) {
+        // `withUnsafeBytes` rethrows untyped errors, so the typed error travels in a `Result`.
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(AccountError) in try writeAll(fd, buffer, path: path) }
+        }.get()
     }
 }
