@@ -1,6 +1,4 @@
 import AccountCore
-import AccountCrypto
-import AccountServer
 import AccountTestSupport
 import MemoryBackend
 import Synchronization
@@ -19,15 +17,8 @@ struct BusyStoreResponseTests {
         let repository = ObservedRepository(MemoryUserRepository()) { call in
             if call == "user(email:)", busy.withLock({ $0 }) { throw AccountError.storeBusy(detail: "\(Self.detail)") }
         }
-        let service = AccountService(
-            repository: repository, hasher: Argon2idPasswordHasher.fastForTests, strength: ZxcvbnStrengthEstimator(),
-            digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: ManualClock())
-        let api = AccountAPI(
-            service: service, backendName: "memory",
-            limits: ClientLimits(signUpsPerMinute: 100, loginsPerMinute: 100, passwordChecksPerMinute: 100))
         let log = CapturedLog()
-        try await LiveServer.run(api: api, log: log) { port, client, _ in
-            let server = ServerClient(client: client, port: port)
+        try await LiveServer.run(repository: repository, log: log) { server in
             let login = #"{"email":"leesoon7@example.com","password":"\#(Self.password)"}"#
             let signUp = try await server.send(
                 .POST, "/v1/signup",

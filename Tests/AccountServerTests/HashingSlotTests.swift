@@ -23,15 +23,7 @@ struct HashingSlotTests {
             slotsAtStoreCalls.withLock { $0.append((call, gate.inProgress)) }
         }
         let hasher = ProbeHasher { slotsAtHashes.withLock { $0.append(gate.inProgress) } }
-        let service = AccountService(
-            repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
-            digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: ManualClock())
-        let api = AccountAPI(
-            service: service, backendName: "memory",
-            limits: ClientLimits(signUpsPerMinute: 100, loginsPerMinute: 100, passwordChecksPerMinute: 100),
-            gate: gate)
-        try await LiveServer.run(api: api, log: CapturedLog()) { port, client, _ in
-            let server = ServerClient(client: client, port: port)
+        try await LiveServer.run(repository: repository, hasher: hasher, gate: gate) { server in
             let signUp = try await server.send(
                 .POST, "/v1/signup",
                 json: #"{"email":"leesoon7@example.com","password":"\#(Self.password)","nickname":"이순신"}"#)

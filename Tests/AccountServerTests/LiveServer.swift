@@ -90,6 +90,25 @@ struct LiveServer {
         }
     }
 
+    /// Runs `body` against a server over `repository` as given (a stand-in that counts or fails
+    /// calls, say), with generous client limits and a manual clock; the caller closes the store.
+    static func run<T: Sendable>(
+        repository: any UserRepository, hasher: any PasswordHasher = Argon2idPasswordHasher.fastForTests,
+        gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 64), log: CapturedLog = CapturedLog(),
+        _ body: @Sendable (ServerClient) async throws -> T
+    ) async throws -> T {
+        let service = AccountService(
+            repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
+            digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: ManualClock())
+        let api = AccountAPI(
+            service: service, backendName: "memory",
+            limits: ClientLimits(signUpsPerMinute: 100, loginsPerMinute: 100, passwordChecksPerMinute: 100),
+            gate: gate)
+        return try await run(api: api, log: log) { port, client, _ in
+            try await body(ServerClient(client: client, port: port))
+        }
+    }
+
     /// Runs the application until `body` returns, then shuts it down gracefully: `accounts
     /// serve`'s, or with `embedded` a plain Hummingbird application that mounts the routes
     /// beside one of its own (`GET /app`) and adds `UnparsableRequestHandler`, as the
