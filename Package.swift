@@ -90,7 +90,7 @@ let package = Package(
             dependencies: ["AccountCore", "CSodium", "CZxcvbn", "CArgon2Memory"],
             swiftSettings: strict
         ),
-        .target(name: "AccountBackendKit", dependencies: ["AccountCore"], swiftSettings: strict),
+        .target(name: "AccountBackendKit", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
         .target(name: "MemoryBackend", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
         // Durable files (atomic replace, fsync), POSIX errors as AccountError, JSON text and the
         // records' JSON fields: shared by the file backends, the export format and the CLI.

@@ -1,4 +1,5 @@
 import AccountCore
+import FileSupport
 
 /// Everything a backend receives to open its store: where it is, the section's settings, and
 /// how to recognise other backends' stores.
@@ -27,6 +28,15 @@ public struct BackendConfiguration: Sendable, Hashable {
         self.createIfMissing = createIfMissing
         self.recognizer = recognizer
     }
+
+    /// For a file backend, ``location`` with a symbolic link in its last component followed to
+    /// the file it names, even one not created yet (and links to links, relative or absolute).
+    ///
+    /// Open, create and replace the store at this path, and keep its lock and journal files
+    /// beside it. A store kept on another volume and reached through a link then stays one
+    /// store: creating or renaming a file at the link itself would replace the link and leave
+    /// the store it named behind, out of date. The conformance suite checks this.
+    public var locationFollowingLinks: String { StoreFile.resolvingSymbolicLinks(location) }
 
     /// The value of `setting`, or its default when it is not configured.
     /// - Throws: `AccountError.configInvalid` naming the key when the configured value does not

@@ -7,16 +7,21 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
     /// What a backend must declare for the check to run; any other backend skips it, and the
     /// skip names what is missing.
     public let requires: BackendCapabilities
+    /// Whether the check is about store files (symbolic links, files beside the store): a
+    /// backend that keeps its stores elsewhere (`StoreLocation.named`, as PostgreSQL does)
+    /// skips it, and the skip says so.
+    public let needsStoreFiles: Bool
     /// The check itself: throws `ConformanceFailure` (or any error) when the promise is broken.
     public let run: @Sendable (ConformanceContext) async throws -> Void
 
     /// Creates a check.
     public init(
-        _ name: String, requires: BackendCapabilities = [],
+        _ name: String, requires: BackendCapabilities = [], needsStoreFiles: Bool = false,
         run: @escaping @Sendable (ConformanceContext) async throws -> Void
     ) {
         self.name = name
         self.requires = requires
+        self.needsStoreFiles = needsStoreFiles
         self.run = run
     }
 
@@ -24,10 +29,18 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
 }
 
 /// Thrown by ``ConformanceSuite/run(_:on:)`` for a check the backend cannot run: it does not
-/// declare every capability the check needs.
+/// declare every capability the check needs, or the check is about store files and the
+/// backend's stores are not files.
 public struct ConformanceSkipped: Error, Sendable, CustomStringConvertible {
-    /// The capabilities the check needs that the backend does not declare.
+    /// The capabilities the check needs that the backend does not declare (empty when it was
+    /// skipped only because its stores are not files).
     public let missing: BackendCapabilities
+    /// Whether the check is about store files and the backend keeps its stores elsewhere.
+    public let storesNotInFiles: Bool
 
-    public var description: String { "skipped: the backend does not declare \(missing)" }
+    public var description: String {
+        storesNotInFiles
+            ? "skipped: the backend does not keep its stores in files"
+            : "skipped: the backend does not declare \(missing)"
+    }
 }

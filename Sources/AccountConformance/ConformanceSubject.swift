@@ -67,5 +67,13 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
         check.requires.subtracting(backend.capabilities)
     }
 
+    /// Why the backend cannot run `check`, or `nil` when it can.
+    public func skip(for check: ConformanceCheck) -> ConformanceSkipped? {
+        let missing = missingCapabilities(for: check)
+        let storesNotInFiles = check.needsStoreFiles && !backend.storesInFiles
+        guard !missing.isEmpty || storesNotInFiles else { return nil }
+        return ConformanceSkipped(missing: missing, storesNotInFiles: storesNotInFiles)
+    }
+
     public var description: String { backendName }
 }

@@ -18,11 +18,11 @@ public enum ConformanceSuite {
     }
 
     /// Runs one check against `subject` in a fresh scratch folder, removed afterwards.
-    /// - Throws: ``ConformanceSkipped`` when the backend lacks a capability the check needs;
-    ///   otherwise the check's failure.
+    /// - Throws: ``ConformanceSkipped`` when the backend lacks a capability the check needs, or
+    ///   the check is about store files and its stores are not files; otherwise the check's
+    ///   failure.
     public static func run(_ check: ConformanceCheck, on subject: ConformanceSubject) async throws {
-        let missing = subject.missingCapabilities(for: check)
-        if !missing.isEmpty { throw ConformanceSkipped(missing: missing) }
+        if let skip = subject.skip(for: check) { throw skip }
         let directory = try makeScratchDirectory(for: subject.backendName)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
@@ -57,8 +57,11 @@ public enum ConformanceSuite {
         public let check: String
         /// `nil` when it passed or was skipped; else what failed.
         public let failure: String?
-        /// What the backend lacks when the check was skipped; `nil` when it ran.
-        public let skippedFor: BackendCapabilities?
+        /// Why the check was skipped; `nil` when it ran.
+        public let skipped: ConformanceSkipped?
+        /// What the backend lacks when the check was skipped (empty when it was skipped because
+        /// the backend's stores are not files); `nil` when it ran.
+        public var skippedFor: BackendCapabilities? { skipped?.missing }
     }
 
     /// Runs every check against `subject`, one after another, and reports each.
@@ -67,11 +70,11 @@ public enum ConformanceSuite {
         for check in checks {
             do {
                 try await run(check, on: subject)
-                outcomes.append(Outcome(check: check.name, failure: nil, skippedFor: nil))
+                outcomes.append(Outcome(check: check.name, failure: nil, skipped: nil))
             } catch let skipped as ConformanceSkipped {
-                outcomes.append(Outcome(check: check.name, failure: nil, skippedFor: skipped.missing))
+                outcomes.append(Outcome(check: check.name, failure: nil, skipped: skipped))
             } catch {
-                outcomes.append(Outcome(check: check.name, failure: String(describing: error), skippedFor: nil))
+                outcomes.append(Outcome(check: check.name, failure: String(describing: error), skipped: nil))
             }
         }
         return outcomes

@@ -1,7 +1,13 @@
 import AccountBackendKit
 import AccountCore
+import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#endif
 
 /// Stores that are not this backend's readable store: refused with a typed error, never changed.
+/// A store reached through a symbolic link: kept where the link points.
 enum StoreFileChecks {
     static let all: [ConformanceCheck] = [
         ConformanceCheck(
@@ -56,6 +62,34 @@ enum StoreFileChecks {
                     "a damaged store gave \(error.code), expected store_corrupted or store_kind_mismatch")
             }
             try context.expect(try await context.snapshot() == before, "opening a damaged store changed it")
+        },
+        ConformanceCheck(
+            "a store reached through a symbolic link is created and changed where the link points",
+            requires: .survivesReopen, needsStoreFiles: true
+        ) { context in
+            // A store kept on another volume: the link dangles until the first open creates
+            // the file it names, and every later write (a rename, for a backend that replaces
+            // its file) must land there too, or the store forks in two.
+            let files = FileManager.default
+            let volume = context.path("volume")
+            try files.createDirectory(atPath: volume, withIntermediateDirectories: false)
+            let target = "volume/" + context.subject.storeFileName
+            try files.createSymbolicLink(atPath: context.storePath, withDestinationPath: target)
+            for n in 1...2 {
+                let store = try await context.open()
+                try await store.createUser(Fixtures.user(n), initialSession: nil)
+                try await store.close()
+            }
+            let link = try? files.destinationOfSymbolicLink(atPath: context.storePath)
+            try context.expect(link == target, "the link was replaced (it now names \(link ?? "nothing"))")
+            let beside = try files.contentsOfDirectory(atPath: context.directory).sorted()
+            try context.expect(
+                beside == ["volume", context.subject.storeFileName].sorted(),
+                "files were made beside the link instead of beside the store: \(beside)")
+            let store = try await context.open(context.path(target), createIfMissing: false)
+            let count = try await store.userCount()
+            try await store.close()
+            try context.expect(count == 2, "the store the link names holds \(count) users, not the 2 written")
         },
     ]
 }

@@ -100,13 +100,19 @@ struct CLIMessages {
         ko ? "SKIP  \(check): 백엔드가 선언하지 않은 기능: \(missing)" : "SKIP  \(check): the backend does not declare \(missing)"
     }
 
+    func verifySkippedNotFiles(_ check: String) -> String {
+        ko
+            ? "SKIP  \(check): 백엔드가 저장소를 파일에 두지 않습니다"
+            : "SKIP  \(check): the backend does not keep its stores in files"
+    }
+
     func verifySummary(_ backend: String, passed: Int, ran: Int, skipped: Int) -> String {
         if ko {
             return "verify \(backend): 검사 \(ran)개 중 \(passed)개 통과"
-                + (skipped > 0 ? ", \(skipped)개 건너뜀 (선언되지 않은 기능)" : "")
+                + (skipped > 0 ? ", \(skipped)개 건너뜀 (이유는 SKIP 줄에)" : "")
         }
         return "verify \(backend): \(passed) of \(ran) checks passed"
-            + (skipped > 0 ? ", \(skipped) skipped (capabilities not declared)" : "")
+            + (skipped > 0 ? ", \(skipped) skipped (each SKIP line says why)" : "")
     }
 
     func backendLine(selected: Bool, name: String, summary: String) -> String {

@@ -30,8 +30,10 @@ struct VerifyCommand: AsyncParsableCommand {
             let failed = outcomes.filter { $0.failure != nil }
             let skipped = outcomes.filter { $0.skippedFor != nil }
             var lines = outcomes.map { outcome in
-                if let missing = outcome.skippedFor {
-                    return context.messages.verifySkipped(outcome.check, missing: missing.description)
+                if let skipped = outcome.skipped {
+                    return skipped.storesNotInFiles
+                        ? context.messages.verifySkippedNotFiles(outcome.check)
+                        : context.messages.verifySkipped(outcome.check, missing: skipped.missing.description)
                 }
                 return outcome.failure.map { "FAIL  \(outcome.check): \($0)" } ?? "PASS  \(outcome.check)"
             }
@@ -47,7 +49,9 @@ struct VerifyCommand: AsyncParsableCommand {
                     ]
                         + (outcome.failure.map { [("failure", JSONValue.string($0))] } ?? [])
                         + (outcome.skippedFor.map { [("skipped_missing", .array($0.names.map(JSONValue.string)))] }
-                            ?? []))
+                            ?? [])
+                        + (outcome.skipped?.storesNotInFiles == true
+                            ? [("skipped_reason", JSONValue.string("stores_not_in_files"))] : []))
             }
             return CommandReply(
                 lines: lines, fields: [("backend", .string(backend.name)), ("checks", .array(checks))],

@@ -35,7 +35,9 @@ public struct JournalBackendDescriptor: BackendDescriptor {
     public var capabilities: BackendCapabilities { .all }
 
     public func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
-        let path = configuration.location
+        // Where a symbolic link points: creating the journal at the link itself would fail (the
+        // link exists) or, for a store that is replaced by rename, fork it.
+        let path = configuration.locationFollowingLinks
         if access(path, F_OK) != 0 {
             guard errno == ENOENT else { throw JournalFile.failure("stat", path) }
             guard configuration.createIfMissing else { throw AccountError.storeNotFound(location: path) }
