@@ -29,7 +29,7 @@ package struct APIFailure: Error, HTTPResponseError {
 
     /// Whether the client was told less than the error says (a store's internals: a failed or
     /// busy store), so the server logs its cause.
-    package var hidesCause: Bool { status == .internalServerError || code == "store_busy" }
+    package let hidesCause: Bool
 
     package init(_ thrown: any Error, language: Language, style: Style) {
         self.style = style
@@ -108,6 +108,11 @@ package struct APIFailure: Error, HTTPResponseError {
             code = "internal_error"
             message = Self.internalMessage(language)
             retryAfterSeconds = nil
+        }
+        if case .storeBusy? = error as? AccountError {
+            hidesCause = true
+        } else {
+            hidesCause = status == .internalServerError
         }
     }
 
