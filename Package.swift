@@ -149,7 +149,7 @@ let package = Package(
         .target(
             name: "AccountSettings",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "NetworkSupport",
+                "AccountCore", "AccountBackendKit", "FileSupport", "NetworkSupport",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -15,6 +15,9 @@ public struct AccountSettings: Sendable {
     public var sessionFile: String
     /// The config file that was read, if any.
     public var configFile: String?
+    /// The config file's text as it was read, once: the file may have been a pipe that cannot
+    /// be read again, so a child process that needs the same settings is given a copy.
+    public var configFileText: String?
     /// Password rules.
     public var passwordPolicy: PasswordPolicy
     /// Session lifetimes.

@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import Configuration
+import FileSupport
 import Foundation
 import NetworkSupport
 
@@ -72,7 +73,9 @@ public enum SettingsLoader {
         let locations = XDGLocations(environment: environment)
         let configFile = try findConfigFile(overrides, environment, workingDirectory, locations)
         var fileProvider: (any ConfigProvider)?
-        if let configFile, case let text = try readText(configFile), try !ConfigFileKeys.isEmptyDocument(text) {
+        if let configFile, case (let bytes, let text) = try readText(configFile),
+            try !ConfigFileKeys.isEmptyDocument(text)
+        {
             sources.configFile = configFile
             sources.fileText = text
             let nonText = ConfigFileKeys.nonTextKeys(inYAML: text)
@@ -95,7 +98,7 @@ public enum SettingsLoader {
                     )
                 }
             }
-            fileProvider = try await yamlProvider(configFile)
+            fileProvider = try yamlProvider(bytes, configFile)
         }
         let environmentProvider = EnvironmentVariablesProvider(environmentVariables: environment)
             .prefixKeys(with: ConfigKey("accounts"))
@@ -148,6 +151,7 @@ public enum SettingsLoader {
             sections: sections,
             sessionFile: sessionPath ?? locations.stateDirectory + "/session",
             configFile: configFile,
+            configFileText: sources.fileText,
             passwordPolicy: PasswordPolicy(
                 minimumLength: try integer(config, "password.min_length", schema),
                 minimumGuessesLog10: Double(try integer(config, "password.min_guesses_log10", schema))),
@@ -342,23 +346,23 @@ public enum SettingsLoader {
         return FileManager.default.fileExists(atPath: fallback) ? fallback : nil
     }
 
-    private static func readText(_ path: String) throws(AccountError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .configInvalid(key: path, reason: "the config file cannot be read")
+    /// The config file's bytes and text, read once (it may be a pipe, which gives them once).
+    private static func readText(_ path: String) throws(AccountError) -> (bytes: [UInt8], text: String) {
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeInput.read(path)
+        } catch {
+            throw .configInvalid(key: path, reason: "the config file cannot be read: \(error.reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .configInvalid(key: path, reason: "the config file is not UTF-8 text")
         }
-        return text
+        return (bytes, text)
     }
 
-    private static func yamlProvider(_ path: String) async throws(AccountError) -> any ConfigProvider {
+    private static func yamlProvider(_ bytes: [UInt8], _ path: String) throws(AccountError) -> any ConfigProvider {
         do {
-            let location = ConfigReader(
-                provider: InMemoryProvider(values: [
-                    AbsoluteConfigKey(["filePath"]): .init(.string(path), isSecret: false)
-                ]))
-            return try await FileProvider<YAMLSnapshot>(config: location)
+            return try YAMLTextProvider(bytes, file: path)
         } catch {
             throw .configInvalid(key: path, reason: "the config file cannot be parsed: \(error)")
         }

@@ -1,5 +1,6 @@
 import AccountConformance
 import AccountCore
+import AccountSettings
 import ArgumentParser
 import FileSupport
 import Foundation
@@ -23,7 +24,8 @@ struct VerifyCommand: AsyncParsableCommand {
                 backend, values: values, registry: context.backends,
                 processes: .accounts(
                     executable: "/proc/self/exe", backend: backend.name,
-                    arguments: context.settings.configFile.map { ["--config", $0] } ?? [],
+                    arguments: try Self.configForChildren(context.settings, in: scratch.path).map { ["--config", $0] }
+                        ?? [],
                     environment: ProcessInfo.processInfo.environment, scratch: scratch.path))
             try await ConformanceSuite.probe(subject)
             let outcomes = await ConformanceSuite.runAll(on: subject)
@@ -58,5 +60,17 @@ struct VerifyCommand: AsyncParsableCommand {
                 exitStatus: failed.isEmpty ? ExitStatus.success : ExitStatus.checksFailed,
                 jsonError: failed.isEmpty ? nil : ("checks_failed", summary))
         }
+    }
+
+    /// The config file the checks' other processes read: the one given, or, when that was a
+    /// pipe (`--config <(…)`, drained by this process), a copy of its text in `folder`.
+    static func configForChildren(_ settings: AccountSettings, in folder: String) throws -> String? {
+        guard let file = settings.configFile else { return nil }
+        if (try? StoreFile.requireRegularFile(file)) != nil { return file }
+        // An empty pipe set nothing, so the children need no config either.
+        guard let text = settings.configFileText else { return nil }
+        let copy = folder + "/config.yaml"
+        _ = try StoreFile.replace(copy, with: Array(text.utf8))
+        return copy
     }
 }

@@ -71,6 +71,35 @@ struct OperatorOutputTests {
         #expect(result.stdout == "Imported 1 user and 0 sessions.\n")
     }
 
+    @Test("a config from a pipe (bash's <(…)) is read once and used; one that cannot be read says why")
+    func configFromPipe() async throws {
+        let cli = try CLIRunner("config-pipe")
+        let store = cli.root + "/piped.json"
+        // "$0" is accounts; the config names a JSON store, so the sign-up shows where it went.
+        let signup = try await cli.run(
+            [
+                "-c",
+                #""$0" signup --config <(printf 'backend: json\njson:\n  path: %s\n' "$1") "#
+                    + "--email leesoon7@example.com --nickname 이순신 --password-stdin",
+                CLIRunner.executable, store,
+            ],
+            stdin: [Self.password, Self.password], executable: "/bin/bash")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        #expect(try await cli.run(["users", "count", "--backend", "json", "--store", store]).stdout == "1\n")
+        #expect(!FileManager.default.fileExists(atPath: cli.storePath), "the default store was not used")
+        // verify's multi-process check starts more processes with the same settings: they get a copy.
+        let verify = try await cli.run(
+            ["-c", #""$0" verify --config <(printf 'backend: json\n')"#, CLIRunner.executable],
+            executable: "/bin/bash")
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("verify json: ") && !verify.stdout.contains("FAIL"), "\(verify.stdout)")
+        let folder = try await cli.run(["whoami", "--config", cli.root])
+        #expect(folder.status == 8)
+        #expect(
+            folder.stderr
+                == "error: Invalid configuration '\(cli.root)': the config file cannot be read: Is a directory\n")
+    }
+
     @Test("import reads a pipe (bash's <(…)) once, and names the pipe or standard input, never a copy")
     func importPipe() async throws {
         let cli = try await Self.withOneUser("import-pipe")
