@@ -11,6 +11,9 @@ public struct ErrorDetail: Sendable, Hashable, ExpressibleByStringInterpolation,
         case text(String)
         /// A statement about the store or the file that is translated.
         case outcome(ErrorOutcome)
+        /// A cause its module words in each language (an export file's reader: "line 2: the
+        /// line is not a valid record"), where an engine's own message would be `text`.
+        case translated(english: String, korean: String)
     }
 
     /// The clauses, in order.
@@ -52,6 +55,7 @@ public struct ErrorDetail: Sendable, Hashable, ExpressibleByStringInterpolation,
             switch clause {
             case .text(let text): text
             case .outcome(let outcome): outcome.text(language)
+            case .translated(let english, let korean): language == .korean ? korean : english
             }
         }.joined(separator: "; ")
     }

@@ -100,6 +100,9 @@ struct CLIMessages {
         ko ? "SKIP  \(check): 백엔드가 선언하지 않은 기능: \(missing)" : "SKIP  \(check): the backend does not declare \(missing)"
     }
 
+    /// What an error calls standard input when it is the file in question.
+    var standardInput: String { ko ? "표준 입력" : "standard input" }
+
     func verifySkippedNotFiles(_ check: String) -> String {
         ko
             ? "SKIP  \(check): 백엔드가 저장소를 파일에 두지 않습니다"

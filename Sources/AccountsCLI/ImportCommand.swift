@@ -20,7 +20,7 @@ struct ImportCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             // Standard input or a pipe is read once into a private file: the import checks the
             // whole file before the store is opened, then reads it again to load it.
-            let staged = try StagedInput.ifNeeded(input)
+            let staged = try StagedInput.ifNeeded(input, standardInputName: context.messages.standardInput)
             let file = try StoreImporter.validate(staged?.path ?? input, shownAs: staged?.name)
             let progress = ProgressLine(
                 .imported, total: file.header.users, messages: context.messages, json: options.base.json)

@@ -1,4 +1,5 @@
 import AccountCore
+import AccountOperations
 import FileSupport
 import Foundation
 
@@ -11,19 +12,19 @@ import Foundation
 /// when this goes away: for commands that must read their input twice.
 final class StagedInput {
     let path: String
-    /// What messages call the input: "standard input", or the pipe's path.
+    /// What messages call the input: standard input in the message's language, or the pipe's path.
     let name: String
 
-    /// `input` staged when it must be: `-` (standard input) or anything that is not a regular
-    /// file or a folder; nil when it can be read as it is.
-    static func ifNeeded(_ input: String) throws -> StagedInput? {
-        if input == "-" { return try StagedInput(STDIN_FILENO, named: "standard input") }
+    /// `input` staged when it must be: `-` (standard input, which messages call
+    /// `standardInputName`) or anything that is not a regular file or a folder; nil when it can
+    /// be read as it is.
+    static func ifNeeded(_ input: String, standardInputName: String) throws -> StagedInput? {
+        if input == "-" { return try StagedInput(STDIN_FILENO, named: standardInputName) }
         var info = stat()
         guard stat(input, &info) == 0, ![S_IFREG, S_IFDIR].contains(info.st_mode & S_IFMT) else { return nil }
         let fd = open(input, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw AccountError.invalidExport(detail: "\(input): cannot be opened (\(String(cString: strerror(errno))))")
-                .addingOutcome(.nothingWritten)
+            throw ExportFileReader.cannotOpen(input).addingOutcome(.nothingWritten)
         }
         defer { close(fd) }
         return try StagedInput(fd, named: input)

@@ -70,6 +70,19 @@ struct ErrorDetailTests {
         #expect(error.message(.korean) == "저장소 입출력 오류: /srv/a.sqlite: disk I/O error (SQLite code 10)")
     }
 
+    @Test("a translated cause is shown in the message's language, then the outcomes")
+    func translatedCause() {
+        let error = AccountError.invalidExport(
+            detail: ErrorDetail([
+                .translated(english: "e.jsonl line 2: the line is not UTF-8", korean: "e.jsonl 2번째 줄: UTF-8이 아닙니다")
+            ])
+        ).addingOutcome(.nothingWritten)
+        #expect(
+            error.message(.english)
+                == "The export file is invalid: e.jsonl line 2: the line is not UTF-8; nothing was written")
+        #expect(error.message(.korean) == "내보내기 파일이 잘못되었습니다: e.jsonl 2번째 줄: UTF-8이 아닙니다; 아무것도 쓰지 않았습니다")
+    }
+
     @Test("outcomes follow the cause in order, each in the message's language")
     func addedOutcomes() {
         let error = AccountError.invalidExport(detail: "e.jsonl line 2: the line is not a valid record")

@@ -195,7 +195,7 @@ struct OperatorOutputTests {
         #expect(json["imported"] as? Int == 0 && json["conflicts"] as? [String] == ["leesoon7@example.com"])
     }
 
-    @Test("with --lang ko, a refused import says in Korean what it left and what to do, the cause as it was")
+    @Test("with --lang ko, a refused import says in Korean what it left, what to do, and what is wrong with the file")
     func koreanImportRefusals() async throws {
         let cli = try await Self.withOneUser("korean-refusals")
         let file = cli.root + "/all.jsonl"
@@ -210,7 +210,8 @@ struct OperatorOutputTests {
         let error = try #require(json["error"] as? [String: Any])
         #expect(error["code"] as? String == "store_not_empty")
         #expect((error["message"] as? String)?.hasSuffix("; 더하려면 --merge를 사용하세요") == true, "\(error)")
-        // A damaged line: the reader's reason stays as it was, the outcome is Korean.
+        // A damaged line: the reader's reason and the outcome are both Korean.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
         var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map(String.init)
         lines[1] = lines[1].replacingOccurrences(of: "\"email\"", with: "\"emial\"")
         try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
@@ -218,9 +219,15 @@ struct OperatorOutputTests {
             ["import", "--input", file, "--store", cli.root + "/new.sqlite", "--lang", "ko"])
         #expect(damaged.status == 3)
         #expect(
-            damaged.stderr == "오류: 내보내기 파일이 잘못되었습니다: \(file) line 2: the line is not a valid record; 아무것도 쓰지 않았습니다\n",
+            damaged.stderr == "오류: 내보내기 파일이 잘못되었습니다: \(file) 2번째 줄: 올바른 레코드가 아닙니다; 아무것도 쓰지 않았습니다\n",
             "\(damaged.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.root + "/new.sqlite"), "nothing was created")
+        let cut = try await cli.run(
+            ["import", "--input", "-", "--store", cli.root + "/new.sqlite", "--lang", "ko"],
+            stdinBytes: Array(text.utf8.prefix(300)))
+        #expect(
+            cut.stderr == "오류: 내보내기 파일이 잘못되었습니다: 표준 입력 2번째 줄: 마지막 줄이 잘렸습니다; 아무것도 쓰지 않았습니다\n",
+            "\(cut.stderr)")
     }
 
     @Test("subcommands accept only the options they use; accounts app takes the app's")
