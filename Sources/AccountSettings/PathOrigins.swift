@@ -2,14 +2,16 @@ import AccountCore
 import Configuration
 
 /// Resolves a path setting against where it came from: flags and environment against the
-/// working directory, the config file against the file's folder; `~` or `~/…` from any of
+/// working directory, the config file against the file's folder (a piped one, which has no
+/// folder of its own, against the working directory); `~` or `~/…` from any of
 /// them is the home folder, as a shell would have it (a config file, a systemd `Environment=`
 /// line and `--store=~/…` reach the program without a shell's expansion).
 struct PathOrigins {
     let flags: [AbsoluteConfigKey: ConfigValue]
     let environment: [String: String]
     let fileProvider: (any ConfigProvider)?
-    let configFile: String?
+    /// What the config file's relative paths are relative to.
+    let configFolder: String?
     let workingDirectory: String
 
     /// The absolute path set for `name`, or `nil` when only the default applies.
@@ -23,13 +25,10 @@ struct PathOrigins {
                 Self.checked(value, key.environmentName), relativeTo: workingDirectory, environment, key.environmentName
             )
         }
-        if let fileProvider, let configFile,
+        if let fileProvider, let configFolder,
             let value = ConfigReader(provider: fileProvider).string(forKey: ConfigKey(key.components))
         {
-            let folder = configFile.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
-                separator: "/")
-            return try Self.absolute(
-                Self.checked(value, name), relativeTo: folder.isEmpty ? "/" : folder, environment, name)
+            return try Self.absolute(Self.checked(value, name), relativeTo: configFolder, environment, name)
         }
         return nil
     }

@@ -132,8 +132,12 @@ public enum SettingsLoader {
             flags[AbsoluteConfigKey(["server", "port"])] = .init(.int(port), isSecret: false)
         }
         let config = reader(flags)
+        // A piped config (`--config <(…)`, /dev/fd/63) has no folder of its own to be relative to.
+        let configFolder = configFile.map { file in
+            (try? StoreFile.requireRegularFile(file)) != nil ? StoreFile.directory(of: file) : workingDirectory
+        }
         let origins = PathOrigins(
-            flags: flags, environment: environment, fileProvider: fileProvider, configFile: configFile,
+            flags: flags, environment: environment, fileProvider: fileProvider, configFolder: configFolder,
             workingDirectory: workingDirectory)
 
         var sections: [String: BackendConfiguration] = [:]
@@ -346,11 +350,17 @@ public enum SettingsLoader {
         return FileManager.default.fileExists(atPath: fallback) ? fallback : nil
     }
 
+    /// The most a config file may hold: the full commented sample is a few KiB, and a device
+    /// named by mistake (`/dev/zero`) would otherwise be read until memory runs out.
+    private static let configFileLimit = 1 << 20
+
     /// The config file's bytes and text, read once (it may be a pipe, which gives them once).
     private static func readText(_ path: String) throws(AccountError) -> (bytes: [UInt8], text: String) {
         let bytes: [UInt8]
         do {
-            bytes = try WholeInput.read(path)
+            bytes = try WholeInput.read(path, atMost: configFileLimit)
+        } catch  where error.code == EFBIG {
+            throw .configInvalid(key: path, reason: "the config file is larger than 1 MiB: is it the right file?")
         } catch {
             throw .configInvalid(key: path, reason: "the config file cannot be read: \(error.reason)")
         }

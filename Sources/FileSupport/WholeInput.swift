@@ -19,7 +19,9 @@ public enum WholeInput {
     }
 
     /// Every byte of `path`, read until its end.
-    public static func read(_ path: String) throws(Failure) -> [UInt8] {
+    /// - Throws: a `read` failure with `EFBIG` once more than `limit` bytes came, as they would
+    ///   forever from a device such as `/dev/zero`.
+    public static func read(_ path: String, atMost limit: Int) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(operation: "open", code: errno) }
         defer { close(fd) }
@@ -34,6 +36,7 @@ public enum WholeInput {
                 throw Failure(operation: "read", code: errno)
             }
             if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw Failure(operation: "read", code: EFBIG) }
             bytes.append(contentsOf: chunk.prefix(count))
         }
     }

@@ -71,17 +71,20 @@ struct OperatorOutputTests {
         #expect(result.stdout == "Imported 1 user and 0 sessions.\n")
     }
 
-    @Test("a config from a pipe (bash's <(…)) is read once and used; one that cannot be read says why")
+    @Test(
+        "a config from a pipe (bash's <(…)) is read once and used, its paths relative to the working directory; one that cannot be read, or never ends, says why"
+    )
     func configFromPipe() async throws {
         let cli = try CLIRunner("config-pipe")
         let store = cli.root + "/piped.json"
-        // "$0" is accounts; the config names a JSON store, so the sign-up shows where it went.
+        // "$0" is accounts; the config names a JSON store, so the sign-up shows where it went. Its
+        // path is relative: a pipe has no folder of its own, so it is the working directory's.
         let signup = try await cli.run(
             [
                 "-c",
-                #""$0" signup --config <(printf 'backend: json\njson:\n  path: %s\n' "$1") "#
+                #"cd "$1" && "$0" signup --config <(printf 'backend: json\njson:\n  path: piped.json\n') "#
                     + "--email leesoon7@example.com --nickname 이순신 --password-stdin",
-                CLIRunner.executable, store,
+                CLIRunner.executable, cli.root,
             ],
             stdin: [Self.password, Self.password], executable: "/bin/bash")
         #expect(signup.status == 0, "\(signup.stderr)")
@@ -93,6 +96,12 @@ struct OperatorOutputTests {
             executable: "/bin/bash")
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stdout.contains("verify json: ") && !verify.stdout.contains("FAIL"), "\(verify.stdout)")
+        let endless = try await cli.run(["whoami", "--config", "/dev/zero"])
+        #expect(endless.status == 8)
+        #expect(
+            endless.stderr
+                == "error: Invalid configuration '/dev/zero': the config file is larger than 1 MiB: is it the right file?\n"
+        )
         let folder = try await cli.run(["whoami", "--config", cli.root])
         #expect(folder.status == 8)
         #expect(
