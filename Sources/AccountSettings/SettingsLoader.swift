@@ -134,7 +134,7 @@ public enum SettingsLoader {
         let config = reader(flags)
         // A piped config (`--config <(…)`, /dev/fd/63) has no folder of its own to be relative to.
         let configFolder = configFile.map { file in
-            (try? StoreFile.requireRegularFile(file)) != nil ? StoreFile.directory(of: file) : workingDirectory
+            StoreFile.isRegularFile(file) ? StoreFile.directory(of: file) : workingDirectory
         }
         let origins = PathOrigins(
             flags: flags, environment: environment, fileProvider: fileProvider, configFolder: configFolder,

@@ -160,6 +160,13 @@ public enum StoreFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Whether `path` is a regular file (following links): not a pipe such as bash's `<(…)`, a
+    /// device or a folder, and not missing.
+    public static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Fails with a clear error when `path` exists but is not a regular file (a device such as
     /// `/dev/null`, a folder, a socket): no backend keeps its store in one.
     public static func requireRegularFile(_ path: String) throws(AccountError) {
