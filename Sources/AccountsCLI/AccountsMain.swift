@@ -35,9 +35,15 @@ public enum AccountsMain {
 
     private static func run(_ arguments: [String]) async -> Int32 {
         do {
-            var command = try CompletionScriptCheck.withoutCompletionScriptCheck(arguments) {
-                try AccountsCommand.parseAsRoot(arguments)
-            }
+            // A shell asking for the values of an argument whose completion is async (the
+            // emails of `users show`) gets them only from the async parse; every other command
+            // line takes the sync one, as before.
+            var command =
+                arguments.first == "---completion"
+                ? try await AccountsCommand.asyncParseAsRoot(arguments)
+                : try CompletionScriptCheck.withoutCompletionScriptCheck(arguments) {
+                    try AccountsCommand.parseAsRoot(arguments)
+                }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -47,20 +47,11 @@ struct CommandContext {
         _ body: (CommandContext, [EffectiveSetting]) async throws -> CommandReply
     ) async throws {
         let environment = ProcessInfo.processInfo.environment
-        let language = options.base.lang?.language ?? Language.fromLocale(environment: environment)
+        let language = Self.language(options, environment: environment)
         let printer = ReplyPrinter(json: options.base.json, language: language)
         do {
-            let (overrides, workingDirectory) = (options.settingsOverrides, FileManager.default.currentDirectoryPath)
-            let (settings, effective) =
-                describing
-                ? try await SettingsLoader.loadDescribed(
-                    overrides: overrides, environment: environment, workingDirectory: workingDirectory,
-                    registry: CLIBackends.registry)
-                : (
-                    try await SettingsLoader.load(
-                        overrides: overrides, environment: environment, workingDirectory: workingDirectory,
-                        registry: CLIBackends.registry), []
-                )
+            let (settings, effective) = try await Self.settings(
+                options, environment: environment, describing: describing)
             let context = CommandContext(
                 options: options, language: language, settings: settings, messages: CLIMessages(language: language))
             let reply = try await body(context, effective)
@@ -89,6 +80,36 @@ struct CommandContext {
                 code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
             throw ExitCode(ExitStatus.interrupted)
         }
+    }
+
+    /// The context `run` would hand its body, for work that prints nothing of its own and whose
+    /// failure the caller handles (tab completion, which must not write to the terminal).
+    static func load(_ options: some CommandOptions) async throws -> CommandContext {
+        let environment = ProcessInfo.processInfo.environment
+        let language = Self.language(options, environment: environment)
+        let settings = try await Self.settings(options, environment: environment, describing: false).settings
+        return CommandContext(
+            options: options, language: language, settings: settings, messages: CLIMessages(language: language))
+    }
+
+    private static func language(_ options: some CommandOptions, environment: [String: String]) -> Language {
+        options.base.lang?.language ?? Language.fromLocale(environment: environment)
+    }
+
+    /// The settings from every layer, and with `describing` where each came from.
+    private static func settings(
+        _ options: some CommandOptions, environment: [String: String], describing: Bool
+    ) async throws -> (settings: AccountSettings, effective: [EffectiveSetting]) {
+        let (overrides, workingDirectory) = (options.settingsOverrides, FileManager.default.currentDirectoryPath)
+        guard describing else {
+            let settings = try await SettingsLoader.load(
+                overrides: overrides, environment: environment, workingDirectory: workingDirectory,
+                registry: CLIBackends.registry)
+            return (settings, [])
+        }
+        return try await SettingsLoader.loadDescribed(
+            overrides: overrides, environment: environment, workingDirectory: workingDirectory,
+            registry: CLIBackends.registry)
     }
 
     /// Opens the configured store and runs `body` with it, closing it afterwards. Only a command

@@ -28,7 +28,10 @@ struct UsersCommand: AsyncParsableCommand {
         // `.unconditional`, so that `--limit -1` is read as a value (and refused as out of range)
         // rather than as an unknown option.
         @Option(parsing: .unconditional, help: "At most this many accounts (1 to 100000).") var limit = 100
-        @Option(help: "Start after this email (the last one of the previous page).") var after: String?
+        @Option(
+            help: "Start after this email (the last one of the previous page).",
+            completion: StoredEmailCompletion.kind)
+        var after: String?
         @OptionGroup var options: StoreOptions
 
         func validate() throws {
@@ -51,7 +54,8 @@ struct UsersCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show one account: profile, sessions, failed logins.")
-        @Argument(help: "The account's email (any spelling of the domain).") var email: String
+        @Argument(help: "The account's email (any spelling of the domain).", completion: StoredEmailCompletion.kind)
+        var email: String
         @OptionGroup var options: StoreOptions
 
         func run() async throws {

@@ -49,20 +49,69 @@ struct ArgumentParsingTests {
     @Test("bash completes backend names asked of the program, and settings and store files")
     func bashCompletes() async throws {
         let cli = try CLIRunner("parsing-completion-bash-run")
-        let script = try await cli.run(["--generate-completion-script", "bash"])
-        #expect(script.status == 0, "\(script.stderr)")
-        try script.stdout.write(toFile: cli.root + "/accounts.bash", atomically: true, encoding: .utf8)
         // A folder of its own: bash offers folders beside the files, and the sandbox has some.
         let folder = cli.root + "/files"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for file in ["a.yaml", "b.yml", "notes.txt", "store.sqlite"] {
             #expect(FileManager.default.createFile(atPath: folder + "/" + file, contents: nil))
         }
+        let lines = try await Self.bashOffers(
+            cli, in: "files",
+            for: ["signup --backend ", "migrate --to-backend l", "login --config ", "import --input s"])
+        // The running program's registry, not a list fixed when the script was made.
+        #expect(lines.first == BackendRegistry.standard.names.sorted().joined(separator: " "), "\(lines)")
+        #expect(lines.dropFirst().first == "lmdb", "\(lines)")
+        #expect(lines.dropFirst(2).first == "a.yaml b.yml", "settings are YAML files: \(lines)")
+        #expect(lines.dropFirst(3).first == "store.sqlite", "\(lines)")
+    }
+
+    @Test(
+        "bash completes users show and users list --after with the emails of the store the line names",
+        arguments: ["sqlite", "lmdb", "json"])
+    func bashCompletesEmails(_ backend: String) async throws {
+        let cli = try CLIRunner("parsing-completion-emails-\(backend)")
+        let store = try await WrittenStore.make(cli, count: 250, backend: backend)
+        let show = "users show --backend \(backend) --store \(store) "
+        let lines = try await Self.bashOffers(
+            cli,
+            for: [
+                show + "user10024", show + "--json user1002",
+                "users list --backend \(backend) --store \(store) --after user10010",
+                show + "user1001", show, show + "user1003",
+                "users show --backend \(backend) --store \(store)-missing user",
+                "users show --backend \(backend) --store \(store) --limit 3 user",
+            ])
+        let emails = { (range: ClosedRange<Int>) in range.map { "user\($0)@example.com" }.joined(separator: " ") }
+        #expect(lines.first == emails(100_240...100_249), "the run of a prefix: \(lines)")
+        #expect(lines.dropFirst().first == emails(100_200...100_249), "after a flag: \(lines)")
+        #expect(lines.dropFirst(2).first == emails(100_100...100_109), "an option's value: \(lines)")
+        // At most 100 offered: the run of `user1001` is exactly that, and everyone is more.
+        #expect(lines.dropFirst(3).first == emails(100_100...100_199), "\(lines)")
+        #expect(lines.dropFirst(4).first == emails(100_000...100_099), "\(lines)")
+        // No such emails, a store that is not there, a line that does not parse: nothing offered.
+        #expect(lines.dropFirst(5).first == "", "\(lines)")
+        #expect(lines.dropFirst(6).first == "", "\(lines)")
+        #expect(lines.dropFirst(7).first == "", "\(lines)")
+        #expect(
+            !FileManager.default.fileExists(atPath: store + "-missing"),
+            "completion created the store it was asked about")
+        #expect(!FileManager.default.fileExists(atPath: cli.storePath), "completion created the default store")
+    }
+
+    /// What bash offers on TAB at the end of each of `lines` (the arguments after the program),
+    /// run in the folder `folder` of the scratch folder: the offers of each line sorted and
+    /// joined by spaces, one line each.
+    static func bashOffers(_ cli: borrowing CLIRunner, in folder: String = ".", for lines: [String]) async throws
+        -> [String]
+    {
+        let script = try await cli.run(["--generate-completion-script", "bash"])
+        #expect(script.status == 0, "\(script.stderr)")
+        try script.stdout.write(toFile: cli.root + "/accounts.bash", atomically: true, encoding: .utf8)
         // What bash does on TAB: fills COMP_WORDS and friends for the line and calls the
         // function the script registered; COMPREPLY holds what it would offer, one per line.
         let offered = """
             source ./accounts.bash
-            cd files
+            cd \(folder)
             offer() {
                 COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; read -ra COMP_WORDS <<<"$1"
                 [[ "$1" == *" " ]] && COMP_WORDS+=("")
@@ -70,19 +119,12 @@ struct ArgumentParsingTests {
                 _accounts accounts "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
                 printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' '
             }
-            offer "\(CLIRunner.executable) signup --backend "
-            offer "\(CLIRunner.executable) migrate --to-backend l"
-            offer "\(CLIRunner.executable) login --config "
-            offer "\(CLIRunner.executable) import --input s"
-            """
+
+            """ + lines.map { "offer \"\(CLIRunner.executable) \($0)\"\n" }.joined()
         let result = try await cli.run(["-c", offered], executable: "/bin/bash")
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.count == 5, "\(result.stdout)")
-        // The running program's registry, not a list fixed when the script was made.
-        #expect(lines.first == BackendRegistry.standard.names.sorted().joined(separator: " "), "\(result.stdout)")
-        #expect(lines.dropFirst().first == "lmdb", "\(result.stdout)")
-        #expect(lines.dropFirst(2).first == "a.yaml b.yml", "settings are YAML files: \(result.stdout)")
-        #expect(lines.dropFirst(3).first == "store.sqlite", "\(result.stdout)")
+        let offers = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(offers.count == lines.count + 1, "\(result.stdout)")
+        return offers
     }
 }

@@ -10,26 +10,10 @@ import Testing
 /// `--json`.
 @Suite("Progress")
 struct ProgressLineTests {
-    /// A SQLite store of `count` users, written directly.
-    static func store(_ cli: borrowing CLIRunner, count: Int) async throws -> String {
-        let path = cli.root + "/big.sqlite"
-        let backend = try BackendRegistry.standard.descriptor(named: "sqlite")
-        let store = try await BackendRegistry.standard.open(
-            backend, BackendConfiguration(location: path, values: backend.defaultValues))
-        let users = (0..<count).map { n in
-            UserRecord(
-                id: UserID(rawValue: String(format: "%032x", n)), email: "user\(100_000 + n)@example.com",
-                nickname: "user \(n)", passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: Int64(n)))
-        }
-        _ = try await store.createUsers(users)
-        try await store.close()
-        return path
-    }
-
     @Test("doctor on a terminal shows a progress line; in a pipe and with --json it does not")
     func doctorProgress() async throws {
         let cli = try CLIRunner("progress-doctor")
-        let path = try await Self.store(cli, count: 3_000)
+        let path = try await WrittenStore.make(cli, count: 3_000)
         let terminal = try PseudoTerminal(
             executable: CLIRunner.executable, arguments: ["doctor", "--store", path], environment: cli.environment)
         #expect(try terminal.waitForExit() == 0)
@@ -47,7 +31,7 @@ struct ProgressLineTests {
     @Test("export and migrate on a terminal show their progress too")
     func transferProgress() async throws {
         let cli = try CLIRunner("progress-transfer")
-        let path = try await Self.store(cli, count: 1_200)
+        let path = try await WrittenStore.make(cli, count: 1_200)
         let export = try PseudoTerminal(
             executable: CLIRunner.executable,
             arguments: ["export", "--store", path, "--output", cli.root + "/all.jsonl"],
@@ -65,7 +49,7 @@ struct ProgressLineTests {
     @Test("with --lang ko the progress line is Korean, like the summary after it")
     func koreanProgress() async throws {
         let cli = try CLIRunner("progress-korean")
-        let path = try await Self.store(cli, count: 1_200)
+        let path = try await WrittenStore.make(cli, count: 1_200)
         let export = try await cli.run(["export", "--store", path, "--output", cli.root + "/all.jsonl"])
         #expect(export.status == 0, "\(export.stderr)")
         let importing = try PseudoTerminal(
