@@ -1,4 +1,6 @@
 import Foundation
+import StoreSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -6,11 +8,17 @@ import Foundation
 
 /// Runs a program on a fresh pseudo-terminal as its controlling terminal, as a person's shell
 /// would, and reads what it shows.
-package final class PseudoTerminal {
+///
+/// Waiting for the program to show something blocks a thread of this terminal's own queue,
+/// never one of Swift's cooperative pool (two threads on a two-core machine): tests run side by
+/// side, and two terminals waiting there would stall every other test's tasks, timers and
+/// in-process servers for as long as their programs take.
+package final class PseudoTerminal: Sendable {
     private let master: Int32
     private let pid: pid_t
-    private var output: [UInt8] = []
-    private var consumed = 0
+    private let waits = SerialIOQueue(label: "pseudo-terminal")
+    /// What the program has shown, and how much of it `expect` has matched.
+    private let screen = Mutex<(output: [UInt8], consumed: Int)>(([], 0))
 
     package struct Timeout: Error, CustomStringConvertible {
         package let description: String
@@ -66,10 +74,10 @@ package final class PseudoTerminal {
         }()
 
     /// What a child started now lists in its `/proc/self/fd` (`ls -l`): the descriptors it got.
-    package static func descriptorsOfNewChild() throws -> String {
+    package static func descriptorsOfNewChild() async throws -> String {
         let child = try PseudoTerminal(
             executable: "/bin/sh", arguments: ["-c", "ls -l /proc/self/fd; echo END; read line"], environment: [:])
-        return try child.expect("END")
+        return try await child.expect("END")
     }
 
     deinit {
@@ -92,48 +100,54 @@ package final class PseudoTerminal {
 
     /// Waits (up to `seconds`) until the screen shows `text` after what was already matched.
     @discardableResult
-    package func expect(_ text: String, seconds: Double = 15) throws -> String {
+    package func expect(_ text: String, seconds: Double = 15) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let fresh = String(decoding: output[consumed...], as: UTF8.self)
-            if let range = fresh.range(of: text) {
+            let (fresh, seen) = screen.withLock { screen in
+                let fresh = String(decoding: screen.output[screen.consumed...], as: UTF8.self)
+                guard let range = fresh.range(of: text) else { return (fresh, String?.none) }
                 let seen = String(fresh[..<range.upperBound])
-                consumed += seen.utf8.count
-                return seen
+                screen.consumed += seen.utf8.count
+                return (fresh, seen)
             }
+            if let seen { return seen }
             let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, readSome(timeoutMilliseconds: Int32(remaining * 1000)) else {
+            guard remaining > 0, await readSome(timeoutMilliseconds: Int32(remaining * 1000)) else {
                 throw Timeout(description: "did not see '\(text)'; the screen shows:\n\(fresh)")
             }
         }
     }
 
     /// Everything shown so far.
-    package var transcript: String { String(decoding: output, as: UTF8.self) }
+    package var transcript: String { screen.withLock { String(decoding: $0.output, as: UTF8.self) } }
 
     /// Waits for the program to end and returns its exit status, reading what it still shows.
-    package func waitForExit(seconds: Double = 15) throws -> Int32 {
+    package func waitForExit(seconds: Double = 15) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             var status: Int32 = 0
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid {
-                while readSome(timeoutMilliseconds: 50) {}
+                while await readSome(timeoutMilliseconds: 50) {}
                 return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             }
-            _ = readSome(timeoutMilliseconds: 50)
+            _ = await readSome(timeoutMilliseconds: 50)
         }
         throw Timeout(description: "the program did not exit; the screen shows:\n\(transcript)")
     }
 
     /// Reads what is available within the timeout; `false` when nothing came.
-    private func readSome(timeoutMilliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, max(1, timeoutMilliseconds)) > 0 else { return false }
+    private func readSome(timeoutMilliseconds: Int32) async -> Bool {
+        let master = master
+        let ready = await waits.run {
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, max(1, timeoutMilliseconds)) > 0
+        }
+        guard ready else { return false }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
         guard count > 0 else { return false }
-        output += buffer[..<count]
+        screen.withLock { $0.output += buffer[..<count] }
         return true
     }
 }

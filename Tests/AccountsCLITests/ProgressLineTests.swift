@@ -16,13 +16,13 @@ struct ProgressLineTests {
         let path = try await WrittenStore.make(cli, count: 3_000)
         let terminal = try PseudoTerminal(
             executable: CLIRunner.executable, arguments: ["doctor", "--store", path], environment: cli.environment)
-        #expect(try terminal.waitForExit() == 0)
+        #expect(try await terminal.waitForExit() == 0)
         #expect(terminal.transcript.contains("checked users: 500 of 3000"), "\(terminal.transcript)")
         #expect(terminal.transcript.contains("users:     3000"))
         let json = try PseudoTerminal(
             executable: CLIRunner.executable, arguments: ["doctor", "--store", path, "--json"],
             environment: cli.environment)
-        #expect(try json.waitForExit() == 0)
+        #expect(try await json.waitForExit() == 0)
         #expect(!json.transcript.contains("checked users"), "\(json.transcript)")
         let piped = try await cli.run(["doctor", "--store", path])
         #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
@@ -36,13 +36,13 @@ struct ProgressLineTests {
             executable: CLIRunner.executable,
             arguments: ["export", "--store", path, "--output", cli.root + "/all.jsonl"],
             environment: cli.environment)
-        #expect(try export.waitForExit() == 0)
+        #expect(try await export.waitForExit() == 0)
         #expect(export.transcript.contains("exported users: 500 of 1200"), "\(export.transcript)")
         let migrate = try PseudoTerminal(
             executable: CLIRunner.executable,
             arguments: ["migrate", "--store", path, "--to-backend", "lmdb", "--to-store", cli.root + "/m.lmdb"],
             environment: cli.environment)
-        #expect(try migrate.waitForExit() == 0)
+        #expect(try await migrate.waitForExit() == 0)
         #expect(migrate.transcript.contains("migrated users: 500 of 1200"), "\(migrate.transcript)")
     }
 
@@ -58,7 +58,7 @@ struct ProgressLineTests {
                 "import", "--input", cli.root + "/all.jsonl", "--store", cli.root + "/copy.sqlite", "--lang", "ko",
             ],
             environment: cli.environment)
-        #expect(try importing.waitForExit() == 0)
+        #expect(try await importing.waitForExit() == 0)
         // The first batch is 1,000 users: the first line drawn counts them.
         #expect(importing.transcript.contains("가져온 사용자: 1000 / 1200 (초당 "), "\(importing.transcript)")
         #expect(importing.transcript.contains("사용자 1200명과 세션 0개를 가져왔습니다."), "\(importing.transcript)")

@@ -17,12 +17,12 @@ import Testing
 @Suite("Foreign writer")
 struct ForeignWriterTests {
     @Test("a child started while the JSON store's lock is held does not inherit the lock's descriptor")
-    func lockNotPassedOn() throws {
+    func lockNotPassedOn() async throws {
         let scratch = try ScratchFolder("foreign-writer")
         let store = scratch.path + "/accounts.json"
         let holder = try ForeignWriter(backend: "json", storePath: store)
         defer { holder.release() }
-        let descriptors = try PseudoTerminal.descriptorsOfNewChild()
+        let descriptors = try await PseudoTerminal.descriptorsOfNewChild()
         #expect(!descriptors.contains(".lock"), "the child holds the lock's file open: \(descriptors)")
     }
 
