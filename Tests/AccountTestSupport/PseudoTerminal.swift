@@ -15,7 +15,8 @@ import Synchronization
 /// in-process servers for as long as their programs take.
 package final class PseudoTerminal: Sendable {
     private let master: Int32
-    private let pid: pid_t
+    /// The program's process id.
+    package let pid: pid_t
     private let waits = SerialIOQueue(label: "pseudo-terminal")
     /// What the program has shown, and how much of it `expect` has matched.
     private let screen = Mutex<(output: [UInt8], consumed: Int)>(([], 0))
@@ -99,9 +100,15 @@ package final class PseudoTerminal: Sendable {
     }
 
     /// Waits (up to `seconds`) until the screen shows `text` after what was already matched.
+    ///
+    /// The wait does not hold a thread of the pool, so a task can resume well after its
+    /// deadline when other tests keep the pool busy (seen in CI: 15 s, in the first seconds of
+    /// the suite). So the deadline is only when to stop waiting: what the program showed
+    /// meanwhile is read and looked at once more before the wait gives up.
     @discardableResult
     package func expect(_ text: String, seconds: Double = 15) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
+        var lastLook = false
         while true {
             let (fresh, seen) = screen.withLock { screen in
                 let fresh = String(decoding: screen.output[screen.consumed...], as: UTF8.self)
@@ -111,9 +118,12 @@ package final class PseudoTerminal: Sendable {
                 return (fresh, seen)
             }
             if let seen { return seen }
+            if lastLook { throw Timeout(description: "did not see '\(text)'; the screen shows:\n\(fresh)") }
             let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, await readSome(timeoutMilliseconds: Int32(remaining * 1000)) else {
-                throw Timeout(description: "did not see '\(text)'; the screen shows:\n\(fresh)")
+            let cameMore = remaining > 0 ? await readSome(timeoutMilliseconds: Int32(remaining * 1000)) : false
+            if !cameMore {
+                while await readSome(timeoutMilliseconds: 1) {}
+                lastLook = true
             }
         }
     }
@@ -122,18 +132,20 @@ package final class PseudoTerminal: Sendable {
     package var transcript: String { screen.withLock { String(decoding: $0.output, as: UTF8.self) } }
 
     /// Waits for the program to end and returns its exit status, reading what it still shows.
+    /// As with `expect`, a wait that resumes after its deadline looks once more.
     package func waitForExit(seconds: Double = 15) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        while true {
+            let expired = Date() >= deadline
             var status: Int32 = 0
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid {
                 while await readSome(timeoutMilliseconds: 50) {}
                 return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             }
+            if expired { throw Timeout(description: "the program did not exit; the screen shows:\n\(transcript)") }
             _ = await readSome(timeoutMilliseconds: 50)
         }
-        throw Timeout(description: "the program did not exit; the screen shows:\n\(transcript)")
     }
 
     /// Reads what is available within the timeout; `false` when nothing came.

@@ -47,4 +47,15 @@ struct PseudoTerminalTests {
         }
         for terminal in terminals { #expect(try await terminal.waitForExit() == 0) }
     }
+
+    @Test("a wait that resumes after its deadline still reads what came meanwhile and sees the exit")
+    func lateWaitLooksOnceMore() async throws {
+        let terminal = try PseudoTerminal(
+            executable: "/bin/sh", arguments: ["-c", "echo GO; exit 3"], environment: [:])
+        // Ended (a zombie, not yet reaped) before either wait starts: a deadline of 0 is a wait
+        // whose task was scheduled only after its deadline, as happens when the pool is busy.
+        #expect(try await processEnds(terminal.pid, within: 60))
+        #expect(try await terminal.expect("GO", seconds: 0) == "GO")
+        #expect(try await terminal.waitForExit(seconds: 0) == 3)
+    }
 }
