@@ -55,15 +55,13 @@ enum StoredEmailCompletion {
         }
     }
 
-    /// Up to `most` emails starting with `prefix`, read a page at a time through `page`
-    /// (the emails after the first argument, in the store's byte order, at most the second).
-    static func collect(
-        prefix: String, pageSize: Int = most, page: (String?, Int) async throws -> [String]
-    ) async throws -> [String] {
+    /// Up to `most` emails starting with `prefix`, read `most` at a time through `page` (the
+    /// emails after the first argument, in the store's byte order, at most the second).
+    static func collect(prefix: String, page: (String?, Int) async throws -> [String]) async throws -> [String] {
         var found: [String] = []
         var after = start(before: prefix)
         while true {
-            let emails = try await page(after, pageSize)
+            let emails = try await page(after, most)
             for email in emails {
                 if email.utf8.starts(with: prefix.utf8) {
                     found.append(email)
@@ -72,7 +70,7 @@ enum StoredEmailCompletion {
                     return found  // past the run of emails that start with the prefix
                 }
             }
-            guard emails.count == pageSize, let last = emails.last else { return found }
+            guard emails.count == most, let last = emails.last else { return found }
             after = last
         }
     }

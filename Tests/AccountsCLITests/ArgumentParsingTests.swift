@@ -85,7 +85,7 @@ struct ArgumentParsingTests {
         #expect(lines.first == emails(100_240...100_249), "the run of a prefix: \(lines)")
         #expect(lines.dropFirst().first == emails(100_200...100_249), "after a flag: \(lines)")
         #expect(lines.dropFirst(2).first == emails(100_100...100_109), "an option's value: \(lines)")
-        // At most 100 offered: the run of `user1001` is exactly that, and everyone is more.
+        // At most 100 offered: the run of `user1001` is exactly 100, and an empty prefix's all 250.
         #expect(lines.dropFirst(3).first == emails(100_100...100_199), "\(lines)")
         #expect(lines.dropFirst(4).first == emails(100_000...100_099), "\(lines)")
         // No such emails, a store that is not there, a line that does not parse: nothing offered.
