@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `scripts/test.sh` installs or starts everything the skippable cases need (a PostgreSQL server
-/// with its Unix socket, openssl, gcc) and says so with `TEST_REQUIRE_PROVIDED=1`. Under it, a
+/// with its Unix socket, openssl, gcc, zsh and fish) and says so with `TEST_REQUIRE_PROVIDED=1`. Under it, a
 /// missing part fails here by name, instead of the cases that need it skipping and the run
 /// passing without them. Each check is the very condition those cases skip on, so no reason's
 /// wording is matched and none can drift.
@@ -32,6 +32,9 @@ struct ProvidedPartsTests {
         Part(
             name: "gcc", isPresent: { StandardInputFaultTests.hasCompiler },
             skipReason: StandardInputFaultTests.noCompiler),
+        Part(
+            name: "zsh and fish", isPresent: { ShellCompletionTests.areInstalled },
+            skipReason: ShellCompletionTests.notInstalled),
     ]
 
     @Test(
