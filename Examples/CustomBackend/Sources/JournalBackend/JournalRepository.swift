@@ -111,20 +111,28 @@ public final class JournalRepository: UserRepository {
         }
     }
 
-    public func createUsers(_ users: [UserRecord]) async throws -> [String] {
+    /// The whole batch, users and their sessions, is one journal line: all of it or none.
+    /// (This is the requirement itself. A backend that implemented only `createUsers(_:)`, the
+    /// batch requirement before sessions joined it, would silently get the protocol's default,
+    /// one write per user.)
+    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try write { state in
             var taken = Set(state.sortedEmails())
             var accepted: [UserRecord] = []
+            var acceptedIDs: Set<UserID> = []
             var skipped: [String] = []
             for user in users {
-                if taken.contains(user.email) || state.user(id: user.id) != nil {
+                if taken.contains(user.email) || state.user(id: user.id) != nil || acceptedIDs.contains(user.id) {
                     skipped.append(user.email)
                 } else {
                     taken.insert(user.email)
+                    acceptedIDs.insert(user.id)
                     accepted.append(user)
                 }
             }
-            return (accepted.isEmpty ? nil : JournalEntry(putUsers: accepted), skipped)
+            guard !accepted.isEmpty else { return (nil, skipped) }
+            let theirSessions = sessions.filter { acceptedIDs.contains($0.userID) }
+            return (JournalEntry(putUsers: accepted, putSessions: theirSessions.isEmpty ? nil : theirSessions), skipped)
         }
     }
 

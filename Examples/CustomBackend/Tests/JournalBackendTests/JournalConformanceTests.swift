@@ -41,47 +41,82 @@ struct JournalConformanceTests {
 
     @Test("the other backends refuse a journal as store_kind_mismatch")
     func othersRefuseIt() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/accounts.journal"
-        let journal = try await Self.registry.open("journal", BackendConfiguration(location: path))
-        try await journal.close()
-        for other in BackendRegistry.standard.descriptors where other.storesInFiles {
-            do {
-                _ = try await Self.registry.open(
-                    other, BackendConfiguration(location: path, values: other.defaultValues))
-                Issue.record("\(other.name) opened a journal")
-            } catch let error as AccountError {
-                #expect(error.code == "store_kind_mismatch", "\(other.name): \(error)")
+        try await Self.withJournalPath { path in
+            let journal = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            try await journal.close()
+            for other in BackendRegistry.standard.descriptors where other.storesInFiles {
+                do {
+                    _ = try await Self.registry.open(
+                        other, BackendConfiguration(location: path, values: other.defaultValues))
+                    Issue.record("\(other.name) opened a journal")
+                } catch let error as AccountError {
+                    #expect(error.code == "store_kind_mismatch", "\(other.name): \(error)")
+                }
             }
         }
     }
 
     @Test("a crash mid-append (a torn last line) loses only that write, and the next write repairs it")
     func tornTail() async throws {
+        try await Self.withJournalPath { path in
+            let user = UserRecord(
+                id: UserID(rawValue: String(repeating: "a", count: 32)), email: "torntail@example.com",
+                nickname: "torn", passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: 1))
+            let store = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            try await store.createUser(user, initialSession: nil)
+            try await store.close()
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            handle.seekToEndOfFile()
+            handle.write(Data(#"{"putUsers":[{"id":"#.utf8))
+            handle.closeFile()
+            let reopened = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            #expect(try await reopened.userCount() == 1)
+            var second = user
+            second.id = UserID(rawValue: String(repeating: "b", count: 32))
+            second.email = "secondone@example.com"
+            try await reopened.createUser(second, initialSession: nil)
+            #expect(try await reopened.integrityCheck() == ["ok"])
+            #expect(try await reopened.userCount() == 2)
+            try await reopened.close()
+        }
+    }
+
+    @Test("a batch of users with their sessions is one journal line, so a crash keeps all of it or none")
+    func batchIsOneLine() async throws {
+        try await Self.withJournalPath { path in
+            let users = (1...50).map { n in
+                UserRecord(
+                    id: UserID(rawValue: String(format: "%032x", n)), email: "batchuser\(n)@example.com",
+                    nickname: "batch \(n)", passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: Int64(n)))
+            }
+            let sessions = users.map { user in
+                SessionRecord(
+                    tokenHash: String(repeating: "0", count: 32) + user.id.rawValue, userID: user.id,
+                    createdAt: user.createdAt, lastSeenAt: user.createdAt,
+                    expiresAt: Timestamp(millisecondsSince1970: 10_000), idleTimeoutSeconds: 3_600, remember: false)
+            }
+            let store = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            let linesBefore = try Self.lineCount(path)
+            // What an import calls (StoreImporter, StoreMigrator): the requirement, not the
+            // protocol's one-at-a-time default.
+            #expect(try await store.createUsers(users, sessions: sessions).isEmpty)
+            #expect(try Self.lineCount(path) == linesBefore + 1, "the batch was not written as one line")
+            #expect(try await store.userCount() == 50)
+            #expect(try await store.sessions(userID: users[49].id) == [sessions[49]])
+            try await store.close()
+        }
+    }
+
+    /// The path of a journal in a new folder, removed when `body` ends.
+    static func withJournalPath(_ body: (String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/accounts.journal"
-        let user = UserRecord(
-            id: UserID(rawValue: String(repeating: "a", count: 32)), email: "torntail@example.com", nickname: "torn",
-            passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: 1))
-        let store = try await Self.registry.open("journal", BackendConfiguration(location: path))
-        try await store.createUser(user, initialSession: nil)
-        try await store.close()
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        handle.seekToEndOfFile()
-        handle.write(Data(#"{"putUsers":[{"id":"#.utf8))
-        handle.closeFile()
-        let reopened = try await Self.registry.open("journal", BackendConfiguration(location: path))
-        #expect(try await reopened.userCount() == 1)
-        var second = user
-        second.id = UserID(rawValue: String(repeating: "b", count: 32))
-        second.email = "secondone@example.com"
-        try await reopened.createUser(second, initialSession: nil)
-        #expect(try await reopened.integrityCheck() == ["ok"])
-        #expect(try await reopened.userCount() == 2)
-        try await reopened.close()
+        try await body(folder + "/accounts.journal")
+    }
+
+    /// How many lines the journal has: its header, then one per write.
+    static func lineCount(_ path: String) throws -> Int {
+        try Data(contentsOf: URL(fileURLWithPath: path)).filter { $0 == 0x0A }.count
     }
 }
