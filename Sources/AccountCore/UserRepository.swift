@@ -51,6 +51,10 @@ public protocol UserRepository: Sendable {
     /// migrations): a crash or an error leaves all of the batch or none of it, never users without
     /// their sessions. A user whose email is already stored (or appears earlier in the batch) is
     /// skipped and its email returned, and its sessions with it; the others are stored.
+    ///
+    /// There is no default: one `createUser` at a time would not keep that promise, and a
+    /// default would also stand in, without a word from the compiler, for a backend whose own
+    /// batch method has another signature (such as 0.2.0's `createUsers(_:)`).
     func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String]
 
     /// The user with this normalized email, if any.
@@ -130,25 +134,5 @@ extension UserRepository {
     /// A batch of users without sessions.
     public func createUsers(_ users: [UserRecord]) async throws -> [String] {
         try await createUsers(users, sessions: [])
-    }
-
-    /// One `createUser` and `createSession` at a time: correct for any backend, fast for none,
-    /// and not atomic — a backend that can do better (every standard one does) implements the
-    /// requirement itself.
-    public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
-        var skipped: [String] = []
-        var stored: Set<UserID> = []
-        for user in users {
-            do {
-                try await createUser(user, initialSession: nil)
-                stored.insert(user.id)
-            } catch AccountError.emailTaken {
-                skipped.append(user.email)
-            }
-        }
-        for session in sessions where stored.contains(session.userID) {
-            _ = try await createSession(session)
-        }
-        return skipped
     }
 }

@@ -112,9 +112,6 @@ public final class JournalRepository: UserRepository {
     }
 
     /// The whole batch, users and their sessions, is one journal line: all of it or none.
-    /// (This is the requirement itself. A backend that implemented only `createUsers(_:)`, the
-    /// batch requirement before sessions joined it, would silently get the protocol's default,
-    /// one write per user.)
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try write { state in
             var taken = Set(state.sortedEmails())
