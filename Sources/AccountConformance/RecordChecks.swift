@@ -167,6 +167,48 @@ enum RecordChecks {
                 try await store.sessions(userID: resident.id).isEmpty, "the resident was given the intruder's session")
             try await store.close()
         },
+        ConformanceCheck("a batch that reuses a stored user id or session is refused whole, with nothing written") {
+            context in
+            let store = try await context.open()
+            let resident = Fixtures.user(1)
+            let residentSession = Fixtures.session(1, user: resident.id)
+            try await store.createUser(resident, initialSession: residentSession)
+            // Another email under the resident's id; the resident's token hash for a newcomer;
+            // one token hash twice in the batch. Only a hand-made export file holds such records.
+            var idClash = Fixtures.user(2)
+            idClash.id = resident.id
+            let newcomer = Fixtures.user(3)
+            let refusedBatches: [(String, [UserRecord], [SessionRecord])] = [
+                ("a stored user id", [Fixtures.user(4), idClash], []),
+                ("a stored session", [newcomer], [Fixtures.session(1, user: newcomer.id)]),
+                (
+                    "one session twice",
+                    [newcomer], [Fixtures.session(5, user: newcomer.id), Fixtures.session(5, user: newcomer.id)]
+                ),
+            ]
+            for (what, users, sessions) in refusedBatches {
+                do {
+                    let skipped = try await store.createUsers(users, sessions: sessions)
+                    throw ConformanceFailure("a batch with \(what) was accepted (skipped \(skipped))")
+                } catch let error as AccountError {
+                    try context.expect(error.code == "store_io", "a batch with \(what): \(error.code), not store_io")
+                }
+                try context.expect(try await store.userCount() == 1, "a batch with \(what) left users behind")
+                try context.expectIdentical(try await store.user(email: resident.email), resident, "the resident")
+                try context.expect(
+                    try await store.session(tokenHash: residentSession.tokenHash) == residentSession,
+                    "a batch with \(what) changed the resident's session")
+                try context.expect(
+                    try await store.sessions(userID: resident.id) == [residentSession],
+                    "a batch with \(what) changed the resident's sessions")
+                try context.expect(
+                    try await store.session(tokenHash: Fixtures.tokenHash(5)) == nil,
+                    "a batch with \(what) left a session")
+            }
+            try context.expect(
+                try await store.integrityCheck() == ["ok"], "the refused batches left the store inconsistent")
+            try await store.close()
+        },
         ConformanceCheck("users are counted and listed in email order, page by page") { context in
             let store = try await context.open()
             try context.expect(try await store.userCount() == 0, "a new store is not empty")

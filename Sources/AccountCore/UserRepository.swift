@@ -50,7 +50,10 @@ public protocol UserRepository: Sendable {
     /// Inserts many users, and `sessions` of the users it stores, in one transaction (imports,
     /// migrations): a crash or an error leaves all of the batch or none of it, never users without
     /// their sessions. A user whose email is already stored (or appears earlier in the batch) is
-    /// skipped and its email returned, and its sessions with it; the others are stored.
+    /// skipped and its email returned, and its sessions with it; the others are stored. A user
+    /// whose id is already stored under another email, or a session whose token hash is already
+    /// stored or repeated in the batch, refuses the whole batch with `storeIO`: such records come
+    /// only from a hand-made file, and storing them would hand one user's session to another.
     ///
     /// There is no default: one `createUser` at a time would not keep that promise, and a
     /// default would also stand in, without a word from the compiler, for a backend whose own

@@ -120,7 +120,13 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
                 document.put(user)
                 stored.insert(user.id)
             }
-            for session in sessions where stored.contains(session.userID) { document.put(session) }
+            for session in sessions where stored.contains(session.userID) {
+                // Overwriting would hand a stored session to another user. A throw writes nothing.
+                guard document.sessionsByHash[session.tokenHash] == nil else {
+                    throw AccountError.storeIO(detail: "session \(session.tokenHash) is already stored")
+                }
+                document.put(session)
+            }
             return (skipped, skipped.count < users.count)
         }
     }

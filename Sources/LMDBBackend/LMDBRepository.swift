@@ -156,7 +156,11 @@ public final class LMDBRepository: UserRepository, Sendable {
                 stored.insert(user.id)
             }
             for session in sessions where stored.contains(session.userID) {
-                try Self.putSession(session, txn, layout)
+                // Overwriting would hand a stored session to another user and leave it in the
+                // first user's index. A throw aborts the transaction: nothing of the batch stays.
+                guard try Self.putSession(session, txn, layout, unique: true) else {
+                    throw .storeIO(detail: "session \(session.tokenHash) is already stored")
+                }
             }
             return skipped
         }
@@ -380,11 +384,17 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
-    private static func putSession(_ session: SessionRecord, _ txn: LMDBTransaction, _ layout: LMDBLayout)
-        throws(AccountError)
-    {
-        try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session))
+    /// Puts a session and its entry in its user's index. With `unique`, a token hash already
+    /// stored is left as it is and `false` returned.
+    @discardableResult
+    private static func putSession(
+        _ session: SessionRecord, _ txn: LMDBTransaction, _ layout: LMDBLayout, unique: Bool = false
+    ) throws(AccountError) -> Bool {
+        guard
+            try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session), unique: unique)
+        else { return false }
         try txn.put(layout.userSessions, LMDBLayout.userSessionKey(session.userID.rawValue, session.tokenHash), [])
+        return true
     }
 
     private static func deleteSession(_ tokenHash: String, userID: String, _ txn: LMDBTransaction, _ layout: LMDBLayout)

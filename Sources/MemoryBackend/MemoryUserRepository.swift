@@ -47,20 +47,29 @@ public final class MemoryUserRepository: UserRepository {
     }
 
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
-        state.withLock { state in
+        try state.withLock { (state) throws(AccountError) -> [String] in
+            // Changes go to a copy, kept only if the whole batch is accepted.
+            var next = state
             var skipped: [String] = []
             var stored: Set<UserID> = []
             for user in users {
-                do throws(AccountError) {
-                    try state.insert(user)
-                    stored.insert(user.id)
-                } catch {
+                guard next.idsByEmail[user.email] == nil else {
                     skipped.append(user.email)
+                    continue
                 }
+                guard next.usersByID[user.id] == nil else {
+                    throw .storeIO(detail: "user id \(user.id) is already in use")
+                }
+                try next.insert(user)
+                stored.insert(user.id)
             }
             for session in sessions where stored.contains(session.userID) {
-                state.sessionsByHash[session.tokenHash] = session
+                guard next.sessionsByHash[session.tokenHash] == nil else {
+                    throw .storeIO(detail: "session \(session.tokenHash) is already stored")
+                }
+                next.sessionsByHash[session.tokenHash] = session
             }
+            state = next
             return skipped
         }
     }

@@ -113,22 +113,33 @@ public final class JournalRepository: UserRepository {
 
     /// The whole batch, users and their sessions, is one journal line: all of it or none.
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
-        try write { state in
+        try write { (state) throws(AccountError) in
             var taken = Set(state.sortedEmails())
             var accepted: [UserRecord] = []
             var acceptedIDs: Set<UserID> = []
             var skipped: [String] = []
             for user in users {
-                if taken.contains(user.email) || state.user(id: user.id) != nil || acceptedIDs.contains(user.id) {
+                if taken.contains(user.email) {
                     skipped.append(user.email)
-                } else {
-                    taken.insert(user.email)
-                    acceptedIDs.insert(user.id)
-                    accepted.append(user)
+                    continue
                 }
+                guard state.user(id: user.id) == nil, !acceptedIDs.contains(user.id) else {
+                    throw .storeIO(detail: "user id \(user.id) is already in use")
+                }
+                taken.insert(user.email)
+                acceptedIDs.insert(user.id)
+                accepted.append(user)
+            }
+            var theirSessions: [SessionRecord] = []
+            var hashes: Set<String> = []
+            for session in sessions where acceptedIDs.contains(session.userID) {
+                // Overwriting would hand a stored session to another user.
+                guard state.sessionsByHash[session.tokenHash] == nil, hashes.insert(session.tokenHash).inserted else {
+                    throw .storeIO(detail: "session \(session.tokenHash) is already stored")
+                }
+                theirSessions.append(session)
             }
             guard !accepted.isEmpty else { return (nil, skipped) }
-            let theirSessions = sessions.filter { acceptedIDs.contains($0.userID) }
             return (JournalEntry(putUsers: accepted, putSessions: theirSessions.isEmpty ? nil : theirSessions), skipped)
         }
     }
