@@ -192,6 +192,10 @@ enum RecordChecks {
                     throw ConformanceFailure("a batch with \(what) was accepted (skipped \(skipped))")
                 } catch let error as AccountError {
                     try context.expect(error.code == "store_io", "a batch with \(what): \(error.code), not store_io")
+                    // A token hash is what a stored session is found by: never in a message.
+                    try context.expect(
+                        !"\(error)".contains(Fixtures.tokenHash(1)) && !"\(error)".contains(Fixtures.tokenHash(5)),
+                        "a batch with \(what): the message shows a token hash: \(error)")
                 }
                 try context.expect(try await store.userCount() == 1, "a batch with \(what) left users behind")
                 try context.expectIdentical(try await store.user(email: resident.email), resident, "the resident")

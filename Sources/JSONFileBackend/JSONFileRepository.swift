@@ -123,7 +123,8 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             for session in sessions where stored.contains(session.userID) {
                 // Overwriting would hand a stored session to another user. A throw writes nothing.
                 guard document.sessionsByHash[session.tokenHash] == nil else {
-                    throw AccountError.storeIO(detail: "session \(session.tokenHash) is already stored")
+                    throw AccountError.storeIO(
+                        detail: "a session of user \(session.userID) has a token hash that is already stored")
                 }
                 document.put(session)
             }

@@ -159,7 +159,8 @@ public final class LMDBRepository: UserRepository, Sendable {
                 // Overwriting would hand a stored session to another user and leave it in the
                 // first user's index. A throw aborts the transaction: nothing of the batch stays.
                 guard try Self.putSession(session, txn, layout, unique: true) else {
-                    throw .storeIO(detail: "session \(session.tokenHash) is already stored")
+                    throw .storeIO(
+                        detail: "a session of user \(session.userID) has a token hash that is already stored")
                 }
             }
             return skipped

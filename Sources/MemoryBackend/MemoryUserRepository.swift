@@ -65,7 +65,8 @@ public final class MemoryUserRepository: UserRepository {
             }
             for session in sessions where stored.contains(session.userID) {
                 guard next.sessionsByHash[session.tokenHash] == nil else {
-                    throw .storeIO(detail: "session \(session.tokenHash) is already stored")
+                    throw .storeIO(
+                        detail: "a session of user \(session.userID) has a token hash that is already stored")
                 }
                 next.sessionsByHash[session.tokenHash] = session
             }

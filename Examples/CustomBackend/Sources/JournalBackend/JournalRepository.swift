@@ -135,7 +135,8 @@ public final class JournalRepository: UserRepository {
             for session in sessions where acceptedIDs.contains(session.userID) {
                 // Overwriting would hand a stored session to another user.
                 guard state.sessionsByHash[session.tokenHash] == nil, hashes.insert(session.tokenHash).inserted else {
-                    throw .storeIO(detail: "session \(session.tokenHash) is already stored")
+                    throw .storeIO(
+                        detail: "a session of user \(session.userID) has a token hash that is already stored")
                 }
                 theirSessions.append(session)
             }
