@@ -97,7 +97,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         try await write { document in
             guard document.usersByEmail[user.email] == nil else { throw AccountError.emailTaken }
             guard document.user(id: user.id) == nil else {
-                throw AccountError.storeIO(detail: "user id \(user.id) is already in use")
+                throw AccountError.userIDInUse(user.id)
             }
             document.put(user)
             if let initialSession { document.put(initialSession) }
@@ -115,7 +115,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
                     continue
                 }
                 guard document.user(id: user.id) == nil else {
-                    throw AccountError.storeIO(detail: "user id \(user.id) is already in use")
+                    throw AccountError.userIDInUse(user.id)
                 }
                 document.put(user)
                 stored.insert(user.id)
@@ -123,8 +123,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             for session in sessions where stored.contains(session.userID) {
                 // Overwriting would hand a stored session to another user. A throw writes nothing.
                 guard document.sessionsByHash[session.tokenHash] == nil else {
-                    throw AccountError.storeIO(
-                        detail: "a session of user \(session.userID) has a token hash that is already stored")
+                    throw AccountError.sessionAlreadyStored(of: session.userID)
                 }
                 document.put(session)
             }

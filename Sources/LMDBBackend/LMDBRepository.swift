@@ -134,7 +134,7 @@ public final class LMDBRepository: UserRepository, Sendable {
             }
             guard try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user), unique: true)
             else {
-                throw .storeIO(detail: "user id \(user.id) is already in use")
+                throw .userIDInUse(user.id)
             }
             if let initialSession { try Self.putSession(initialSession, txn, layout) }
         }
@@ -152,15 +152,14 @@ public final class LMDBRepository: UserRepository, Sendable {
                 }
                 guard
                     try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user), unique: true)
-                else { throw .storeIO(detail: "user id \(user.id) is already in use") }
+                else { throw .userIDInUse(user.id) }
                 stored.insert(user.id)
             }
             for session in sessions where stored.contains(session.userID) {
                 // Overwriting would hand a stored session to another user and leave it in the
                 // first user's index. A throw aborts the transaction: nothing of the batch stays.
                 guard try Self.putSession(session, txn, layout, unique: true) else {
-                    throw .storeIO(
-                        detail: "a session of user \(session.userID) has a token hash that is already stored")
+                    throw .sessionAlreadyStored(of: session.userID)
                 }
             }
             return skipped

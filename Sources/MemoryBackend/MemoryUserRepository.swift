@@ -58,15 +58,14 @@ public final class MemoryUserRepository: UserRepository {
                     continue
                 }
                 guard next.usersByID[user.id] == nil else {
-                    throw .storeIO(detail: "user id \(user.id) is already in use")
+                    throw .userIDInUse(user.id)
                 }
                 try next.insert(user)
                 stored.insert(user.id)
             }
             for session in sessions where stored.contains(session.userID) {
                 guard next.sessionsByHash[session.tokenHash] == nil else {
-                    throw .storeIO(
-                        detail: "a session of user \(session.userID) has a token hash that is already stored")
+                    throw .sessionAlreadyStored(of: session.userID)
                 }
                 next.sessionsByHash[session.tokenHash] = session
             }

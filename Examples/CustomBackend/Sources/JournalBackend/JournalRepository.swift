@@ -124,7 +124,7 @@ public final class JournalRepository: UserRepository {
                     continue
                 }
                 guard state.user(id: user.id) == nil, !acceptedIDs.contains(user.id) else {
-                    throw .storeIO(detail: "user id \(user.id) is already in use")
+                    throw .userIDInUse(user.id)
                 }
                 taken.insert(user.email)
                 acceptedIDs.insert(user.id)
@@ -135,8 +135,7 @@ public final class JournalRepository: UserRepository {
             for session in sessions where acceptedIDs.contains(session.userID) {
                 // Overwriting would hand a stored session to another user.
                 guard state.sessionsByHash[session.tokenHash] == nil, hashes.insert(session.tokenHash).inserted else {
-                    throw .storeIO(
-                        detail: "a session of user \(session.userID) has a token hash that is already stored")
+                    throw .sessionAlreadyStored(of: session.userID)
                 }
                 theirSessions.append(session)
             }

@@ -1,0 +1,16 @@
+/// The refusals every backend gives for records that only a hand-made file holds, worded once
+/// so that every backend says the same (the engines with their own constraint messages aside).
+extension AccountError {
+    /// A user whose id is already stored under another email. Refused, never skipped: storing
+    /// it would replace that user.
+    public static func userIDInUse(_ id: UserID) -> AccountError {
+        .storeIO(detail: "user id \(id) is already in use")
+    }
+
+    /// A batch's session whose token hash is already stored, or repeated in the batch
+    /// (`UserRepository.createUsers(_:sessions:)`). The message names the user, never the hash:
+    /// a token hash is what a stored session is found by.
+    public static func sessionAlreadyStored(of userID: UserID) -> AccountError {
+        .storeIO(detail: "a session of user \(userID) has a token hash that is already stored")
+    }
+}
