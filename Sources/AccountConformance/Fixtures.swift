@@ -37,6 +37,13 @@ enum Fixtures {
             passwordHash: passwordHash, createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_000 + Int64(n)))
     }
 
+    /// User `n` under `resident`'s id: only a hand-made record or a broken random source makes one.
+    static func user(_ n: Int, reusingIDOf resident: UserRecord) -> UserRecord {
+        var user = user(n)
+        user.id = resident.id
+        return user
+    }
+
     static func tokenHash(_ n: Int) -> String {
         let hex = String(n, radix: 16)
         return String(repeating: "a", count: 64 - hex.count) + hex

@@ -1,5 +1,6 @@
-/// The refusals every backend gives for records that only a hand-made file holds, worded once
-/// so that every backend says the same (the engines with their own constraint messages aside).
+/// The refusals every backend gives for records that only a hand-made file or a broken random
+/// source makes, worded once so that every backend says the same (the engines with their own
+/// constraint messages aside).
 extension AccountError {
     /// A user whose id is already stored under another email. Refused, never skipped: storing
     /// it would replace that user.
@@ -7,9 +8,10 @@ extension AccountError {
         .storeIO(detail: "user id \(id) is already in use")
     }
 
-    /// A batch's session whose token hash is already stored, or repeated in the batch
-    /// (`UserRepository.createUsers(_:sessions:)`). The message names the user, never the hash:
-    /// a token hash is what a stored session is found by.
+    /// A new session whose token hash is already stored, or repeated in a batch
+    /// (`UserRepository.createUsers(_:sessions:)`): storing it would hand that session to
+    /// another user. The message names the user, never the hash: a token hash is what a stored
+    /// session is found by.
     public static func sessionAlreadyStored(of userID: UserID) -> AccountError {
         .storeIO(detail: "a session of user \(userID) has a token hash that is already stored")
     }

@@ -44,7 +44,10 @@ public protocol UserRepository: Sendable {
     func storeInfo() async throws -> StoreInfo
 
     /// Inserts a user, and optionally its first session, in one transaction.
-    /// - Throws: `AccountError.emailTaken` when the email is already stored (nothing is written).
+    /// - Throws: `AccountError.emailTaken` when the email is already stored; `storeIO` when the
+    ///   id is already stored under another email, or the session's token hash is already stored
+    ///   (``AccountError/userIDInUse(_:)``, ``AccountError/sessionAlreadyStored(of:)``). Either
+    ///   way nothing is written.
     func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws
 
     /// Inserts many users, and `sessions` of the users it stores, in one transaction (imports,
@@ -92,6 +95,8 @@ public protocol UserRepository: Sendable {
 
     /// Stores a new session.
     /// - Returns: `false` (and stores nothing) when the user does not exist.
+    /// - Throws: `storeIO` (and stores nothing) when the token hash is already stored
+    ///   (``AccountError/sessionAlreadyStored(of:)``): a stored session is never replaced.
     func createSession(_ session: SessionRecord) async throws -> Bool
 
     /// The session with this token hash, if any.

@@ -99,6 +99,12 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             guard document.user(id: user.id) == nil else {
                 throw AccountError.userIDInUse(user.id)
             }
+            if let initialSession {
+                // Overwriting would hand a stored session to another user. A throw writes nothing.
+                guard document.sessionsByHash[initialSession.tokenHash] == nil else {
+                    throw AccountError.sessionAlreadyStored(of: initialSession.userID)
+                }
+            }
             document.put(user)
             if let initialSession { document.put(initialSession) }
             return ((), true)
@@ -193,6 +199,9 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     public func createSession(_ session: SessionRecord) async throws -> Bool {
         try await write { document in
             guard document.user(id: session.userID) != nil else { return (false, false) }
+            guard document.sessionsByHash[session.tokenHash] == nil else {
+                throw AccountError.sessionAlreadyStored(of: session.userID)
+            }
             document.put(session)
             return (true, true)
         }

@@ -136,7 +136,10 @@ public final class LMDBRepository: UserRepository, Sendable {
             else {
                 throw .userIDInUse(user.id)
             }
-            if let initialSession { try Self.putSession(initialSession, txn, layout) }
+            // A throw aborts the transaction: neither the user nor the session is written.
+            if let initialSession, try !Self.putSession(initialSession, txn, layout) {
+                throw .sessionAlreadyStored(of: initialSession.userID)
+            }
         }
     }
 
@@ -158,7 +161,7 @@ public final class LMDBRepository: UserRepository, Sendable {
             for session in sessions where stored.contains(session.userID) {
                 // Overwriting would hand a stored session to another user and leave it in the
                 // first user's index. A throw aborts the transaction: nothing of the batch stays.
-                guard try Self.putSession(session, txn, layout, unique: true) else {
+                guard try Self.putSession(session, txn, layout) else {
                     throw .sessionAlreadyStored(of: session.userID)
                 }
             }
@@ -261,7 +264,9 @@ public final class LMDBRepository: UserRepository, Sendable {
     public func createSession(_ session: SessionRecord) async throws -> Bool {
         try await write { (txn, layout, _) throws(AccountError) -> Bool in
             guard try txn.get(layout.users, Array(session.userID.rawValue.utf8)) != nil else { return false }
-            try Self.putSession(session, txn, layout)
+            guard try Self.putSession(session, txn, layout) else {
+                throw .sessionAlreadyStored(of: session.userID)
+            }
             return true
         }
     }
@@ -384,14 +389,14 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
-    /// Puts a session and its entry in its user's index. With `unique`, a token hash already
-    /// stored is left as it is and `false` returned.
-    @discardableResult
+    /// Puts a session and its entry in its user's index, unless its token hash is already
+    /// stored: then nothing is put and `false` returned, as overwriting would hand that session
+    /// to another user.
     private static func putSession(
-        _ session: SessionRecord, _ txn: LMDBTransaction, _ layout: LMDBLayout, unique: Bool = false
+        _ session: SessionRecord, _ txn: LMDBTransaction, _ layout: LMDBLayout
     ) throws(AccountError) -> Bool {
         guard
-            try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session), unique: unique)
+            try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session), unique: true)
         else { return false }
         try txn.put(layout.userSessions, LMDBLayout.userSessionKey(session.userID.rawValue, session.tokenHash), [])
         return true

@@ -17,9 +17,16 @@ public final class MemoryUserRepository: UserRepository {
         var sessionsByHash: [String: SessionRecord] = [:]
 
         mutating func insert(_ user: UserRecord) throws(AccountError) {
-            guard idsByEmail[user.email] == nil, usersByID[user.id] == nil else { throw .emailTaken }
+            guard idsByEmail[user.email] == nil else { throw .emailTaken }
+            guard usersByID[user.id] == nil else { throw .userIDInUse(user.id) }
             usersByID[user.id] = user
             idsByEmail[user.email] = user.id
+        }
+
+        /// Refuses a stored token hash: overwriting it would hand that session to another user.
+        mutating func insert(_ session: SessionRecord) throws(AccountError) {
+            guard sessionsByHash[session.tokenHash] == nil else { throw .sessionAlreadyStored(of: session.userID) }
+            sessionsByHash[session.tokenHash] = session
         }
 
         mutating func removeSessions(of userID: UserID, except kept: String?) {
@@ -41,8 +48,12 @@ public final class MemoryUserRepository: UserRepository {
 
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
         try state.withLock { (state) throws(AccountError) in
+            // The session is checked first, so that a refusal stores neither.
+            if let initialSession, state.sessionsByHash[initialSession.tokenHash] != nil {
+                throw .sessionAlreadyStored(of: initialSession.userID)
+            }
             try state.insert(user)
-            if let initialSession { state.sessionsByHash[initialSession.tokenHash] = initialSession }
+            if let initialSession { try state.insert(initialSession) }
         }
     }
 
@@ -57,17 +68,11 @@ public final class MemoryUserRepository: UserRepository {
                     skipped.append(user.email)
                     continue
                 }
-                guard next.usersByID[user.id] == nil else {
-                    throw .userIDInUse(user.id)
-                }
                 try next.insert(user)
                 stored.insert(user.id)
             }
             for session in sessions where stored.contains(session.userID) {
-                guard next.sessionsByHash[session.tokenHash] == nil else {
-                    throw .sessionAlreadyStored(of: session.userID)
-                }
-                next.sessionsByHash[session.tokenHash] = session
+                try next.insert(session)
             }
             state = next
             return skipped
@@ -137,9 +142,9 @@ public final class MemoryUserRepository: UserRepository {
     }
 
     public func createSession(_ session: SessionRecord) async throws -> Bool {
-        state.withLock { state in
+        try state.withLock { (state) throws(AccountError) -> Bool in
             guard state.usersByID[session.userID] != nil else { return false }
-            state.sessionsByHash[session.tokenHash] = session
+            try state.insert(session)
             return true
         }
     }

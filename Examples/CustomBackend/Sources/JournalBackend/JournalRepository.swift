@@ -106,7 +106,9 @@ public final class JournalRepository: UserRepository {
 
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
         try write { (state) throws(AccountError) in
-            guard state.user(email: user.email) == nil, state.user(id: user.id) == nil else { throw .emailTaken }
+            guard state.user(email: user.email) == nil else { throw .emailTaken }
+            guard state.user(id: user.id) == nil else { throw .userIDInUse(user.id) }
+            if let initialSession { try Self.refuseStored(initialSession, in: state) }
             return (JournalEntry(putUsers: [user], putSessions: initialSession.map { [$0] }), ())
         }
     }
@@ -133,10 +135,8 @@ public final class JournalRepository: UserRepository {
             var theirSessions: [SessionRecord] = []
             var hashes: Set<String> = []
             for session in sessions where acceptedIDs.contains(session.userID) {
-                // Overwriting would hand a stored session to another user.
-                guard state.sessionsByHash[session.tokenHash] == nil, hashes.insert(session.tokenHash).inserted else {
-                    throw .sessionAlreadyStored(of: session.userID)
-                }
+                try Self.refuseStored(session, in: state)
+                guard hashes.insert(session.tokenHash).inserted else { throw .sessionAlreadyStored(of: session.userID) }
                 theirSessions.append(session)
             }
             guard !accepted.isEmpty else { return (nil, skipped) }
@@ -204,10 +204,16 @@ public final class JournalRepository: UserRepository {
     }
 
     public func createSession(_ session: SessionRecord) async throws -> Bool {
-        try write { state in
+        try write { (state) throws(AccountError) in
             guard state.user(id: session.userID) != nil else { return (nil, false) }
+            try Self.refuseStored(session, in: state)
             return (JournalEntry(putSessions: [session]), true)
         }
+    }
+
+    /// Overwriting a stored token hash would hand that session to another user.
+    private static func refuseStored(_ session: SessionRecord, in state: JournalState) throws(AccountError) {
+        guard state.sessionsByHash[session.tokenHash] == nil else { throw .sessionAlreadyStored(of: session.userID) }
     }
 
     public func session(tokenHash: String) async throws -> SessionRecord? {
