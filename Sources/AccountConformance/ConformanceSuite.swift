@@ -11,6 +11,7 @@ public enum ConformanceSuite {
     /// Every check, in a stable order.
     public static let checks: [ConformanceCheck] =
         RecordChecks.all + ConcurrencyChecks.all + SessionChecks.all + PersistenceChecks.all + StoreFileChecks.all
+        + SequenceChecks.all
 
     /// The check with this name.
     public static func check(named name: String) -> ConformanceCheck? {

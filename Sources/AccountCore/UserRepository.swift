@@ -95,8 +95,9 @@ public protocol UserRepository: Sendable {
 
     /// Stores a new session.
     /// - Returns: `false` (and stores nothing) when the user does not exist.
-    /// - Throws: `storeIO` (and stores nothing) when the token hash is already stored
-    ///   (``AccountError/sessionAlreadyStored(of:)``): a stored session is never replaced.
+    /// - Throws: `storeIO` (and stores nothing) when the user exists and the token hash is
+    ///   already stored (``AccountError/sessionAlreadyStored(of:)``): a stored session is never
+    ///   replaced.
     func createSession(_ session: SessionRecord) async throws -> Bool
 
     /// The session with this token hash, if any.

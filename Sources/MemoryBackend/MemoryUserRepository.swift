@@ -16,16 +16,25 @@ public final class MemoryUserRepository: UserRepository {
         var idsByEmail: [String: UserID] = [:]
         var sessionsByHash: [String: SessionRecord] = [:]
 
-        mutating func insert(_ user: UserRecord) throws(AccountError) {
+        /// A taken email first, then a taken id: what a refusal names is the first clash.
+        func refuseClash(_ user: UserRecord) throws(AccountError) {
             guard idsByEmail[user.email] == nil else { throw .emailTaken }
             guard usersByID[user.id] == nil else { throw .userIDInUse(user.id) }
+        }
+
+        /// A stored token hash: overwriting it would hand that session to another user.
+        func refuseClash(_ session: SessionRecord) throws(AccountError) {
+            guard sessionsByHash[session.tokenHash] == nil else { throw .sessionAlreadyStored(of: session.userID) }
+        }
+
+        mutating func insert(_ user: UserRecord) throws(AccountError) {
+            try refuseClash(user)
             usersByID[user.id] = user
             idsByEmail[user.email] = user.id
         }
 
-        /// Refuses a stored token hash: overwriting it would hand that session to another user.
         mutating func insert(_ session: SessionRecord) throws(AccountError) {
-            guard sessionsByHash[session.tokenHash] == nil else { throw .sessionAlreadyStored(of: session.userID) }
+            try refuseClash(session)
             sessionsByHash[session.tokenHash] = session
         }
 
@@ -48,10 +57,9 @@ public final class MemoryUserRepository: UserRepository {
 
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
         try state.withLock { (state) throws(AccountError) in
-            // The session is checked first, so that a refusal stores neither.
-            if let initialSession, state.sessionsByHash[initialSession.tokenHash] != nil {
-                throw .sessionAlreadyStored(of: initialSession.userID)
-            }
+            // Both are checked before either is stored, so that a refusal stores neither.
+            try state.refuseClash(user)
+            if let initialSession { try state.refuseClash(initialSession) }
             try state.insert(user)
             if let initialSession { try state.insert(initialSession) }
         }

@@ -138,11 +138,14 @@ public final class PostgresRepository: UserRepository, Sendable {
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
         // One statement: atomic without BEGIN and COMMIT, so one round trip where the user
         // and its session in a transaction took four, each of them CPU on both sides.
-        // The UNIQUE email index decides a race between hosts: the loser gets `emailTaken`.
+        // The UNIQUE email index decides a race between hosts: the loser gets no row back.
+        // `ON CONFLICT (email)` checks the email before the id, so a record whose email and id
+        // are both taken is `emailTaken`, as on every backend, and not the primary key's error.
         try await withConnection { [schema] connection in
-            try await connection.run(
+            let query =
                 initialSession.map { Self.insertUser(user, with: $0, into: schema) }
-                    ?? Self.insertUser(user, into: schema))
+                ?? Self.insertUser(user, into: schema, unlessEmailTaken: true)
+            if try await connection.rows(query).isEmpty { throw AccountError.emailTaken }
         }
     }
 
@@ -152,9 +155,7 @@ public final class PostgresRepository: UserRepository, Sendable {
             var stored: Set<UserID> = []
             for user in users {
                 // ON CONFLICT keeps the transaction alive where a failed INSERT would abort it.
-                var query = Self.insertUser(user, into: schema)
-                query.sql += " ON CONFLICT (email) DO NOTHING RETURNING 1"
-                if try await connection.rows(query).isEmpty {
+                if try await connection.rows(Self.insertUser(user, into: schema, unlessEmailTaken: true)).isEmpty {
                     skipped.append(user.email)
                 } else {
                     stored.insert(user.id)
@@ -268,8 +269,15 @@ public final class PostgresRepository: UserRepository, Sendable {
         // the insert finds the user gone and fails whole (SQLSTATE 23503), storing nothing.
         try await withConnection { [schema] connection in
             do {
-                try await connection.run(Self.insertSession(session, into: schema))
-                return true
+                guard try await connection.rows(Self.insertSession(session, into: schema, unlessStored: true)).isEmpty
+                else { return true }
+                // The token hash is stored. A missing user is still `false`, as on every backend
+                // (without ON CONFLICT the primary key's error would come before the foreign key's).
+                let userExists = try await !connection.rows(
+                    "SELECT 1 FROM \(unescaped: schema.users) WHERE id = \(session.userID.rawValue)"
+                ).isEmpty
+                guard userExists else { return false }
+                throw AccountError.sessionAlreadyStored(of: session.userID)
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.foreignKeyViolation {
                 return false
             }
@@ -396,17 +404,23 @@ public final class PostgresRepository: UserRepository, Sendable {
     private static let sessionColumns =
         "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
 
-    private static func insertUser(_ user: UserRecord, into schema: PostgresSchema) -> PostgresQuery {
-        """
-        INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns)) VALUES (\(user.id.rawValue), \(user.email),
-            \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
-            \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
-            \(user.lastFailedLoginAt?.millisecondsSince1970))
-        """
+    /// With `unlessEmailTaken`, a taken email inserts nothing and returns no row (one row else).
+    private static func insertUser(
+        _ user: UserRecord, into schema: PostgresSchema, unlessEmailTaken: Bool = false
+    ) -> PostgresQuery {
+        var query: PostgresQuery = """
+            INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns)) VALUES (\(user.id.rawValue), \(user.email),
+                \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
+                \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
+                \(user.lastFailedLoginAt?.millisecondsSince1970))
+            """
+        if unlessEmailTaken { query.sql += " ON CONFLICT (email) DO NOTHING RETURNING 1" }
+        return query
     }
 
-    /// The user and its first session in one statement. The foreign key's check runs at the
-    /// statement's end, so it sees the user inserted by the `WITH` part.
+    /// The user and its first session in one statement, returning one row; none, and nothing
+    /// inserted, when the email is taken. The foreign key's check runs at the statement's end,
+    /// so it sees the user inserted by the `WITH` part.
     private static func insertUser(
         _ user: UserRecord, with session: SessionRecord, into schema: PostgresSchema
     ) -> PostgresQuery {
@@ -416,24 +430,31 @@ public final class PostgresRepository: UserRepository, Sendable {
                 \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
                 \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
                 \(user.lastFailedLoginAt?.millisecondsSince1970))
+            ON CONFLICT (email) DO NOTHING
             RETURNING id)
         INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) SELECT \(session.tokenHash),
             \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970), \(session.lastSeenAt.millisecondsSince1970),
             \(session.expiresAt.millisecondsSince1970), \(session.idleTimeoutSeconds), \(session.remember)
         FROM new_user
+        RETURNING 1
         """
     }
 
     /// SQLSTATE `foreign_key_violation`.
     private static let foreignKeyViolation = "23503"
 
-    private static func insertSession(_ session: SessionRecord, into schema: PostgresSchema) -> PostgresQuery {
-        """
-        INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) VALUES (\(session.tokenHash),
-            \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
-            \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
-            \(session.idleTimeoutSeconds), \(session.remember))
-        """
+    /// With `unlessStored`, a stored token hash inserts nothing and returns no row (one row else).
+    private static func insertSession(
+        _ session: SessionRecord, into schema: PostgresSchema, unlessStored: Bool = false
+    ) -> PostgresQuery {
+        var query: PostgresQuery = """
+            INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) VALUES (\(session.tokenHash),
+                \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
+                \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
+                \(session.idleTimeoutSeconds), \(session.remember))
+            """
+        if unlessStored { query.sql += " ON CONFLICT (token_sha256) DO NOTHING RETURNING 1" }
+        return query
     }
 
     private static func user(_ row: PostgresRow) throws -> UserRecord {
