@@ -12,25 +12,9 @@ enum SequenceChecks {
 
     static let all: [ConformanceCheck] = [
         ConformanceCheck("random sequences of every operation answer as the contract's model does") { context in
-            let store = try await context.open()
+            var store = try await context.open()
             var model = ContractModel()
-            for seed in seeds {
-                var generator = SequenceGenerator(seed: seed)
-                var done: [String] = []
-                for index in 1...stepsPerSeed {
-                    let step = generator.next(after: model)
-                    try await run(step, on: store, against: &model, context) { expected, actual in
-                        "seed \(seed), step \(index), \(step.name): the contract's model answers \(expected), "
-                            + "the backend \(actual); the steps before: \(done.suffix(8).joined(separator: "; "))"
-                    }
-                    done.append(step.name)
-                    if index % 10 == 0 {
-                        try await expectSameState(
-                            store, model, context,
-                            after: "seed \(seed), step \(index) (\(done.suffix(10).joined(separator: "; ")))")
-                    }
-                }
-            }
+            for seed in seeds { try await runSequence(seed, on: &store, model: &model, reopening: false, context) }
             try context.expect(try await store.integrityCheck() == ["ok"], "the sequences left the store inconsistent")
             try await store.close()
         },
@@ -40,21 +24,36 @@ enum SequenceChecks {
         ) { context in
             var store = try await context.open()
             var model = ContractModel()
-            var generator = SequenceGenerator(seed: 0x5EED_0004)
-            for index in 1...stepsPerSeed {
-                let step = generator.next(after: model)
-                try await run(step, on: store, against: &model, context) { expected, actual in
-                    "step \(index), \(step.name): the contract's model answers \(expected), the backend \(actual)"
-                }
-                if index % 20 == 0 {
-                    try await store.close()
-                    store = try await context.open()
-                    try await expectSameState(store, model, context, after: "reopening at step \(index)")
-                }
-            }
+            try await runSequence(0x5EED_0004, on: &store, model: &model, reopening: true, context)
             try await store.close()
         },
     ]
+
+    /// `stepsPerSeed` steps of `seed`. The whole store is compared with the model every 10
+    /// steps; when `reopening`, every 20 steps instead, right after closing and opening it again.
+    private static func runSequence(
+        _ seed: UInt64, on store: inout any UserRepository, model: inout ContractModel, reopening: Bool,
+        _ context: ConformanceContext
+    ) async throws {
+        var generator = SequenceGenerator(seed: seed)
+        var done: [String] = []
+        for index in 1...stepsPerSeed {
+            let step = generator.next(after: model)
+            try await run(step, on: store, against: &model, context) { expected, actual in
+                "seed \(seed), step \(index), \(step.name): the contract's model answers \(expected), "
+                    + "the backend \(actual); the steps before: \(done.suffix(8).joined(separator: "; "))"
+            }
+            done.append(step.name)
+            var at: String { "seed \(seed), step \(index) (\(done.suffix(10).joined(separator: "; ")))" }
+            if reopening, index % 20 == 0 {
+                try await store.close()
+                store = try await context.open()
+                try await expectSameState(store, model, context, after: "reopening at \(at)")
+            } else if !reopening, index % 10 == 0 {
+                try await expectSameState(store, model, context, after: at)
+            }
+        }
+    }
 
     private static func run(
         _ step: SequenceStep, on store: any UserRepository, against model: inout ContractModel,

@@ -99,12 +99,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             guard document.user(id: user.id) == nil else {
                 throw AccountError.userIDInUse(user.id)
             }
-            if let initialSession {
-                // Overwriting would hand a stored session to another user. A throw writes nothing.
-                guard document.sessionsByHash[initialSession.tokenHash] == nil else {
-                    throw AccountError.sessionAlreadyStored(of: initialSession.userID)
-                }
-            }
+            if let initialSession { try Self.refuseStored(initialSession, in: document) }
             document.put(user)
             if let initialSession { document.put(initialSession) }
             return ((), true)
@@ -127,10 +122,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
                 stored.insert(user.id)
             }
             for session in sessions where stored.contains(session.userID) {
-                // Overwriting would hand a stored session to another user. A throw writes nothing.
-                guard document.sessionsByHash[session.tokenHash] == nil else {
-                    throw AccountError.sessionAlreadyStored(of: session.userID)
-                }
+                try Self.refuseStored(session, in: document)
                 document.put(session)
             }
             return (skipped, skipped.count < users.count)
@@ -199,9 +191,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     public func createSession(_ session: SessionRecord) async throws -> Bool {
         try await write { document in
             guard document.user(id: session.userID) != nil else { return (false, false) }
-            guard document.sessionsByHash[session.tokenHash] == nil else {
-                throw AccountError.sessionAlreadyStored(of: session.userID)
-            }
+            try Self.refuseStored(session, in: document)
             document.put(session)
             return (true, true)
         }
@@ -251,6 +241,14 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
 
     public func close() async throws {
         await io.run { self.cached = nil }
+    }
+
+    /// Overwriting a stored token hash would hand that session to another user. A throw
+    /// inside `write` writes nothing.
+    private static func refuseStored(_ session: SessionRecord, in document: JSONStoreDocument) throws {
+        guard document.sessionsByHash[session.tokenHash] == nil else {
+            throw AccountError.sessionAlreadyStored(of: session.userID)
+        }
     }
 
     // MARK: - File access (on `io` only)
