@@ -84,19 +84,22 @@ accounts_binary="$(swift build --show-bin-path)/accounts"
 sweep_logs=$(mktemp -d)
 sweeps=0
 sweep_pids=()
-# How many sweeps are still running: only theirs, whatever else the script runs in the background.
+# The process ids of the sweeps still running: only theirs, whatever else the script runs in the
+# background. `wait -n` is given only these: given one it had already reported, it printed
+# "wait: PID: no such job" to the log.
 running_sweeps() {
-    local pid running=0
-    for pid in "${sweep_pids[@]}"; do kill -0 "$pid" 2>/dev/null && running=$((running + 1)); done
-    echo "$running"
+    local pid
+    for pid in "${sweep_pids[@]}"; do kill -0 "$pid" 2>/dev/null && echo "$pid"; done
 }
 # Runs `fault-sweep.sh` with the options after the name, in the background once fewer than two
 # sweeps are running. Each writes its exit status to a file: what decides the stage, as `wait -n`
 # cannot be trusted to report every job's status once `jobs` has seen it end.
 sweep() {
-    local name=$1 number=$((++sweeps))
+    local name=$1 number=$((++sweeps)) running
     shift
-    while (($(running_sweeps) >= 2)); do wait -n "${sweep_pids[@]}" || true; done
+    while mapfile -t running < <(running_sweeps) && ((${#running[@]} >= 2)); do
+        wait -n "${running[@]}" || true
+    done
     (
         start=$SECONDS
         status=0
