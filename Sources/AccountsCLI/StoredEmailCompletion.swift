@@ -9,9 +9,16 @@ import ArgumentParser
 /// the emails, and offers nothing when the line does not parse or the store cannot be opened
 /// (the command itself, once run, says why). It reads at most a few pages: the emails that
 /// start with what was typed are one run of the store's byte order, found from just before it.
+/// A store that does not answer within ``patience`` (a PostgreSQL host that drops packets, or
+/// accepts and says nothing) gets nothing offered, rather than a shell held until the
+/// backend's own connect timeout (10 s by default, up to 10 minutes).
 enum StoredEmailCompletion {
     /// The most emails offered: more is a list nobody reads on a terminal.
     static let most = 100
+
+    /// How long TAB waits for the store: longer than a reachable store takes to open and list a
+    /// page, short enough that a shell never seems to hang.
+    static let patience: Duration = .seconds(2)
 
     static var kind: CompletionKind {
         .custom { words, index, prefix in
@@ -26,16 +33,43 @@ enum StoredEmailCompletion {
     /// program first), starting with `prefix`.
     static func emails(words: [String], index: Int, prefix: String) async -> [String] {
         guard let options = storeOptions(words: words, index: index) else { return [] }
-        do {
-            let context = try await CommandContext.load(options)
-            return try await context.withAdministration { administration in
-                try await collect(prefix: prefix) { after, limit in
-                    try await administration.accounts(after: after, limit: limit).map(\.email)
+        return await firstAnswer {
+            do {
+                let context = try await CommandContext.load(options)
+                return try await context.withAdministration { administration in
+                    try await collect(prefix: prefix) { after, limit in
+                        try await administration.accounts(after: after, limit: limit).map(\.email)
+                    }
                 }
+            } catch {
+                return []
             }
-        } catch {
-            return []
+        } orNothingOnce: {
+            try? await Task.sleep(for: patience)
         }
+    }
+
+    /// What `lookup` answers, or nothing once `deadline` returns first. Neither is awaited past
+    /// the first answer (a task group would wait for a lookup stuck in a connect): the other is
+    /// cancelled and left behind, and the program exits once the offers are printed.
+    static func firstAnswer(
+        _ lookup: @escaping @Sendable () async -> [String], orNothingOnce deadline: @escaping @Sendable () async -> Void
+    ) async -> [String] {
+        let (answers, answer) = AsyncStream.makeStream(of: [String].self, bufferingPolicy: .bufferingOldest(1))
+        let looking = Task {
+            answer.yield(await lookup())
+            answer.finish()
+        }
+        let waiting = Task {
+            await deadline()
+            answer.yield([])
+            answer.finish()
+        }
+        var first = answers.makeAsyncIterator()
+        let offers = await first.next() ?? []
+        looking.cancel()
+        waiting.cancel()
+        return offers
     }
 
     /// The store options of the command line, parsed with the word being completed (possibly

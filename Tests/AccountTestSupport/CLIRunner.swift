@@ -59,11 +59,13 @@ package struct CLIRunner: ~Copyable {
     package var sessionPath: String { root + "/state/accounts/session" }
 
     /// Runs `accounts` (or `executable`) with `arguments` and waits for it to exit, reading its
-    /// output as `ChildProcess` does.
+    /// output as `ChildProcess` does, for at most `limit` (then it is killed and `run` throws
+    /// `Process.Overran`).
     @discardableResult
     package func run(
         _ arguments: [String], stdin lines: [String] = [], stdinBytes: [UInt8]? = nil,
-        environment extra: [String: String] = [:], executable: String = CLIRunner.executable
+        environment extra: [String: String] = [:], executable: String = CLIRunner.executable,
+        within limit: Duration = .seconds(600)
     ) async throws -> Result {
         var command = [executable] + arguments
         // A new session has no controlling terminal, so a prompt can never block the test run
@@ -74,9 +76,10 @@ package struct CLIRunner: ~Copyable {
         // An ignored signal stays ignored across exec, and this process ignores SIGPIPE (see
         // `ChildProcess.ignoreBrokenPipes`; SwiftNIO does too once a test opens a socket): the
         // child gets it back at its default, as when a shell starts it.
-        let outcome = try await ChildProcess.run(
+        let outcome = try await ChildProcess(
             "/usr/bin/env", ["--default-signal=PIPE"] + command, environment: environment.merging(extra) { $1 },
-            directory: root, input: stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8))
+            directory: root, input: stdinBytes.map { Data($0) } ?? Data(lines.map { $0 + "\n" }.joined().utf8)
+        ).finish(within: limit)
         return Result(status: outcome.status, stdout: outcome.standardOutput, stderr: outcome.standardError)
     }
 }

@@ -98,12 +98,29 @@ struct ArgumentParsingTests {
         #expect(!FileManager.default.fileExists(atPath: cli.storePath), "completion created the default store")
     }
 
+    @Test("TAB offers nothing, and soon, when the store's PostgreSQL host accepts and never answers")
+    func bashGivesUpOnASilentHost() async throws {
+        let cli = try CLIRunner("parsing-completion-silent-host")
+        let host = try SilentListener()
+        // A connect timeout of ten minutes: a completion that waited for it would overrun the
+        // two minutes `bashOffers` allows; one that gives up after its own patience answers.
+        let environment = [
+            "ACCOUNTS_POSTGRES_HOST": "127.0.0.1", "ACCOUNTS_POSTGRES_PORT": "\(host.port)",
+            "ACCOUNTS_POSTGRES_CONNECT_TIMEOUT_MS": "600000",
+        ]
+        let lines = try await Self.bashOffers(
+            cli, for: ["users show --backend postgres user", "users list --backend postgres --after user"],
+            environment: environment, within: .seconds(120))
+        #expect(lines.prefix(2) == ["", ""], "\(lines)")
+    }
+
     /// What bash offers on TAB at the end of each of `lines` (the arguments after the program),
-    /// run in the folder `folder` of the scratch folder: the offers of each line sorted and
-    /// joined by spaces, one line each.
-    static func bashOffers(_ cli: borrowing CLIRunner, in folder: String = ".", for lines: [String]) async throws
-        -> [String]
-    {
+    /// run in the folder `folder` of the scratch folder with `environment` added, for at most
+    /// `limit`: the offers of each line sorted and joined by spaces, one line each.
+    static func bashOffers(
+        _ cli: borrowing CLIRunner, in folder: String = ".", for lines: [String], environment: [String: String] = [:],
+        within limit: Duration = .seconds(600)
+    ) async throws -> [String] {
         let script = try await cli.run(["--generate-completion-script", "bash"])
         #expect(script.status == 0, "\(script.stderr)")
         try script.stdout.write(toFile: cli.root + "/accounts.bash", atomically: true, encoding: .utf8)
@@ -121,7 +138,8 @@ struct ArgumentParsingTests {
             }
 
             """ + lines.map { "offer \"\(CLIRunner.executable) \($0)\"\n" }.joined()
-        let result = try await cli.run(["-c", offered], executable: "/bin/bash")
+        let result = try await cli.run(
+            ["-c", offered], environment: environment, executable: "/bin/bash", within: limit)
         #expect(result.status == 0, "\(result.stderr)")
         let offers = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(offers.count == lines.count + 1, "\(result.stdout)")
