@@ -8,7 +8,7 @@ import Foundation
 /// client's handshake into the listen queue, and nothing ever accepts or reads. What a client
 /// sees of a host that is reachable but stalled (a server stopped mid-way, a proxy that holds
 /// the line), without any timing of the test's own.
-package final class SilentListener {
+package struct SilentListener: ~Copyable {
     /// The port it listens on, chosen by the system.
     package let port: Int
     private let descriptor: Int32
@@ -34,6 +34,13 @@ package final class SilentListener {
         }
         self.descriptor = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Stops listening: the port refuses connections from now on. A test calls it once done
+    /// with the port, so that the port is sure to be open until then.
+    package consuming func stop() {
+        close(descriptor)
+        discard self
     }
 
     deinit { close(descriptor) }
