@@ -30,16 +30,22 @@ public struct ConformanceContext: Sendable, ConformanceExpecting {
         try await subject.open(path ?? storePath, createIfMissing: createIfMissing)
     }
 
-    /// Runs `operation` and fails unless it throws the `AccountError` with `code`, and with
-    /// none of `secrets` in its text (a token hash, say: what a stored session is found by).
+    /// Runs `operation` and fails unless it throws the `AccountError` with `code`, with none of
+    /// `secrets` in its text (a token hash, say: what a stored session is found by), and naming
+    /// `user` when one is given (a refusal an operator must trace to its record).
     public func expectError<T>(
-        _ code: String, _ what: String, hiding secrets: [String] = [], _ operation: () async throws -> T
+        _ code: String, _ what: String, hiding secrets: [String] = [], naming user: UserID? = nil,
+        _ operation: () async throws -> T
     ) async throws {
         do {
             _ = try await operation()
         } catch let error as AccountError {
             try expect(error.code == code, "\(what): expected \(code), got \(error.code) (\(error.message(.english)))")
             try expect(!secrets.contains { "\(error)".contains($0) }, "\(what): the error shows a secret: \(error)")
+            if let user {
+                try expect(
+                    "\(error)".contains(user.rawValue), "\(what): the error does not name user \(user): \(error)")
+            }
             return
         } catch {
             throw ConformanceFailure("\(what): expected \(code), got a non-typed error: \(error)")

@@ -46,19 +46,20 @@ enum RecordChecks {
             let (resident, residentSession) = try await storeResident(in: store)
             // Storing either would replace the resident or hand its session to the newcomer.
             let idClash = Fixtures.user(2, reusingIDOf: resident)
-            try await context.expectError("store_io", "a new user under a stored id") {
+            try await context.expectError("store_io", "a new user under a stored id", naming: resident.id) {
                 try await store.createUser(idClash, initialSession: Fixtures.session(2, user: resident.id))
             }
             let newcomer = Fixtures.user(3)
             let stolen = Fixtures.session(1, user: newcomer.id)
             try await context.expectError(
-                "store_io", "a new user whose first session has a stored token hash", hiding: [stolen.tokenHash]
+                "store_io", "a new user whose first session has a stored token hash", hiding: [stolen.tokenHash],
+                naming: newcomer.id
             ) {
                 try await store.createUser(newcomer, initialSession: stolen)
             }
             try await store.createUser(newcomer, initialSession: nil)
             try await context.expectError(
-                "store_io", "a new session with a stored token hash", hiding: [stolen.tokenHash]
+                "store_io", "a new session with a stored token hash", hiding: [stolen.tokenHash], naming: newcomer.id
             ) {
                 try await store.createSession(stolen)
             }
@@ -207,17 +208,20 @@ enum RecordChecks {
             // one token hash twice in the batch. Only a hand-made export file holds such records.
             let idClash = Fixtures.user(2, reusingIDOf: resident)
             let newcomer = Fixtures.user(3)
-            let refusedBatches: [(String, [UserRecord], [SessionRecord])] = [
-                ("a stored user id", [Fixtures.user(4), idClash], []),
-                ("a stored session", [newcomer], [Fixtures.session(1, user: newcomer.id)]),
+            // Each with the user its refusal must name.
+            let refusedBatches: [(String, [UserRecord], [SessionRecord], UserID)] = [
+                ("a stored user id", [Fixtures.user(4), idClash], [], resident.id),
+                ("a stored session", [newcomer], [Fixtures.session(1, user: newcomer.id)], newcomer.id),
                 (
                     "one session twice",
-                    [newcomer], [Fixtures.session(5, user: newcomer.id), Fixtures.session(5, user: newcomer.id)]
+                    [newcomer], [Fixtures.session(5, user: newcomer.id), Fixtures.session(5, user: newcomer.id)],
+                    newcomer.id
                 ),
             ]
-            for (what, users, sessions) in refusedBatches {
+            for (what, users, sessions, named) in refusedBatches {
                 try await context.expectError(
-                    "store_io", "a batch with \(what)", hiding: [Fixtures.tokenHash(1), Fixtures.tokenHash(5)]
+                    "store_io", "a batch with \(what)", hiding: [Fixtures.tokenHash(1), Fixtures.tokenHash(5)],
+                    naming: named
                 ) {
                     try await store.createUsers(users, sessions: sessions)
                 }

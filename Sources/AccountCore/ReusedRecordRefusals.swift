@@ -1,6 +1,7 @@
 /// The refusals every backend gives for records that only a hand-made file or a broken random
-/// source makes, worded once so that every backend says the same (the engines with their own
-/// constraint messages aside).
+/// source makes, worded once so that every backend says the same, and names the user (the
+/// conformance checks require both; SQLite's and PostgreSQL's own words would name a
+/// constraint).
 extension AccountError {
     /// A user whose id is already stored under another email. Refused, never skipped: storing
     /// it would replace that user.

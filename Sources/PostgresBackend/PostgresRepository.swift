@@ -145,7 +145,10 @@ public final class PostgresRepository: UserRepository, Sendable {
             let query =
                 initialSession.map { Self.insertUser(user, with: $0, into: schema) }
                 ?? Self.insertUser(user, into: schema, unlessEmailTaken: true)
-            if try await connection.rows(query).isEmpty { throw AccountError.emailTaken }
+            let inserted = try await Self.refusingReused(user, with: initialSession) {
+                try await connection.rows(query)
+            }
+            if inserted.isEmpty { throw AccountError.emailTaken }
         }
     }
 
@@ -155,14 +158,21 @@ public final class PostgresRepository: UserRepository, Sendable {
             var stored: Set<UserID> = []
             for user in users {
                 // ON CONFLICT keeps the transaction alive where a failed INSERT would abort it.
-                if try await connection.rows(Self.insertUser(user, into: schema, unlessEmailTaken: true)).isEmpty {
+                let inserted = try await Self.refusingReused(user) {
+                    try await connection.rows(Self.insertUser(user, into: schema, unlessEmailTaken: true))
+                }
+                if inserted.isEmpty {
                     skipped.append(user.email)
                 } else {
                     stored.insert(user.id)
                 }
             }
             for session in sessions where stored.contains(session.userID) {
-                try await connection.run(Self.insertSession(session, into: schema))
+                // A token hash stored before, or earlier in this batch, inserts nothing; the
+                // refusal rolls the whole batch back.
+                if try await connection.rows(Self.insertSession(session, into: schema, unlessStored: true)).isEmpty {
+                    throw AccountError.sessionAlreadyStored(of: session.userID)
+                }
             }
             return skipped
         }
@@ -442,6 +452,25 @@ public final class PostgresRepository: UserRepository, Sendable {
 
     /// SQLSTATE `foreign_key_violation`.
     private static let foreignKeyViolation = "23503"
+
+    /// What `insert` returns, or the refusal every backend words the same when a primary key
+    /// refused it: ``AccountError/userIDInUse(_:)`` for `user`'s id stored under another email
+    /// (a taken email comes back as no row, through `ON CONFLICT (email)`), and
+    /// ``AccountError/sessionAlreadyStored(of:)`` for `session`'s token hash. The engine's own
+    /// words would name a constraint, not the user.
+    private static func refusingReused(
+        _ user: UserRecord, with session: SessionRecord? = nil, _ insert: () async throws -> [PostgresRow]
+    ) async throws -> [PostgresRow] {
+        do {
+            return try await insert()
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            switch (error.serverInfo?[.constraintName], session) {
+            case ("users_pkey", _): throw AccountError.userIDInUse(user.id)
+            case ("sessions_pkey", let session?): throw AccountError.sessionAlreadyStored(of: session.userID)
+            default: throw error
+            }
+        }
+    }
 
     /// With `unlessStored`, a stored token hash inserts nothing and returns no row (one row else).
     private static func insertSession(

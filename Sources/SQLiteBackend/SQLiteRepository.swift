@@ -210,8 +210,8 @@ public final class SQLiteRepository: UserRepository, Sendable {
         // loser gets `emailTaken`. A check on the reader connection cost every sign-up ~15 µs
         // and three page reads, because each commit invalidates that connection's page cache.
         try await write { connection throws(AccountError) in
-            try connection.run(Self.insertUser, Self.values(user))
-            if let initialSession { try connection.run(Self.insertSession, Self.values(initialSession)) }
+            try Self.insert(user, on: connection)
+            if let initialSession { try Self.insert(initialSession, on: connection) }
         }
     }
 
@@ -221,7 +221,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
             var stored: Set<UserID> = []
             for user in users {
                 do throws(AccountError) {
-                    try connection.run(Self.insertUser, Self.values(user))
+                    try Self.insert(user, on: connection)
                     stored.insert(user.id)
                 } catch .emailTaken {
                     // A failed INSERT aborts only itself; the transaction goes on.
@@ -229,10 +229,31 @@ public final class SQLiteRepository: UserRepository, Sendable {
                 }
             }
             for session in sessions where stored.contains(session.userID) {
-                try connection.run(Self.insertSession, Self.values(session))
+                try Self.insert(session, on: connection)
             }
             return skipped
         }
+    }
+
+    /// Inserts `user` inside the caller's write transaction. A taken email is `emailTaken` (the
+    /// UNIQUE index refuses the row), and an id stored under another email is
+    /// ``AccountError/userIDInUse(_:)``: the insert does nothing on a stored id, and only then is
+    /// the email looked up, so a record whose email and id are both taken is `emailTaken`, as on
+    /// every backend, whichever constraint SQLite checks first.
+    private static func insert(_ user: UserRecord, on connection: SQLiteConnection) throws(AccountError) {
+        guard try connection.run(insertUser, values(user)) == 0 else { return }
+        let emailTaken = try connection.firstRow(selectUserByEmail, [.text(user.email)]) {
+            _ throws(AccountError) in true
+        }
+        throw emailTaken == true ? .emailTaken : .userIDInUse(user.id)
+    }
+
+    /// Inserts `session` inside the caller's write transaction; a token hash already stored is
+    /// ``AccountError/sessionAlreadyStored(of:)`` (in words that name the user, not SQLite's
+    /// constraint), and nothing is replaced.
+    private static func insert(_ session: SessionRecord, on connection: SQLiteConnection) throws(AccountError) {
+        guard try connection.run(insertSession, values(session)) == 0 else { return }
+        throw .sessionAlreadyStored(of: session.userID)
     }
 
     public func user(email: String) async throws -> UserRecord? {
@@ -323,7 +344,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
                 _ throws(AccountError) in true
             }
             guard exists == true else { return false }
-            try connection.run(Self.insertSession, Self.values(session))
+            try Self.insert(session, on: connection)
             return true
         }
     }
@@ -452,11 +473,13 @@ public final class SQLiteRepository: UserRepository, Sendable {
     private static let userColumns =
         "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms"
     private static let selectUser = "SELECT \(userColumns) FROM users"
-    private static let insertUser = "INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let insertUser =
+        "INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"
     private static let sessionColumns =
         "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
     private static let selectSession = "SELECT \(sessionColumns) FROM sessions"
-    private static let insertSession = "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    private static let insertSession =
+        "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING"
     // Whole statements, not concatenated per call: each is also the key of its prepared statement.
     private static let selectUserByEmail = selectUser + " WHERE email = ?"
     private static let selectUserByID = selectUser + " WHERE id = ?"
