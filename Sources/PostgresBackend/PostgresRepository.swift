@@ -144,7 +144,7 @@ public final class PostgresRepository: UserRepository, Sendable {
         try await withConnection { [schema] connection in
             let query =
                 initialSession.map { Self.insertUser(user, with: $0, into: schema) }
-                ?? Self.insertUser(user, into: schema, unlessEmailTaken: true)
+                ?? Self.insertUser(user, into: schema)
             let inserted = try await Self.refusingReused(user, with: initialSession) {
                 try await connection.rows(query)
             }
@@ -159,7 +159,7 @@ public final class PostgresRepository: UserRepository, Sendable {
             for user in users {
                 // ON CONFLICT keeps the transaction alive where a failed INSERT would abort it.
                 let inserted = try await Self.refusingReused(user) {
-                    try await connection.rows(Self.insertUser(user, into: schema, unlessEmailTaken: true))
+                    try await connection.rows(Self.insertUser(user, into: schema))
                 }
                 if inserted.isEmpty {
                     skipped.append(user.email)
@@ -170,7 +170,7 @@ public final class PostgresRepository: UserRepository, Sendable {
             for session in sessions where stored.contains(session.userID) {
                 // A token hash stored before, or earlier in this batch, inserts nothing; the
                 // refusal rolls the whole batch back.
-                if try await connection.rows(Self.insertSession(session, into: schema, unlessStored: true)).isEmpty {
+                if try await connection.rows(Self.insertSession(session, into: schema)).isEmpty {
                     throw AccountError.sessionAlreadyStored(of: session.userID)
                 }
             }
@@ -279,7 +279,7 @@ public final class PostgresRepository: UserRepository, Sendable {
         // the insert finds the user gone and fails whole (SQLSTATE 23503), storing nothing.
         try await withConnection { [schema] connection in
             do {
-                guard try await connection.rows(Self.insertSession(session, into: schema, unlessStored: true)).isEmpty
+                guard try await connection.rows(Self.insertSession(session, into: schema)).isEmpty
                 else { return true }
                 // The token hash is stored. A missing user is still `false`, as on every backend
                 // (without ON CONFLICT the primary key's error would come before the foreign key's).
@@ -414,18 +414,15 @@ public final class PostgresRepository: UserRepository, Sendable {
     private static let sessionColumns =
         "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
 
-    /// With `unlessEmailTaken`, a taken email inserts nothing and returns no row (one row else).
-    private static func insertUser(
-        _ user: UserRecord, into schema: PostgresSchema, unlessEmailTaken: Bool = false
-    ) -> PostgresQuery {
-        var query: PostgresQuery = """
-            INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns)) VALUES (\(user.id.rawValue), \(user.email),
-                \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
-                \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
-                \(user.lastFailedLoginAt?.millisecondsSince1970))
-            """
-        if unlessEmailTaken { query.sql += " ON CONFLICT (email) DO NOTHING RETURNING 1" }
-        return query
+    /// Returns one row, or none (and inserts nothing) when the email is taken.
+    private static func insertUser(_ user: UserRecord, into schema: PostgresSchema) -> PostgresQuery {
+        """
+        INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns)) VALUES (\(user.id.rawValue), \(user.email),
+            \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
+            \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
+            \(user.lastFailedLoginAt?.millisecondsSince1970))
+        ON CONFLICT (email) DO NOTHING RETURNING 1
+        """
     }
 
     /// The user and its first session in one statement, returning one row; none, and nothing
@@ -472,18 +469,15 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
-    /// With `unlessStored`, a stored token hash inserts nothing and returns no row (one row else).
-    private static func insertSession(
-        _ session: SessionRecord, into schema: PostgresSchema, unlessStored: Bool = false
-    ) -> PostgresQuery {
-        var query: PostgresQuery = """
-            INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) VALUES (\(session.tokenHash),
-                \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
-                \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
-                \(session.idleTimeoutSeconds), \(session.remember))
-            """
-        if unlessStored { query.sql += " ON CONFLICT (token_sha256) DO NOTHING RETURNING 1" }
-        return query
+    /// Returns one row, or none (and inserts nothing) when the token hash is already stored.
+    private static func insertSession(_ session: SessionRecord, into schema: PostgresSchema) -> PostgresQuery {
+        """
+        INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) VALUES (\(session.tokenHash),
+            \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
+            \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
+            \(session.idleTimeoutSeconds), \(session.remember))
+        ON CONFLICT (token_sha256) DO NOTHING RETURNING 1
+        """
     }
 
     private static func user(_ row: PostgresRow) throws -> UserRecord {
