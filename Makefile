@@ -1,5 +1,11 @@
 # Convenience targets; the README's two commands are scripts/quickstart.sh and scripts/test.sh.
-.PHONY: bench bench-serve bench-cli test fuzz
+.PHONY: bench bench-serve bench-cli test fuzz install uninstall
+PREFIX ?= /usr/local
+DESTDIR ?=
+install:  ## the release build (as you), its manual page and completions under PREFIX (sudo only for the copy, when PREFIX is not yours)
+	./scripts/install.sh --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
+uninstall:  ## removes exactly the files `make install` puts under PREFIX
+	./scripts/install.sh --prefix "$(PREFIX)" --destdir "$(DESTDIR)" --uninstall
 bench:   ## the engine table (backends vs the engine baselines and the raw layout, ~35 min), then the CLI round-trip table (~4 min)
 	bash bench/run.sh
 	bash bench/cli.sh

@@ -1,8 +1,8 @@
-# Sourced by the bench scripts: release_build PRODUCT... builds each product in release mode
-# with the Swift standard library and Foundation linked statically (a start-up without the
-# dynamic loader's ~11,000 symbol lookups), quietly unless it fails, and sets `bin` to the
-# folder holding them. One flag set for every bench script, so they share one release build
-# instead of rebuilding each other's. BENCH_BUILD=debug uses the debug build instead: for a
+# Sourced by the bench scripts and scripts/install.sh: release_build PRODUCT... builds each
+# product in release mode with the Swift standard library and Foundation linked statically (a
+# start-up without the dynamic loader's ~11,000 symbol lookups), quietly unless it fails, and
+# sets `bin` to the folder holding them. One flag set for every bench script and the install,
+# so they share one release build instead of rebuilding each other's. BENCH_BUILD=debug uses the debug build instead: for a
 # smoke run of a script (CI), whose figures mean nothing.
 if [ "${BENCH_BUILD:-release}" = debug ]; then
     release_flags=(-c debug)

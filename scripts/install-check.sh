@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Checks `make install` (scripts/install.sh) staged under a scratch DESTDIR, on the debug build
+# (the release build is the same script with the benchmarks' flags and takes minutes more):
+# exactly the five files land under the prefix; the binary runs from there and is stripped of
+# debug info but keeps its symbols; the manual renders without a warning, names every
+# subcommand `accounts --help` lists and keeps the help's non-ASCII text; each completion script
+# is what `accounts --generate-completion-script` prints, passes its shell's syntax check, and
+# fish finds it where the prefix puts it; zsh searches that folder; `--uninstall` removes every
+# file it installed; and a relative prefix is refused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+fail() {
+    echo "install-check: $*" >&2
+    exit 1
+}
+prefix=/usr/local
+root="$stage$prefix"
+./scripts/install.sh --debug --destdir "$stage" --prefix "$prefix"
+built="$(swift build --show-bin-path)/accounts"
+installed="$root/bin/accounts"
+
+expected=$(printf '%s\n' ./bin/accounts ./share/bash-completion/completions/accounts \
+    ./share/fish/vendor_completions.d/accounts.fish ./share/man/man1/accounts.1 \
+    ./share/zsh/site-functions/_accounts)
+actual=$(cd "$stage" && find . -type f | sed "s|^\./${prefix#/}/|./|" | sort)
+[ "$actual" = "$expected" ] || fail "installed files differ from the five expected:
+$actual"
+
+[ "$("$installed" --version)" = "$("$built" --version)" ] || fail "the installed binary's --version differs from the build's"
+sections=$(readelf -S --wide "$installed")
+if grep -q '\.debug_info' <<<"$sections"; then fail "the installed binary still has debug info"; fi
+grep -q '\.symtab' <<<"$sections" || fail "the installed binary lost its symbol table (backtraces would name no function)"
+
+manual="$root/share/man/man1/accounts.1"
+warnings=$(LANG=C.UTF-8 MANWIDTH=100 man -l "$manual" 2>&1 >/dev/null)
+[ -z "$warnings" ] || fail "man -l warns about the manual: $warnings"
+page=$(LANG=C.UTF-8 MANWIDTH=200 man -l "$manual" 2>/dev/null)
+subcommands=$("$built" --help | sed -n '/^SUBCOMMANDS:/,/^$/p' | awk '/^  [a-z]/ { print $1 }')
+[ "$(wc -l <<<"$subcommands")" -ge 15 ] || fail "found only these subcommands in --help: $subcommands"
+for subcommand in $subcommands; do
+    grep -qE "^ +$subcommand( |$)" <<<"$page" || fail "the manual has no entry for '$subcommand'"
+done
+grep -qF '{"ok":true,…}' <<<"$page" || fail "the manual lost the help's non-ASCII text ('…')"
+
+for shell in bash zsh fish; do
+    case $shell in
+    bash) file=share/bash-completion/completions/accounts ;;
+    zsh) file=share/zsh/site-functions/_accounts ;;
+    fish) file=share/fish/vendor_completions.d/accounts.fish ;;
+    esac
+    cmp -s "$root/$file" <("$built" --generate-completion-script "$shell") ||
+        fail "$file is not what 'accounts --generate-completion-script $shell' prints"
+    "$shell" -n "$root/$file" || fail "$shell finds a syntax error in $file"
+done
+# fish looks in DATA_DIR/fish/vendor_completions.d for each of XDG_DATA_DIRS (/usr/local/share
+# among them by default), and the script asks the `accounts` on the PATH.
+offered=$(PATH="$root/bin:$PATH" XDG_DATA_DIRS="$root/share" HOME="$stage/home" XDG_CONFIG_HOME="$stage/home" \
+    fish -c 'complete -C "accounts ser"')
+grep -q '^serve' <<<"$offered" || fail "fish did not load the installed completion: offered '$offered'"
+zsh -f -c 'print -l $fpath' | grep -qx "$prefix/share/zsh/site-functions" ||
+    fail "zsh does not search $prefix/share/zsh/site-functions"
+
+./scripts/install.sh --destdir "$stage" --prefix "$prefix" --uninstall
+left=$(find "$stage" -type f)
+[ -z "$left" ] || fail "--uninstall left: $left"
+
+status=0
+./scripts/install.sh --prefix relative/folder --uninstall 2>/dev/null || status=$?
+[ "$status" = 2 ] || fail "a relative --prefix gave exit $status, not 2"
+echo "install-check: passed (five files staged under $prefix, the manual, three completions, uninstall)"

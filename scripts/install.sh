@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Installs `accounts` for operators (`make install`): the release build the benchmarks measure
+# (the standard library and Foundation linked statically, so the toolchain need not be on the
+# host; debug info stripped), its manual page (swift-argument-parser's generate-manual, from
+# the package graph) and its TAB completion for bash, zsh and fish, where each shell looks for
+# it under the prefix:
+#
+#   PREFIX/bin/accounts
+#   PREFIX/share/man/man1/accounts.1
+#   PREFIX/share/bash-completion/completions/accounts
+#   PREFIX/share/zsh/site-functions/_accounts
+#   PREFIX/share/fish/vendor_completions.d/accounts.fish
+#
+#   scripts/install.sh                      builds as you, installs under /usr/local (sudo for the
+#                                           copy alone when the prefix is not yours)
+#   scripts/install.sh --prefix DIR         another prefix (~/.local: no sudo)
+#   scripts/install.sh --destdir DIR        stage under DIR, as packagers do (DIR/PREFIX/...)
+#   scripts/install.sh --uninstall          removes exactly those five files
+#   scripts/install.sh --debug              the debug build instead: quick, for checking this
+#                                           script (scripts/install-check.sh; CI)
+#
+# The binary still loads libsodium, libzxcvbn, libsqlite3 and liblmdb: on a host that only gets
+# the installed files, install Debian's libsodium23 libzxcvbn0 libsqlite3-0 liblmdb0.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=/usr/local
+destdir=""
+uninstall=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --prefix) prefix=${2:?--prefix needs a folder}; shift 2 ;;
+    --destdir) destdir=${2?--destdir needs a folder (empty: none)}; shift 2 ;;
+    --uninstall) uninstall=1; shift ;;
+    --debug) BENCH_BUILD=debug; shift ;;
+    *) echo "usage: scripts/install.sh [--prefix DIR] [--destdir DIR] [--uninstall] [--debug]" >&2; exit 2 ;;
+    esac
+done
+case "$prefix" in
+/*) ;;
+*) echo "error: --prefix must be an absolute path (it is where the files will be found): $prefix" >&2; exit 2 ;;
+esac
+root="$destdir$prefix"
+files=(
+    bin/accounts
+    share/man/man1/accounts.1
+    share/bash-completion/completions/accounts
+    share/zsh/site-functions/_accounts
+    share/fish/vendor_completions.d/accounts.fish
+)
+
+# The copy (never the build) runs under sudo when the prefix is not the caller's to write.
+as_owner=()
+nearest=$root
+while [ ! -e "$nearest" ]; do nearest=$(dirname "$nearest"); done
+if [ ! -w "$nearest" ] && [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+        echo "error: $root is not writable and sudo is missing: run as root, or choose --prefix" >&2
+        exit 1
+    fi
+    as_owner=(sudo)
+fi
+
+if [ "$uninstall" -eq 1 ]; then
+    for file in "${files[@]}"; do
+        if [ -e "$root/$file" ]; then
+            "${as_owner[@]}" rm -f "$root/$file"
+            echo "removed $root/$file"
+        fi
+    done
+    exit 0
+fi
+
+# The benchmarks' build (the same flags, so an install and a bench share one build).
+. bench/lib/release-build.sh
+echo "building accounts (${release_flags[*]}; a clean release build takes minutes)" >&2
+release_build accounts generate-manual
+staged=$(mktemp -d)
+trap 'rm -rf "$staged"' EXIT
+
+# Debug info is about 61 of a release binary's 165 MiB; the symbol table stays, so a crash's
+# backtrace still names its functions.
+cp "$bin/accounts" "$staged/accounts"
+strip --strip-debug "$staged/accounts"
+# The manual's date is the commit's, so the same commit makes the same page. generate-manual
+# drops every character that is not ASCII (the help's "…"), so it reads the help through a
+# wrapper that spells each such character as a placeholder, turned back into UTF-8 after; and
+# it leaves a blank line between paragraphs, which mdoc wants as `.Pp`.
+date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
+mkdir "$staged/ascii"
+cat >"$staged/ascii/accounts" <<WRAPPER
+#!/bin/sh
+"$staged/accounts" "\$@" | perl -CSD -pe 's/([^\x00-\x7F])/sprintf("\@\@U%X\@\@", ord \$1)/ge'
+WRAPPER
+chmod +x "$staged/ascii/accounts"
+"$bin/generate-manual" "$staged/ascii/accounts" --date "$date" --output-directory "$staged" >/dev/null
+perl -CSD -i -pe 's/\@\@U([0-9A-F]+)\@\@/chr hex $1/ge; s/^$/.Pp/' "$staged/accounts.1"
+for shell in bash zsh fish; do
+    "$staged/accounts" --generate-completion-script "$shell" >"$staged/completion.$shell"
+done
+
+install_file() { "${as_owner[@]}" install -D -m "$1" "$2" "$root/$3" && echo "installed $root/$3"; }
+install_file 755 "$staged/accounts" bin/accounts
+install_file 644 "$staged/accounts.1" share/man/man1/accounts.1
+install_file 644 "$staged/completion.bash" share/bash-completion/completions/accounts
+install_file 644 "$staged/completion.zsh" share/zsh/site-functions/_accounts
+install_file 644 "$staged/completion.fish" share/fish/vendor_completions.d/accounts.fish
