@@ -6,7 +6,8 @@
 # subcommand `accounts --help` lists and keeps the help's non-ASCII text; each completion script
 # is what `accounts --generate-completion-script` prints, passes its shell's syntax check, and
 # fish finds it where the prefix puts it; zsh searches that folder; `--uninstall` removes every
-# file it installed; and a relative prefix is refused.
+# file it installed, and says so when there is nothing left to remove; and a relative prefix
+# is refused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,8 +25,8 @@ installed="$root/bin/accounts"
 
 expected=$(printf '%s\n' ./bin/accounts ./share/bash-completion/completions/accounts \
     ./share/fish/vendor_completions.d/accounts.fish ./share/man/man1/accounts.1 \
-    ./share/zsh/site-functions/_accounts)
-actual=$(cd "$stage" && find . -type f | sed "s|^\./${prefix#/}/|./|" | sort)
+    ./share/zsh/site-functions/_accounts | LC_ALL=C sort)
+actual=$(cd "$stage" && find . -type f | sed "s|^\./${prefix#/}/|./|" | LC_ALL=C sort)
 [ "$actual" = "$expected" ] || fail "installed files differ from the five expected:
 $actual"
 
@@ -66,6 +67,8 @@ zsh -f -c 'print -l $fpath' | grep -qx "$prefix/share/zsh/site-functions" ||
 ./scripts/install.sh --destdir "$stage" --prefix "$prefix" --uninstall
 left=$(find "$stage" -type f)
 [ -z "$left" ] || fail "--uninstall left: $left"
+again=$(./scripts/install.sh --destdir "$stage" --prefix "$prefix" --uninstall)
+grep -q "^nothing to remove" <<<"$again" || fail "a second --uninstall did not say there was nothing to remove: $again"
 
 status=0
 ./scripts/install.sh --prefix relative/folder --uninstall 2>/dev/null || status=$?

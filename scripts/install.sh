@@ -62,13 +62,23 @@ if [ ! -w "$nearest" ] && [ "$(id -u)" -ne 0 ]; then
 fi
 
 if [ "$uninstall" -eq 1 ]; then
+    removed=0
     for file in "${files[@]}"; do
         if [ -e "$root/$file" ]; then
             "${as_owner[@]}" rm -f "$root/$file"
             echo "removed $root/$file"
+            removed=$((removed + 1))
         fi
     done
+    [ "$removed" -gt 0 ] || echo "nothing to remove: none of the files an install puts under $root is there"
     exit 0
+fi
+
+# Under `sudo make install` the build itself would run as root and leave root-owned files in
+# .build, which the next build as the user cannot replace.
+if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+    echo "note: building as root under sudo; next time run it without sudo (it uses sudo for the copy" \
+        "alone), or give .build back with: sudo chown -R $SUDO_USER .build" >&2
 fi
 
 # The benchmarks' build (the same flags, so an install and a bench share one build).
