@@ -31,8 +31,15 @@ for pair in FuzzValidators:validators FuzzJSONStore:json-store FuzzExportReader:
     mkdir -p "$work/$corpus"
     cp Fuzz/corpus/"$corpus"/* "$work/$corpus"/
     echo "== $target (${limit[*]})"
-    "$bin/$target" "${limit[@]}" -artifact_prefix=fuzz-artifacts/"$target"- "$work/$corpus" 2>&1 \
-        | grep -E '^(Done|==[0-9]+==|SUMMARY|INFO: Running)|ERROR|Deadly' || true
+    mkdir -p "$work/tmp-$corpus"
+    TMPDIR="$work/tmp-$corpus" "$bin/$target" "${limit[@]}" -artifact_prefix=fuzz-artifacts/"$target"- \
+        "$work/$corpus" 2>&1 | grep -E '^(Done|==[0-9]+==|SUMMARY|INFO: Running)|ERROR|Deadly' || true
+    # A target that writes its input to a file removes it: nothing may pile up in the real /tmp.
+    left=$(ls -A "$work/tmp-$corpus")
+    if [ -n "$left" ]; then
+        echo "error: $target left files in its TMPDIR: $left" >&2
+        exit 1
+    fi
     if ls fuzz-artifacts/"$target"-* >/dev/null 2>&1; then
         echo "error: $target found a crash; see fuzz-artifacts/" >&2
         exit 1
