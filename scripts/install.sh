@@ -87,11 +87,16 @@ echo "building accounts (${release_flags[*]}; a clean release build takes minute
 release_build accounts generate-manual
 staged=$(mktemp -d)
 trap 'rm -rf "$staged"' EXIT
+# Each file is made at its path under $staged/tree, so one list (`files`) says what is installed
+# and what is removed.
+tree="$staged/tree"
+mkdir -p "$tree/bin" "$tree/share/man/man1" "$tree/share/bash-completion/completions" \
+    "$tree/share/zsh/site-functions" "$tree/share/fish/vendor_completions.d"
 
 # Debug info is about 61 of a release binary's 165 MiB; the symbol table stays, so a crash's
 # backtrace still names its functions.
-cp "$bin/accounts" "$staged/accounts"
-strip --strip-debug "$staged/accounts"
+cp "$bin/accounts" "$tree/bin/accounts"
+strip --strip-debug "$tree/bin/accounts"
 # The manual's date is the commit's, so the same commit makes the same page. generate-manual
 # drops every character that is not ASCII (the help's "…"), so it reads the help through a
 # wrapper that spells each such character as a placeholder, turned back into UTF-8 after; and
@@ -100,18 +105,18 @@ date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
 mkdir "$staged/ascii"
 cat >"$staged/ascii/accounts" <<WRAPPER
 #!/bin/sh
-"$staged/accounts" "\$@" | perl -CSD -pe 's/([^\x00-\x7F])/sprintf("\@\@U%X\@\@", ord \$1)/ge'
+"$tree/bin/accounts" "\$@" | perl -CSD -pe 's/([^\x00-\x7F])/sprintf("\@\@U%X\@\@", ord \$1)/ge'
 WRAPPER
 chmod +x "$staged/ascii/accounts"
-"$bin/generate-manual" "$staged/ascii/accounts" --date "$date" --output-directory "$staged" >/dev/null
-perl -CSD -i -pe 's/\@\@U([0-9A-F]+)\@\@/chr hex $1/ge; s/^$/.Pp/' "$staged/accounts.1"
-for shell in bash zsh fish; do
-    "$staged/accounts" --generate-completion-script "$shell" >"$staged/completion.$shell"
-done
+"$bin/generate-manual" "$staged/ascii/accounts" --date "$date" --output-directory "$tree/share/man/man1" >/dev/null
+perl -CSD -i -pe 's/\@\@U([0-9A-F]+)\@\@/chr hex $1/ge; s/^$/.Pp/' "$tree/share/man/man1/accounts.1"
+"$tree/bin/accounts" --generate-completion-script bash >"$tree/share/bash-completion/completions/accounts"
+"$tree/bin/accounts" --generate-completion-script zsh >"$tree/share/zsh/site-functions/_accounts"
+"$tree/bin/accounts" --generate-completion-script fish >"$tree/share/fish/vendor_completions.d/accounts.fish"
 
-install_file() { "${as_owner[@]}" install -D -m "$1" "$2" "$root/$3" && echo "installed $root/$3"; }
-install_file 755 "$staged/accounts" bin/accounts
-install_file 644 "$staged/accounts.1" share/man/man1/accounts.1
-install_file 644 "$staged/completion.bash" share/bash-completion/completions/accounts
-install_file 644 "$staged/completion.zsh" share/zsh/site-functions/_accounts
-install_file 644 "$staged/completion.fish" share/fish/vendor_completions.d/accounts.fish
+for file in "${files[@]}"; do
+    mode=644
+    [ "$file" != bin/accounts ] || mode=755
+    "${as_owner[@]}" install -D -m "$mode" "$tree/$file" "$root/$file"
+    echo "installed $root/$file"
+done
