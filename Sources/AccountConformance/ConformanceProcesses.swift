@@ -47,7 +47,7 @@ public struct ConformanceProcesses: Sendable {
                 try input.fileHandleForWriting.writeToChildAndClose(
                     Data("Tangerine-Kayak-42\nTangerine-Kayak-42\n".utf8))
                 let printed = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
+                process.waitUntilExitAsleep()
                 return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
             }
         }

@@ -5,13 +5,13 @@ import StoreSupport
 // cooperative pool's threads (two on a two-core machine) for as long as the child runs,
 // stalling every other test's tasks and in-process servers meanwhile; these waits block a
 // thread of their own instead (`SerialIOQueue`'s, from Dispatch's pool that grows on demand,
-// unlike the width-limited `DispatchQueue.global()`).
+// unlike the width-limited `DispatchQueue.global()`), asleep (`waitUntilExitAsleep()`).
 
 extension Process {
     /// Waits for the process to exit; returns its termination status.
     package func exitStatus() async -> Int32 {
         await SerialIOQueue(label: "exit of pid \(processIdentifier)").run {
-            self.waitUntilExit()
+            self.waitUntilExitAsleep()
             return self.terminationStatus
         }
     }

@@ -32,8 +32,10 @@ package final class ChildWatchdog: Sendable {
     /// The write end's descriptor number, kept for the test that looks for it in other processes.
     package let lifelineDescriptor: Int32
 
-    /// The word that sends the shell away without a kill.
+    /// The word that sends the shell away without a kill, when the mark follows it.
     private static let disarmWord = "disarm"
+    /// This watch's mark: the value of `markVariable` in its children's environment.
+    private let mark: String
 
     /// Starts a watch; the children to watch are those started with `environment` from now on.
     package init() throws {
@@ -42,15 +44,23 @@ package final class ChildWatchdog: Sendable {
         ChildProcess.ignoreBrokenPipes()
         let mark = UUID().uuidString
         let pipe = Pipe()
+        // Foundation's pipes are inherited across exec. Its `Process` closes a child's other
+        // descriptors, but only those open when it prepares the spawn: a child another test
+        // starts at this moment could keep the write end, and with it the lifeline, open.
+        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Only the word with this watchdog's own mark disarms it, and any other line is passed
+        // over: bytes that reach this pipe by mistake (a descriptor number another part of the
+        // process closed and reused) can neither disarm it nor fire it.
         // One grep reads every process's environment (each a list of NUL-ended entries): `-x`
         // takes only the whole entry, `-l` names the files that have it.
         shell.arguments = [
             "-c",
             """
-            read -r word
-            [ "$word" = \(Self.disarmWord) ] && exit 0
+            while read -r word; do
+                [ "$word" = "\(Self.disarmWord) $0" ] && exit 0
+            done
             for environ in $(grep -lxz "\(Self.markVariable)=$0" /proc/[0-9]*/environ 2>/dev/null); do
                 pid=${environ#/proc/}
                 kill -KILL "${pid%/environ}" 2>/dev/null
@@ -64,6 +74,7 @@ package final class ChildWatchdog: Sendable {
         shell.standardError = FileHandle.nullDevice
         try shell.run()
         environment = [Self.markVariable: mark]
+        self.mark = mark
         lifeline = Mutex(pipe.fileHandleForWriting)
         lifelineDescriptor = pipe.fileHandleForWriting.fileDescriptor
         self.shell = shell
@@ -74,7 +85,7 @@ package final class ChildWatchdog: Sendable {
 
     /// Ends the watch without a kill; returns once the shell has exited (see `shellExit()`).
     package func disarm() async throws {
-        try takeLifeline()?.writeToChildAndClose(Data((Self.disarmWord + "\n").utf8))
+        try takeLifeline()?.writeToChildAndClose(Data("\(Self.disarmWord) \(mark)\n".utf8))
         try await shellExit()
     }
 

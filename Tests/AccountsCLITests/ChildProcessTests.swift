@@ -1,5 +1,6 @@
 import AccountTestSupport
 import Foundation
+import StoreSupport
 import Testing
 
 /// `ChildProcess`, which every CLI run of the suite goes through: what it returns, and that a
@@ -62,5 +63,56 @@ struct ChildProcessTests {
         #expect(error?.exited == true)
         #expect(error?.reason == .limitPassed)
         #expect(error?.description.contains("holds a descriptor it inherited") == true)
+    }
+
+    /// Foundation's own `waitUntilExit()` polled a run loop with nothing in it and kept a core
+    /// busy for as long as the child ran: on the 2-core machine a child that never ended stalled
+    /// the whole suite for 15 minutes (2026-11-29).
+    @Test("a wait for a child's exit sleeps while the child runs, instead of keeping a core busy")
+    func waitSleeps() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "read -r line; exit 5"]
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        // A thread's name shows in /proc as at most 15 bytes.
+        let name = "exitwait\(process.processIdentifier)".prefix(15)
+        let waiting = Task {
+            await SerialIOQueue(label: "wait asleep").run { () -> Int32 in
+                let previous = Thread.current.name
+                Thread.current.name = String(name)
+                defer { Thread.current.name = previous }
+                process.waitUntilExitAsleep()
+                return process.terminationStatus
+            }
+        }
+        // The kernel's word for the waiting thread, every 10 ms for at most 10 s, until it has
+        // read S (sleeping) three times in a row; a thread that polls reads R (running).
+        var states: [Character] = []
+        var looks = 0
+        while states.suffix(3) != ["S", "S", "S"], looks < 1000 {
+            if let state = Self.state(ofThreadNamed: String(name)) { states.append(state) }
+            looks += 1
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try input.fileHandleForWriting.writeToChildAndClose(Data("done\n".utf8))
+        #expect(await waiting.value == 5, "the wait returned the child's status once it exited")
+        #expect(states.suffix(3) == ["S", "S", "S"], "the waiting thread read \(String(states.suffix(30)))")
+    }
+
+    /// The state letter in `/proc/self/task/TID/stat` of this process's thread called `name`.
+    static func state(ofThreadNamed name: String) -> Character? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for task in tasks {
+            let folder = "/proc/self/task/" + task
+            guard (try? String(contentsOfFile: folder + "/comm", encoding: .utf8))?.dropLast() == name[...],
+                let stat = try? String(contentsOfFile: folder + "/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // The state follows the command name, which is in parentheses and may hold spaces.
+            return stat[close...].dropFirst(2).first
+        }
+        return nil
     }
 }

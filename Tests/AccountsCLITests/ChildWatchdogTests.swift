@@ -22,17 +22,25 @@ struct ChildWatchdogTests {
         return (process, input.fileHandleForWriting)
     }
 
+    /// The child's exit status, within 50 s (a kill that never comes is then an `Overran`
+    /// failure, and the child is killed, well before the tests' one-minute limit): a bare wait
+    /// outlives that limit, which cancels the test but cannot end a wait for a process, and kept
+    /// the whole run waiting for a child the watchdog had not killed (2026-11-29).
+    static func exitStatus(of process: Process) async throws -> Int32 {
+        try await process.finishing(within: .seconds(50)) { await process.exitStatus() }
+    }
+
     @Test("a closed lifeline, not disarmed, kills the watched child and only it", .timeLimit(.minutes(1)))
     func lifelineClosed() async throws {
         let watchdog = try ChildWatchdog()
         let watched = try Self.child(watchedBy: watchdog)
         let other = try Self.child(watchedBy: nil)
         try await watchdog.fire()
-        #expect(await watched.process.exitStatus() == SIGKILL)
+        #expect(try await Self.exitStatus(of: watched.process) == SIGKILL)
         #expect(watched.process.terminationReason == .uncaughtSignal)
         #expect(other.process.isRunning, "an unmarked child is left alone")
         try other.input.writeToChildAndClose(Data("done\n".utf8))
-        #expect(await other.process.exitStatus() == 7)
+        #expect(try await Self.exitStatus(of: other.process) == 7)
     }
 
     @Test("a dropped watchdog, not disarmed, kills the child", .timeLimit(.minutes(1)))
@@ -43,8 +51,21 @@ struct ChildWatchdogTests {
             child = try Self.child(watchedBy: watchdog)
         }
         let process = try #require(child?.process)
-        #expect(await process.exitStatus() == SIGKILL)
+        #expect(try await Self.exitStatus(of: process) == SIGKILL)
         #expect(process.terminationReason == .uncaughtSignal)
+    }
+
+    @Test("lines meant for another watchdog neither disarm nor fire this one", .timeLimit(.minutes(1)))
+    func strayLines() async throws {
+        let watchdog = try ChildWatchdog()
+        let watched = try Self.child(watchedBy: watchdog)
+        // Written through a descriptor of its own on the same pipe, as a write to a descriptor
+        // number that another part of the process closed and that was reused for the lifeline.
+        let stray = try FileHandle(forWritingTo: URL(fileURLWithPath: "/proc/self/fd/\(watchdog.lifelineDescriptor)"))
+        try stray.writeToChildAndClose(Data("disarm\ndisarm \(UUID().uuidString)\n".utf8))
+        #expect(watched.process.isRunning, "a stray line fired the watchdog")
+        try await watchdog.fire()
+        #expect(try await Self.exitStatus(of: watched.process) == SIGKILL, "a stray line disarmed the watchdog")
     }
 
     @Test("a disarmed watchdog leaves the child alone", .timeLimit(.minutes(1)))
@@ -53,7 +74,7 @@ struct ChildWatchdogTests {
         let child = try Self.child(watchedBy: watchdog)
         try await watchdog.disarm()
         try child.input.writeToChildAndClose(Data("done\n".utf8))
-        #expect(await child.process.exitStatus() == 7, "ended by its own exit, not the watchdog's SIGKILL")
+        #expect(try await Self.exitStatus(of: child.process) == 7, "ended by its own exit, not the watchdog's SIGKILL")
         #expect(child.process.terminationReason == .exit)
     }
 
@@ -74,8 +95,8 @@ struct ChildWatchdogTests {
         }
         try await watchdog.fire()
         try other.input.writeToChildAndClose(Data("done\n".utf8))
-        #expect(await other.process.exitStatus() == 7)
-        #expect(await watched.process.exitStatus() == SIGKILL)
+        #expect(try await Self.exitStatus(of: other.process) == 7)
+        #expect(try await Self.exitStatus(of: watched.process) == SIGKILL)
     }
 
     /// The descriptors of `pid` open for writing on `pipe` (`pipe:[inode]`; both ends of a pipe
