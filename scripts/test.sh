@@ -6,7 +6,7 @@
 # on a loopback port (so the PostgreSQL cases run too), and the documentation last: `swift
 # package generate-documentation` rebuilds the modules with symbol-graph flags, and any build
 # after it compiles them all again. The suite's summary is repeated above the table of stage
-# times.
+# times. The run has a TMPDIR of its own, and fails if the tests leave anything in it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +27,21 @@ stage() {
     stage_start=$SECONDS
     echo "== $1"
 }
+# Everything the run makes in TMPDIR goes into a folder of its own, removed when it ends: the
+# Swift driver leaves an empty TemporaryDirectory.* folder per compiler job (swift-driver#2049),
+# thousands in /tmp over a day of runs, beside the compiler's swift-generated-sources (macro
+# expansions) and SwiftPM's lock files. Anything else left in it when the run passes fails the
+# run, since each test and script removes what it made. The folder is readable by all: the
+# PostgreSQL test server runs as the postgres user and keeps its cluster there.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/accounts-test.XXXXXX")
+chmod 755 "$run_tmp"
+export TMPDIR=$run_tmp
+# What is left in the run's TMPDIR but the toolchain's own; removes the folder.
+leftovers() {
+    (cd "$run_tmp" && find . -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '*.lock' \
+        ! -name swift-generated-sources -printf '%P\n') | LC_ALL=C sort
+    rm -rf "$run_tmp"
+}
 test_log=$(mktemp)
 stage_times() {
     end_stage
@@ -38,9 +53,15 @@ stage_times() {
 }
 postgres_folder=""
 finish() {
-    local status=$?
+    local status=$? left
     if [ -n "$postgres_folder" ]; then ./scripts/postgres-test-server.sh stop "$postgres_folder" || true; fi
     stage_times
+    left=$(leftovers)
+    if [ -n "$left" ]; then
+        echo "== left in TMPDIR by the tests or scripts (each should remove what it makes):" >&2
+        echo "$left" | head -50 | sed 's/^/   /' >&2
+        if [ "$status" = 0 ]; then status=1; fi
+    fi
     exit "$status"
 }
 trap finish EXIT
