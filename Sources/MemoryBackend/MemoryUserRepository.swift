@@ -11,10 +11,18 @@ public final class MemoryUserRepository: UserRepository {
     /// The format version its `storeInfo()` reports.
     public static let formatVersion = 1
 
+    /// The records, with the indexes the calls need so that none scans the whole store: the
+    /// emails in order for paging, a user's session digests for revoking them.
     private struct State {
         var usersByID: [UserID: UserRecord] = [:]
         var idsByEmail: [String: UserID] = [:]
+        /// Every stored email, in the byte order of its UTF-8, as the other backends list them:
+        /// sorted by the first listing that needs it and kept in order from then on, except by a
+        /// batch, which drops it (thousands of inserts into the middle of a long array cost more
+        /// than one sort at the next listing).
+        var emailsInOrder: [String]?
         var sessionsByHash: [String: SessionRecord] = [:]
+        var hashesByUser: [UserID: Set<String>] = [:]
 
         /// A taken email first, then a taken id: what a refusal names is the first clash.
         func refuseClash(_ user: UserRecord) throws(AccountError) {
@@ -31,17 +39,61 @@ public final class MemoryUserRepository: UserRepository {
             try refuseClash(user)
             usersByID[user.id] = user
             idsByEmail[user.email] = user.id
+            // The index first, with no second reference to the array left when it is changed
+            // (one would make the insert copy the whole array).
+            if let index = emailsInOrder.map({ Self.firstIndex(in: $0) { !utf8Less($0, user.email) } }) {
+                emailsInOrder?.insert(user.email, at: index)
+            }
         }
 
         mutating func insert(_ session: SessionRecord) throws(AccountError) {
             try refuseClash(session)
             sessionsByHash[session.tokenHash] = session
+            hashesByUser[session.userID, default: []].insert(session.tokenHash)
+        }
+
+        mutating func removeUser(_ id: UserID) -> Bool {
+            guard let user = usersByID.removeValue(forKey: id) else { return false }
+            idsByEmail[user.email] = nil
+            if let index = emailsInOrder.map({ Self.firstIndex(in: $0) { !utf8Less($0, user.email) } }),
+                index < emailsInOrder?.count ?? 0, emailsInOrder?[index] == user.email
+            {
+                emailsInOrder?.remove(at: index)
+            }
+            removeSessions(of: id, except: nil)
+            return true
+        }
+
+        mutating func removeSession(_ tokenHash: String) -> Bool {
+            guard let session = sessionsByHash.removeValue(forKey: tokenHash) else { return false }
+            hashesByUser[session.userID]?.remove(tokenHash)
+            if hashesByUser[session.userID]?.isEmpty == true { hashesByUser[session.userID] = nil }
+            return true
         }
 
         mutating func removeSessions(of userID: UserID, except kept: String?) {
-            for (hash, session) in sessionsByHash where session.userID == userID && hash != kept {
-                sessionsByHash[hash] = nil
+            for hash in hashesByUser[userID] ?? [] where hash != kept { _ = removeSession(hash) }
+        }
+
+        /// Up to `limit` users whose emails come after `email` (all, for nil), in email order.
+        mutating func users(after email: String?, limit: Int) -> [UserRecord] {
+            let emails = emailsInOrder ?? idsByEmail.keys.sorted(by: utf8Less)
+            emailsInOrder = emails
+            let start = email.map { after in Self.firstIndex(in: emails) { utf8Less(after, $0) } } ?? 0
+            return emails[start...].prefix(max(0, limit)).compactMap {
+                idsByEmail[$0].flatMap { usersByID[$0] }
             }
+        }
+
+        /// The first index of the sorted `emails` where `isAtOrPast` holds, by binary search.
+        static func firstIndex(in emails: [String], where isAtOrPast: (String) -> Bool) -> Int {
+            var low = 0
+            var high = emails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isAtOrPast(emails[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low
         }
     }
 
@@ -67,22 +119,34 @@ public final class MemoryUserRepository: UserRepository {
 
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try state.withLock { (state) throws(AccountError) -> [String] in
-            // Changes go to a copy, kept only if the whole batch is accepted.
-            var next = state
+            // Every refusal is found before anything is stored, so that a refused batch stores
+            // nothing, without a copy of the whole store to throw away.
             var skipped: [String] = []
-            var stored: Set<UserID> = []
+            var accepted: [UserRecord] = []
+            var emails: Set<String> = []
+            var ids: Set<UserID> = []
             for user in users {
-                guard next.idsByEmail[user.email] == nil else {
+                guard state.idsByEmail[user.email] == nil, !emails.contains(user.email) else {
                     skipped.append(user.email)
                     continue
                 }
-                try next.insert(user)
-                stored.insert(user.id)
+                guard state.usersByID[user.id] == nil, !ids.contains(user.id) else { throw .userIDInUse(user.id) }
+                emails.insert(user.email)
+                ids.insert(user.id)
+                accepted.append(user)
             }
-            for session in sessions where stored.contains(session.userID) {
-                try next.insert(session)
+            var acceptedSessions: [SessionRecord] = []
+            var hashes: Set<String> = []
+            for session in sessions where ids.contains(session.userID) {
+                guard state.sessionsByHash[session.tokenHash] == nil, !hashes.contains(session.tokenHash) else {
+                    throw .sessionAlreadyStored(of: session.userID)
+                }
+                hashes.insert(session.tokenHash)
+                acceptedSessions.append(session)
             }
-            state = next
+            if !accepted.isEmpty { state.emailsInOrder = nil }
+            for user in accepted { try state.insert(user) }
+            for session in acceptedSessions { try state.insert(session) }
             return skipped
         }
     }
@@ -100,12 +164,7 @@ public final class MemoryUserRepository: UserRepository {
     }
 
     public func users(after email: String?, limit: Int) async throws -> [UserRecord] {
-        state.withLock { state in
-            // Byte order of the UTF-8, as the other backends sort.
-            let emails = state.idsByEmail.keys.filter { email == nil || Self.utf8Less(email!, $0) }
-                .sorted(by: Self.utf8Less)
-            return emails.prefix(max(0, limit)).compactMap { state.idsByEmail[$0].flatMap { state.usersByID[$0] } }
-        }
+        state.withLock { $0.users(after: email, limit: limit) }
     }
 
     public func updatePassword(
@@ -141,12 +200,7 @@ public final class MemoryUserRepository: UserRepository {
     }
 
     public func deleteUser(id: UserID) async throws -> Bool {
-        state.withLock { state in
-            guard let user = state.usersByID.removeValue(forKey: id) else { return false }
-            state.idsByEmail[user.email] = nil
-            state.removeSessions(of: id, except: nil)
-            return true
-        }
+        state.withLock { $0.removeUser(id) }
     }
 
     public func createSession(_ session: SessionRecord) async throws -> Bool {
@@ -170,9 +224,7 @@ public final class MemoryUserRepository: UserRepository {
 
     public func sessions(userID: UserID) async throws -> [SessionRecord] {
         state.withLock { state in
-            state.sessionsByHash.values.filter { $0.userID == userID }.sorted {
-                Self.utf8Less($0.tokenHash, $1.tokenHash)
-            }
+            (state.hashesByUser[userID] ?? []).sorted(by: utf8Less).compactMap { state.sessionsByHash[$0] }
         }
     }
 
@@ -185,7 +237,7 @@ public final class MemoryUserRepository: UserRepository {
     }
 
     public func deleteSession(tokenHash: String) async throws -> Bool {
-        state.withLock { $0.sessionsByHash.removeValue(forKey: tokenHash) != nil }
+        state.withLock { $0.removeSession(tokenHash) }
     }
 
     /// Checks that the email index and the records agree and that every session has its user.
@@ -196,6 +248,15 @@ public final class MemoryUserRepository: UserRepository {
                 problems.append("the email index entry \(email) does not match its user")
             }
             if state.idsByEmail.count != state.usersByID.count { problems.append("the email index is incomplete") }
+            if let emails = state.emailsInOrder, emails != state.idsByEmail.keys.sorted(by: utf8Less) {
+                problems.append("the emails in order do not match the email index")
+            }
+            let indexed = state.hashesByUser.reduce(into: [String: UserID]()) { index, entry in
+                for hash in entry.value { index[hash] = entry.key }
+            }
+            if indexed != state.sessionsByHash.mapValues(\.userID) {
+                problems.append("the sessions by user do not match the sessions")
+            }
             let orphans = state.sessionsByHash.values.filter { state.usersByID[$0.userID] == nil }.count
             if orphans > 0 { problems.append("\(orphans) sessions belong to no user") }
             return problems.isEmpty ? ["ok"] : problems
@@ -205,15 +266,16 @@ public final class MemoryUserRepository: UserRepository {
     public func deleteOrphanedSessions() async throws -> Int {
         state.withLock { state in
             let orphans = state.sessionsByHash.filter { state.usersByID[$0.value.userID] == nil }.map(\.key)
-            for hash in orphans { state.sessionsByHash[hash] = nil }
+            for hash in orphans { _ = state.removeSession(hash) }
             return orphans.count
         }
     }
 
     /// Nothing to release: the data stays for whoever opens the same location again.
     public func close() async throws {}
+}
 
-    private static func utf8Less(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
+/// Byte order of the UTF-8, as the other backends sort emails and token digests.
+private func utf8Less(_ a: String, _ b: String) -> Bool {
+    a.utf8.lexicographicallyPrecedes(b.utf8)
 }
