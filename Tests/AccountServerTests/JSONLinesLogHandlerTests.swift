@@ -3,13 +3,26 @@ import Foundation
 import Logging
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The log of `accounts serve`: each entry one JSON object on one line, whatever it contains.
 @Suite("JSON lines log")
 struct JSONLinesLogHandlerTests {
+    /// A pipe's read and write ends, close-on-exec: tests run side by side, and a child that
+    /// another test starts meanwhile would otherwise keep the write end open, and this test's
+    /// read to the end of the pipe would wait for that child.
+    static func pipe() throws -> [Int32] {
+        var fds: [Int32] = [0, 0]
+        try #require(Glibc.pipe(&fds) == 0)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fds
+    }
+
     @Test("an entry with quotes, newlines and Korean in its fields is one parseable JSON line")
     func oneLine() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        let fds = try Self.pipe()
         var logger = Logger(label: "test") { JSONLinesLogHandler(label: $0, file: fds[1]) }
         logger[metadataKey: "hb.request.id"] = "abc"
         logger.info("request \"odd\"\nline", metadata: ["path": "/v1/me", "nickname": "이순신 \"q\"\t"])
@@ -29,8 +42,7 @@ struct JSONLinesLogHandlerTests {
 
     @Test("the entry's fields win over the logger's on the same key, and every key comes once, in order")
     func fieldOrder() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        let fds = try Self.pipe()
         var logger = Logger(label: "test") { JSONLinesLogHandler(label: $0, file: fds[1]) }
         logger[metadataKey: "path"] = "from the logger"
         logger[metadataKey: "b"] = "kept"
