@@ -30,15 +30,15 @@ stage() {
 # Everything the run makes in TMPDIR goes into a folder of its own, removed when it ends: the
 # Swift driver leaves an empty TemporaryDirectory.* folder per compiler job (swift-driver#2049),
 # thousands in /tmp over a day of runs, beside the compiler's swift-generated-sources (macro
-# expansions) and SwiftPM's lock files. Anything else left in it when the run passes fails the
-# run, since each test and script removes what it made. The folder is readable by all: the
-# PostgreSQL test server runs as the postgres user and keeps its cluster there.
+# expansions) and SwiftPM's lock files (_<path>_.lock). Anything else left in it when the run
+# passes fails the run, since each test and script removes what it made. The folder is readable
+# by all: the PostgreSQL test server runs as the postgres user and keeps its cluster there.
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/accounts-test.XXXXXX")
 chmod 755 "$run_tmp"
 export TMPDIR=$run_tmp
 # What is left in the run's TMPDIR but the toolchain's own; removes the folder.
 leftovers() {
-    (cd "$run_tmp" && find . -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '*.lock' \
+    (cd "$run_tmp" && find . -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '_*.lock' \
         ! -name swift-generated-sources -printf '%P\n') | LC_ALL=C sort
     rm -rf "$run_tmp"
 }
