@@ -39,11 +39,7 @@ public final class MemoryUserRepository: UserRepository {
             try refuseClash(user)
             usersByID[user.id] = user
             idsByEmail[user.email] = user.id
-            // The index first, with no second reference to the array left when it is changed
-            // (one would make the insert copy the whole array).
-            if let index = emailsInOrder.map({ Self.firstIndex(in: $0) { !utf8Less($0, user.email) } }) {
-                emailsInOrder?.insert(user.email, at: index)
-            }
+            if let index = orderIndex(of: user.email) { emailsInOrder?.insert(user.email, at: index) }
         }
 
         mutating func insert(_ session: SessionRecord) throws(AccountError) {
@@ -55,8 +51,8 @@ public final class MemoryUserRepository: UserRepository {
         mutating func removeUser(_ id: UserID) -> Bool {
             guard let user = usersByID.removeValue(forKey: id) else { return false }
             idsByEmail[user.email] = nil
-            if let index = emailsInOrder.map({ Self.firstIndex(in: $0) { !utf8Less($0, user.email) } }),
-                index < emailsInOrder?.count ?? 0, emailsInOrder?[index] == user.email
+            if let index = orderIndex(of: user.email), index < emailsInOrder?.count ?? 0,
+                emailsInOrder?[index] == user.email
             {
                 emailsInOrder?.remove(at: index)
             }
@@ -73,6 +69,13 @@ public final class MemoryUserRepository: UserRepository {
 
         mutating func removeSessions(of userID: UserID, except kept: String?) {
             for hash in hashesByUser[userID] ?? [] where hash != kept { _ = removeSession(hash) }
+        }
+
+        /// Where `email` is or would go in `emailsInOrder`; nil while there is no order kept. The
+        /// index is found before the caller changes the array, so that no second reference to
+        /// it is alive then (one would make the change copy the whole array).
+        func orderIndex(of email: String) -> Int? {
+            emailsInOrder.map { emails in Self.firstIndex(in: emails) { !utf8Less($0, email) } }
         }
 
         /// Up to `limit` users whose emails come after `email` (all, for nil), in email order.

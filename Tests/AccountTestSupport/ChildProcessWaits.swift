@@ -15,6 +15,12 @@ extension Process {
             return self.terminationStatus
         }
     }
+
+    /// `exitStatus()` for at most `limit`: past it (or when the test's task is cancelled) the
+    /// process is killed and `Overran` thrown, where a bare wait would hold the whole run.
+    package func exitStatus(within limit: Duration) async throws -> Int32 {
+        try await finishing(within: limit) { await self.exitStatus() }
+    }
 }
 
 extension FileHandle {
@@ -27,9 +33,15 @@ extension FileHandle {
 /// Whether the process `pid` has exited: it is gone, or a zombie not yet reaped.
 package func processHasExited(_ pid: Int32) -> Bool {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+    return schedulingState(inStat: stat) == "Z"
+}
+
+/// The kernel's state letter (R running, S sleeping, Z zombie…) in the text of a `/proc/…/stat`
+/// file.
+package func schedulingState(inStat stat: String) -> Character? {
     // The state follows the command name, which is in parentheses and may hold spaces.
-    guard let close = stat.lastIndex(of: ")") else { return false }
-    return stat[close...].dropFirst(2).first == "Z"
+    guard let close = stat.lastIndex(of: ")") else { return nil }
+    return stat[close...].dropFirst(2).first
 }
 
 /// Whether the process `pid` ends (exits, or is a zombie not yet reaped) within `seconds`, for

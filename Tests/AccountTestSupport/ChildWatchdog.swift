@@ -99,7 +99,7 @@ package final class ChildWatchdog: Sendable {
     /// Waits for the shell to exit, which it does once it has read its word or the end of its
     /// input, and has sent its kills: a minute is far more than that takes.
     private func shellExit() async throws {
-        _ = try await shell.finishing(within: .seconds(60)) { [shell] in await shell.exitStatus() }
+        _ = try await shell.exitStatus(within: .seconds(60))
     }
 
     deinit { try? takeLifeline()?.close() }

@@ -107,11 +107,9 @@ struct ChildProcessTests {
         for task in tasks {
             let folder = "/proc/self/task/" + task
             guard (try? String(contentsOfFile: folder + "/comm", encoding: .utf8))?.dropLast() == name[...],
-                let stat = try? String(contentsOfFile: folder + "/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
+                let stat = try? String(contentsOfFile: folder + "/stat", encoding: .utf8)
             else { continue }
-            // The state follows the command name, which is in parentheses and may hold spaces.
-            return stat[close...].dropFirst(2).first
+            return schedulingState(inStat: stat)
         }
         return nil
     }

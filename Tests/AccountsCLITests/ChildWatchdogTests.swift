@@ -22,13 +22,10 @@ struct ChildWatchdogTests {
         return (process, input.fileHandleForWriting)
     }
 
-    /// The child's exit status, within 50 s (a kill that never comes is then an `Overran`
-    /// failure, and the child is killed, well before the tests' one-minute limit): a bare wait
-    /// outlives that limit, which cancels the test but cannot end a wait for a process, and kept
-    /// the whole run waiting for a child the watchdog had not killed (2026-11-29).
-    static func exitStatus(of process: Process) async throws -> Int32 {
-        try await process.finishing(within: .seconds(50)) { await process.exitStatus() }
-    }
+    /// The waits below are bounded (50 s, inside the tests' one-minute limit): a kill that never
+    /// comes is then an `Overran` failure, where a bare wait outlived that limit, which cancels
+    /// the test but cannot end a wait for a process, and held the whole run (2026-11-29).
+    static let patience = Duration.seconds(50)
 
     @Test("a closed lifeline, not disarmed, kills the watched child and only it", .timeLimit(.minutes(1)))
     func lifelineClosed() async throws {
@@ -36,11 +33,11 @@ struct ChildWatchdogTests {
         let watched = try Self.child(watchedBy: watchdog)
         let other = try Self.child(watchedBy: nil)
         try await watchdog.fire()
-        #expect(try await Self.exitStatus(of: watched.process) == SIGKILL)
+        #expect(try await watched.process.exitStatus(within: Self.patience) == SIGKILL)
         #expect(watched.process.terminationReason == .uncaughtSignal)
         #expect(other.process.isRunning, "an unmarked child is left alone")
         try other.input.writeToChildAndClose(Data("done\n".utf8))
-        #expect(try await Self.exitStatus(of: other.process) == 7)
+        #expect(try await other.process.exitStatus(within: Self.patience) == 7)
     }
 
     @Test("a dropped watchdog, not disarmed, kills the child", .timeLimit(.minutes(1)))
@@ -51,7 +48,7 @@ struct ChildWatchdogTests {
             child = try Self.child(watchedBy: watchdog)
         }
         let process = try #require(child?.process)
-        #expect(try await Self.exitStatus(of: process) == SIGKILL)
+        #expect(try await process.exitStatus(within: Self.patience) == SIGKILL)
         #expect(process.terminationReason == .uncaughtSignal)
     }
 
@@ -65,7 +62,9 @@ struct ChildWatchdogTests {
         try stray.writeToChildAndClose(Data("disarm\ndisarm \(UUID().uuidString)\n".utf8))
         #expect(watched.process.isRunning, "a stray line fired the watchdog")
         try await watchdog.fire()
-        #expect(try await Self.exitStatus(of: watched.process) == SIGKILL, "a stray line disarmed the watchdog")
+        #expect(
+            try await watched.process.exitStatus(within: Self.patience) == SIGKILL, "a stray line disarmed the watchdog"
+        )
     }
 
     @Test("a disarmed watchdog leaves the child alone", .timeLimit(.minutes(1)))
@@ -74,7 +73,9 @@ struct ChildWatchdogTests {
         let child = try Self.child(watchedBy: watchdog)
         try await watchdog.disarm()
         try child.input.writeToChildAndClose(Data("done\n".utf8))
-        #expect(try await Self.exitStatus(of: child.process) == 7, "ended by its own exit, not the watchdog's SIGKILL")
+        #expect(
+            try await child.process.exitStatus(within: Self.patience) == 7,
+            "ended by its own exit, not the watchdog's SIGKILL")
         #expect(child.process.terminationReason == .exit)
     }
 
@@ -95,8 +96,8 @@ struct ChildWatchdogTests {
         }
         try await watchdog.fire()
         try other.input.writeToChildAndClose(Data("done\n".utf8))
-        #expect(try await Self.exitStatus(of: other.process) == 7)
-        #expect(try await Self.exitStatus(of: watched.process) == SIGKILL)
+        #expect(try await other.process.exitStatus(within: Self.patience) == 7)
+        #expect(try await watched.process.exitStatus(within: Self.patience) == SIGKILL)
     }
 
     /// The descriptors of `pid` open for writing on `pipe` (`pipe:[inode]`; both ends of a pipe

@@ -71,7 +71,7 @@ struct CrashSafetyTests {
         try process.run()
         try output.fileHandleForWriting.close()
         // Bounded: a child that does not stop is the failure this test looks for, not a hang.
-        let status = try await process.finishing(within: .seconds(120)) { await process.exitStatus() }
+        let status = try await process.exitStatus(within: .seconds(120))
         #expect(status == 3, "stopped at its first failed report")
         let sqlite = try BackendRegistry.standard.descriptor(named: "sqlite")
         let repository = try await BackendRegistry.standard.open(
