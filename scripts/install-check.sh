@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Checks `make install` (scripts/install.sh) staged under a scratch DESTDIR, on the debug build
 # (the release build is the same script with the benchmarks' flags and takes minutes more):
-# exactly the five files land under the prefix; the binary runs from there and is stripped of
+# exactly the six files land under the prefix; the binary runs from there and is stripped of
 # debug info but keeps its symbols; the manual renders without a warning, names every
 # subcommand `accounts --help` lists and keeps the help's non-ASCII text; each completion script
 # is what `accounts --generate-completion-script` prints, passes its shell's syntax check, and
-# fish finds it where the prefix puts it; zsh searches that folder; `--uninstall` removes every
+# fish finds it where the prefix puts it; zsh searches that folder; the systemd unit starts the
+# installed binary (quoted, and its `%` doubled, under a prefix that needs it; scripts/
+# systemd-check.sh runs the unit under systemd); `--uninstall` removes every
 # file it installed, and says so when there is nothing left to remove; and a relative prefix
 # is refused.
 set -euo pipefail
@@ -23,11 +25,11 @@ root="$stage$prefix"
 built="$(swift build --show-bin-path)/accounts"
 installed="$root/bin/accounts"
 
-expected=$(printf '%s\n' ./bin/accounts ./share/bash-completion/completions/accounts \
-    ./share/fish/vendor_completions.d/accounts.fish ./share/man/man1/accounts.1 \
-    ./share/zsh/site-functions/_accounts | LC_ALL=C sort)
+expected=$(printf '%s\n' ./bin/accounts ./lib/systemd/system/accounts.service \
+    ./share/bash-completion/completions/accounts ./share/fish/vendor_completions.d/accounts.fish \
+    ./share/man/man1/accounts.1 ./share/zsh/site-functions/_accounts | LC_ALL=C sort)
 actual=$(cd "$stage" && find . -type f | sed "s|^\./${prefix#/}/|./|" | LC_ALL=C sort)
-[ "$actual" = "$expected" ] || fail "installed files differ from the five expected:
+[ "$actual" = "$expected" ] || fail "installed files differ from the six expected:
 $actual"
 
 [ "$("$installed" --version)" = "$("$built" --version)" ] || fail "the installed binary's --version differs from the build's"
@@ -64,6 +66,15 @@ grep -q '^serve' <<<"$offered" || fail "fish did not load the installed completi
 zsh -f -c 'print -l $fpath' | grep -qx "$prefix/share/zsh/site-functions" ||
     fail "zsh does not search $prefix/share/zsh/site-functions"
 
+unit="$root/lib/systemd/system/accounts.service"
+grep -qxF "ExecStart=$prefix/bin/accounts serve" "$unit" ||
+    fail "the unit does not start $prefix/bin/accounts: $(grep '^ExecStart' "$unit")"
+odd_prefix="/opt/my accounts%1"
+./scripts/install.sh --debug --destdir "$stage/odd" --prefix "$odd_prefix" >/dev/null
+grep -qxF 'ExecStart="/opt/my accounts%%1/bin/accounts" serve' "$stage/odd$odd_prefix/lib/systemd/system/accounts.service" ||
+    fail "under '$odd_prefix' the unit says: $(grep '^ExecStart' "$stage/odd$odd_prefix/lib/systemd/system/accounts.service")"
+rm -rf "$stage/odd"
+
 ./scripts/install.sh --destdir "$stage" --prefix "$prefix" --uninstall
 left=$(find "$stage" -type f)
 [ -z "$left" ] || fail "--uninstall left: $left"
@@ -73,4 +84,4 @@ grep -q "^nothing to remove" <<<"$again" || fail "a second --uninstall did not s
 status=0
 ./scripts/install.sh --prefix relative/folder --uninstall 2>/dev/null || status=$?
 [ "$status" = 2 ] || fail "a relative --prefix gave exit $status, not 2"
-echo "install-check: passed (five files staged under $prefix, the manual, three completions, uninstall)"
+echo "install-check: passed (six files staged under $prefix, the manual, three completions, the unit, uninstall)"

@@ -3,8 +3,9 @@
 # With --test-server, also what the test suite needs besides: PostgreSQL's server (it starts a
 # throwaway cluster), a C compiler (for the fault-injection shim of scripts/fault-sweep.sh) and
 # libfiu's fiu-run (its --fiu mode), openssl (the HTTPS and PostgreSQL TLS tests make their
-# own certificates), zsh and fish (the completion tests press TAB in each), and man-db (the
-# install check renders the manual page with `man -l`).
+# own certificates), zsh and fish (the completion tests press TAB in each), man-db (the
+# install check renders the manual page with `man -l`), and systemd-nspawn and curl (the
+# systemd check boots a container to run the installed unit and asks the server in it).
 # With --browser, also the headless browser of scripts/browser-check.sh: Chromium, its
 # WebDriver, and a font with Hangul so the Korean screenshots show text, not boxes.
 # With --bench, also the benchmarks' tools: wrk (bench/serve.sh), hyperfine, jq and the sqlite3
@@ -15,7 +16,7 @@ set -euo pipefail
 packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev liblmdb-dev)
 for option in "$@"; do
     case "$option" in
-        --test-server) packages+=(postgresql gcc libc6-dev fiu-utils openssl zsh fish man-db) ;;
+        --test-server) packages+=(postgresql gcc libc6-dev fiu-utils openssl zsh fish man-db systemd-container curl) ;;
         --browser) packages+=(chromium chromium-driver fonts-noto-cjk) ;;
         --bench) packages+=(wrk hyperfine jq sqlite3 gcc libc6-dev) ;;
         *) echo "usage: $0 [--test-server] [--browser] [--bench]" >&2; exit 2 ;;

@@ -2,20 +2,23 @@
 # Installs `accounts` for operators (`make install`): the release build the benchmarks measure
 # (the standard library and Foundation linked statically, so the toolchain need not be on the
 # host; debug info stripped), its manual page (swift-argument-parser's generate-manual, from
-# the package graph) and its TAB completion for bash, zsh and fish, where each shell looks for
-# it under the prefix:
+# the package graph), its TAB completion for bash, zsh and fish, where each shell looks for
+# it under the prefix, and a systemd unit for `accounts serve` (Config/systemd/accounts.service,
+# its ExecStart naming the installed binary), where systemd looks for it under /usr/local and
+# /usr:
 #
 #   PREFIX/bin/accounts
 #   PREFIX/share/man/man1/accounts.1
 #   PREFIX/share/bash-completion/completions/accounts
 #   PREFIX/share/zsh/site-functions/_accounts
 #   PREFIX/share/fish/vendor_completions.d/accounts.fish
+#   PREFIX/lib/systemd/system/accounts.service
 #
 #   scripts/install.sh                      builds as you, installs under /usr/local (sudo for the
 #                                           copy alone when the prefix is not yours)
 #   scripts/install.sh --prefix DIR         another prefix (~/.local: no sudo)
 #   scripts/install.sh --destdir DIR        stage under DIR, as packagers do (DIR/PREFIX/...)
-#   scripts/install.sh --uninstall          removes exactly those five files
+#   scripts/install.sh --uninstall          removes exactly those six files
 #   scripts/install.sh --debug              the debug build instead: quick, for checking this
 #                                           script (scripts/install-check.sh; CI)
 #
@@ -47,6 +50,7 @@ files=(
     share/bash-completion/completions/accounts
     share/zsh/site-functions/_accounts
     share/fish/vendor_completions.d/accounts.fish
+    lib/systemd/system/accounts.service
 )
 
 # The copy (never the build) runs under sudo when the prefix is not the caller's to write.
@@ -91,7 +95,7 @@ trap 'rm -rf "$staged"' EXIT
 # and what is removed.
 tree="$staged/tree"
 mkdir -p "$tree/bin" "$tree/share/man/man1" "$tree/share/bash-completion/completions" \
-    "$tree/share/zsh/site-functions" "$tree/share/fish/vendor_completions.d"
+    "$tree/share/zsh/site-functions" "$tree/share/fish/vendor_completions.d" "$tree/lib/systemd/system"
 
 # Debug info is about 61 of a release binary's 165 MiB; the symbol table stays, so a crash's
 # backtrace still names its functions.
@@ -113,6 +117,13 @@ perl -CSD -i -pe 's/\@\@U([0-9A-F]+)\@\@/chr hex $1/ge; s/^$/.Pp/' "$tree/share/
 "$tree/bin/accounts" --generate-completion-script bash >"$tree/share/bash-completion/completions/accounts"
 "$tree/bin/accounts" --generate-completion-script zsh >"$tree/share/zsh/site-functions/_accounts"
 "$tree/bin/accounts" --generate-completion-script fish >"$tree/share/fish/vendor_completions.d/accounts.fish"
+# The unit names the binary where it is installed. In a unit file `%` starts a specifier
+# (written `%%` for itself), and a path with a space in it is quoted.
+INSTALLED_BINARY="$prefix/bin/accounts" perl -pe '
+    BEGIN { $path = $ENV{INSTALLED_BINARY} =~ s/%/%%/gr; $path = "\"$path\"" if $path =~ /\s/ }
+    $changed += s{^ExecStart=/usr/local/bin/accounts }{ExecStart=$path };
+    END { unless ($changed) { print STDERR "error: no ExecStart=/usr/local/bin/accounts line in the unit\n"; $? = 1 } }' \
+    Config/systemd/accounts.service >"$tree/lib/systemd/system/accounts.service"
 
 for file in "${files[@]}"; do
     mode=644

@@ -2,8 +2,9 @@
 # Runs every test: installs what is missing, checks formatting, builds with warnings as errors
 # (each own target sets treatAllWarnings(as: .error)), runs a short smoke of each fuzz target,
 # builds and drives the outside backend in Examples/CustomBackend, stages `make install` and
-# checks what it installed, the whole Swift Testing suite with a throwaway PostgreSQL server
-# on a loopback port (so the PostgreSQL cases run too), and the documentation last: `swift
+# checks what it installed, runs the installed systemd unit under a systemd booted in a
+# container, the whole Swift Testing suite with a throwaway PostgreSQL server on a loopback
+# port (so the PostgreSQL cases run too), and the documentation last: `swift
 # package generate-documentation` rebuilds the modules with symbol-graph flags, and any build
 # after it compiles them all again. The suite's summary is repeated above the table of stage
 # times. The run has a TMPDIR of its own, and fails if the tests leave anything in it.
@@ -83,6 +84,8 @@ stage "bench/cli.sh on 300 users, debug build (a smoke of the script: make bench
 BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
 stage "make install, staged under a scratch folder (debug build): the files, the manual, the completions, uninstall"
 ./scripts/install-check.sh
+stage "the installed systemd unit under a real systemd, booted in a container (systemd-nspawn)"
+./scripts/systemd-check.sh
 # The fault sweeps' CI samples: every 6th call failed once (the bugs these found sat at single
 # calls), one random run per command at 5 % and one at 20 % from each of the shim and libfiu, a
 # crash at every 8th call, power cuts after every 4th change (every state where all unsynced
