@@ -12,7 +12,9 @@
 #   - `systemctl stop` ends it through SIGTERM: exit 0 and "Server stopped; the store is
 #     closed." in the journal; started again, the account signs in;
 #   - /etc/accounts/config.yaml is read, and a drop-in's Environment= wins over it;
-#   - HTTPS with a key only root may read, passed to the service with LoadCredential=;
+#   - HTTPS with a key only root may read, passed to the service with LoadCredential=; a
+#     PostgreSQL password file passed the same way passes the backend's own check, where the
+#     file itself is unreadable to a dynamic user;
 #   - a bad setting fails the unit with exit 8 naming the key, and systemd does not restart it;
 #   - the journal shows neither the password nor a session token.
 # The container has a network of its own (loopback only), so nothing in it meets the host's
@@ -193,6 +195,28 @@ journal | grep -qx 'Listening on https://127.0.0.1:8443' || fail "no HTTPS with 
 secure=$(inside curl -sS -m 30 -w '\n%{http_code}' --cacert /etc/accounts-tls/cert.pem https://127.0.0.1:8443/healthz)
 [ "$(status_of "$secure")" = 200 ] || fail "/healthz over HTTPS answered: $secure"
 
+# `accounts config` checks a PostgreSQL password file as the backend does before it connects
+# (readable, mode 0600 or stricter), here run as a dynamic user of its own by systemd-run.
+pg_password="Hidden-Word-91"
+printf '%s\n' "$pg_password" >"$root/etc/accounts-tls/pgpass"
+chmod 600 "$root/etc/accounts-tls/pgpass"
+config_as_dynamic_user() {
+    inside systemd-run --quiet --wait --pipe --unit="$1" -p DynamicUser=yes \
+        -p Environment=ACCOUNTS_BACKEND=postgres "${@:2}" /usr/local/bin/accounts config </dev/null
+}
+status=0
+config_as_dynamic_user accounts-password-file \
+    -p Environment=ACCOUNTS_POSTGRES_PASSWORD_FILE=/etc/accounts-tls/pgpass >/dev/null 2>"$work/direct.err" || status=$?
+if [ "$status" != 8 ] || ! grep -q "'postgres.password_file'" "$work/direct.err"; then
+    fail "a root-only password file did not fail the check (exit $status): $(cat "$work/direct.err")"
+fi
+config_as_dynamic_user accounts-password-credential -p LoadCredential=pgpass:/etc/accounts-tls/pgpass \
+    -p Environment=ACCOUNTS_POSTGRES_PASSWORD_FILE=/run/credentials/accounts-password-credential.service/pgpass \
+    >"$work/config.out" 2>&1 || fail "the password file as a credential failed the check: $(cat "$work/config.out")"
+grep -q '^postgres.password_file  *.*/run/credentials/' "$work/config.out" ||
+    fail "accounts config does not show the credential's path: $(grep postgres "$work/config.out")"
+if grep -qF "$pg_password" "$work/config.out"; then fail "accounts config shows the password"; fi
+
 printf '[Service]\nEnvironment=ACCOUNTS_SERVER_PORT=70000\n' | inside tee "$dropin/port.conf" >/dev/null
 inside systemctl daemon-reload
 inside systemctl restart accounts || true
@@ -208,10 +232,11 @@ done
 journal | grep -q "Invalid configuration 'server.port'" || fail "the journal does not name the wrong key: $(journal | tail)"
 
 log=$(inside journalctl --no-pager -o cat)
-for secret in "$password" "$token" "$second_token"; do
+for secret in "$password" "$token" "$second_token" "$pg_password"; do
     if grep -qF "$secret" <<<"$log"; then fail "the journal shows a password or a token"; fi
 done
 stop_container
 echo "systemd-check: passed (the installed unit under systemd $(systemctl --version | awk 'NR == 1 { print $2 }'):" \
     "found, verified, started as a dynamic user who writes only its state, stopped by SIGTERM, restarted with its store," \
-    "config and drop-in read, HTTPS with a credential key, a bad setting not restarted, no secret in the journal)"
+    "config and drop-in read, HTTPS with a credential key, a credential password file, a bad setting not restarted," \
+    "no secret in the journal)"
