@@ -82,15 +82,15 @@ for _ in $(seq 1 300); do
     sleep 0.1
 done
 [ -n "$init_pid" ] || fail "no systemd started in the container within 30 s: $(cat "$work/console.log")"
-inside() { nsenter --target "$init_pid" --mount --uts --ipc --net --pid -- "$@"; }
+namespaces=(--target "$init_pid" --mount --uts --ipc --net --pid)
+inside() { nsenter "${namespaces[@]}" -- "$@"; }
 # systemctl needs the manager's socket, which systemd opens early in its boot.
 for _ in $(seq 1 300); do
     ! inside test -S /run/systemd/private || break
     sleep 0.1
 done
 # "degraded" is fine: the host's /etc may enable services that do not start in a container.
-state=$(timeout 120 nsenter --target "$init_pid" --mount --uts --ipc --net --pid -- \
-    systemctl is-system-running --wait 2>&1 || true)
+state=$(timeout 120 nsenter "${namespaces[@]}" -- systemctl is-system-running --wait 2>&1 || true)
 case "$state" in
 running | degraded) ;;
 *) fail "the container's systemd did not finish booting (state '$state'): $(tail -20 "$work/console.log")" ;;
@@ -109,6 +109,7 @@ wait_listening() {
 request() { inside curl -sS -m 30 -w '\n%{http_code}' "$@"; }
 status_of() { tail -n1 <<<"$1"; }
 body_of() { sed '$d' <<<"$1"; }
+token_of() { body_of "$1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])'; }
 property() { inside systemctl show -p "$1" --value accounts; }
 
 verify=$(inside systemd-analyze verify accounts.service 2>&1) ||
@@ -126,7 +127,7 @@ password="Tangerine-Kayak-42"
 signup=$(request http://127.0.0.1:8080/v1/signup -H 'Content-Type: application/json' \
     -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\",\"nickname\":\"이순신\"}")
 [ "$(status_of "$signup")" = 201 ] || fail "the sign-up answered: $signup"
-token=$(body_of "$signup" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+token=$(token_of "$signup")
 store=/var/lib/private/accounts/accounts.sqlite
 [ "$(inside readlink /var/lib/accounts)" = private/accounts ] || fail "/var/lib/accounts is not the dynamic user's state folder"
 read -r mode owner < <(inside stat -c '%a %u' "$store") || fail "no store at $store: $(journal)"
@@ -157,7 +158,7 @@ wait_listening 2
 login=$(request http://127.0.0.1:8080/v1/login -H 'Content-Type: application/json' \
     -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\"}")
 [ "$(status_of "$login")" = 200 ] || fail "after a restart the login answered: $login"
-second_token=$(body_of "$login" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+second_token=$(token_of "$login")
 
 inside mkdir -p /etc/accounts
 printf 'server:\n  port: 8181\n' | inside tee /etc/accounts/config.yaml >/dev/null
@@ -176,41 +177,42 @@ inside systemctl restart accounts
 wait_listening 4
 journal | grep -qx 'Listening on http://127.0.0.1:8282' || fail "the drop-in's port did not win: $(journal | tail)"
 
-# A certificate and a key only root may read, handed over as credentials (%d is their folder).
-mkdir -m 700 "$root/etc/accounts-tls"
+# Files only root may read: a certificate and its key, handed over as credentials (%d is their
+# folder), and below a PostgreSQL password file.
+mkdir -m 700 "$root/etc/accounts-secrets"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=localhost \
-    -addext subjectAltName=IP:127.0.0.1 -keyout "$root/etc/accounts-tls/key.pem" \
-    -out "$root/etc/accounts-tls/cert.pem" 2>/dev/null
-chmod 600 "$root/etc/accounts-tls/key.pem"
+    -addext subjectAltName=IP:127.0.0.1 -keyout "$root/etc/accounts-secrets/key.pem" \
+    -out "$root/etc/accounts-secrets/cert.pem" 2>/dev/null
+chmod 600 "$root/etc/accounts-secrets/key.pem"
 cat >"$root$dropin/port.conf" <<'UNIT'
 [Service]
-LoadCredential=tls.key:/etc/accounts-tls/key.pem
-LoadCredential=tls.crt:/etc/accounts-tls/cert.pem
+LoadCredential=tls.key:/etc/accounts-secrets/key.pem
+LoadCredential=tls.crt:/etc/accounts-secrets/cert.pem
 Environment=ACCOUNTS_SERVER_TLS_KEY=%d/tls.key ACCOUNTS_SERVER_TLS_CERTIFICATE=%d/tls.crt ACCOUNTS_SERVER_PORT=8443
 UNIT
 inside systemctl daemon-reload
 inside systemctl restart accounts
 wait_listening 5
 journal | grep -qx 'Listening on https://127.0.0.1:8443' || fail "no HTTPS with the key as a credential: $(journal | tail)"
-secure=$(inside curl -sS -m 30 -w '\n%{http_code}' --cacert /etc/accounts-tls/cert.pem https://127.0.0.1:8443/healthz)
+secure=$(request --cacert /etc/accounts-secrets/cert.pem https://127.0.0.1:8443/healthz)
 [ "$(status_of "$secure")" = 200 ] || fail "/healthz over HTTPS answered: $secure"
 
 # `accounts config` checks a PostgreSQL password file as the backend does before it connects
 # (readable, mode 0600 or stricter), here run as a dynamic user of its own by systemd-run.
 pg_password="Hidden-Word-91"
-printf '%s\n' "$pg_password" >"$root/etc/accounts-tls/pgpass"
-chmod 600 "$root/etc/accounts-tls/pgpass"
+printf '%s\n' "$pg_password" >"$root/etc/accounts-secrets/pgpass"
+chmod 600 "$root/etc/accounts-secrets/pgpass"
 config_as_dynamic_user() {
     inside systemd-run --quiet --wait --pipe --unit="$1" -p DynamicUser=yes \
         -p Environment=ACCOUNTS_BACKEND=postgres "${@:2}" /usr/local/bin/accounts config </dev/null
 }
 status=0
 config_as_dynamic_user accounts-password-file \
-    -p Environment=ACCOUNTS_POSTGRES_PASSWORD_FILE=/etc/accounts-tls/pgpass >/dev/null 2>"$work/direct.err" || status=$?
+    -p Environment=ACCOUNTS_POSTGRES_PASSWORD_FILE=/etc/accounts-secrets/pgpass >/dev/null 2>"$work/direct.err" || status=$?
 if [ "$status" != 8 ] || ! grep -q "'postgres.password_file'" "$work/direct.err"; then
     fail "a root-only password file did not fail the check (exit $status): $(cat "$work/direct.err")"
 fi
-config_as_dynamic_user accounts-password-credential -p LoadCredential=pgpass:/etc/accounts-tls/pgpass \
+config_as_dynamic_user accounts-password-credential -p LoadCredential=pgpass:/etc/accounts-secrets/pgpass \
     -p Environment=ACCOUNTS_POSTGRES_PASSWORD_FILE=/run/credentials/accounts-password-credential.service/pgpass \
     >"$work/config.out" 2>&1 || fail "the password file as a credential failed the check: $(cat "$work/config.out")"
 grep -q '^postgres.password_file  *.*/run/credentials/' "$work/config.out" ||
