@@ -49,33 +49,41 @@ let package = Package(
                 """),
         .default(enabledTraits: ["PostgreSQL", "Server"]),
     ],
+    // Version ranges (`from:`), so that an app that embeds these libraries resolves them beside
+    // its own graph; each floor is the version this package is built and tested with (the
+    // Examples/App check also builds it beside swift-nio 2.101.2, an app's exact pin).
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-configuration", exact: "1.4.0", traits: ["YAML"]),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Patch releases only: the PostgreSQL backend must import postgres-nio's underscored
+        // `_ConnectionPoolModule`, because the pool's "gave up connecting" error
+        // (`ConnectionPoolError.connectionCreationCircuitBreakerTripped`) reaches callers only as
+        // that module's type, and the backend answers it by replacing the pool (`PostgresPool`).
+        // A minor release may change that module, so a new one is taken only once it is tested.
+        .package(url: "https://github.com/vapor/postgres-nio", .upToNextMinor(from: "1.33.2")),
         // Named directly (both already come with postgres-nio) for `Logger` and TLS settings.
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // Named directly (it comes with postgres-nio and Hummingbird) for event-loop timers:
         // the request and connection deadlines (`RequestDeadline`, `PostgresDeadline`).
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Named directly (it comes with Hummingbird) for the HTTP parts the server's pipeline
         // passes, which `UnparsableRequestHandler` answers a request HTTP cannot parse with.
-        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // `swift package generate-documentation` for the DocC catalogs; a command plugin, so it
         // is built only when documentation is generated, never into a product.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `accounts serve` and the AccountServer routes; swift-service-lifecycle (which
         // Hummingbird brings) runs and stops the server on SIGTERM/SIGINT.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `/metrics` in Prometheus's format.
-        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The web pages' templates (HTML-escaping Mustache; no dependencies of its own).
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // The HTTP client of the server's tests only (Hummingbird's own package needs it too).
-        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),

@@ -1,6 +1,10 @@
 import AccountCore
 import PostgresNIO
 import Synchronization
+// The one underscored module imported: PostgresNIO hands out the error of a pool that gave up
+// connecting (`connectionCreationCircuitBreakerTripped`) only as this module's
+// `ConnectionPoolError`, and that error is what tells a pool to replace (see below). Package.swift
+// takes postgres-nio's patch releases only, for this import.
 import _ConnectionPoolModule
 
 /// The repository's connection pool: leases a connection within the connect timeout, says why
