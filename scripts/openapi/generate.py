@@ -1,4 +1,4 @@
-"""Writes the OpenAPI 3.1 document of `accounts serve`: Sources/AccountServer/OpenAPIDocument.swift
+"""Writes the OpenAPI 3.1 document of `accounts serve`: Sources/AccountServer/Routes/OpenAPIDocument.swift
 (what the server serves at /openapi.json) and docs/openapi.json (the same bytes, for tools).
 
     python3 scripts/openapi/generate.py
@@ -163,7 +163,7 @@ swift = (
     "enum OpenAPIDocument {\n"
     '    static let json = #"""\n' + body + '\n        """#\n}\n'
 )
-with open(os.path.join(root, "Sources/AccountServer/OpenAPIDocument.swift"), "w", encoding="utf-8") as file:
+with open(os.path.join(root, "Sources/AccountServer/Routes/OpenAPIDocument.swift"), "w", encoding="utf-8") as file:
     file.write(swift)
 with open(os.path.join(root, "docs/openapi.json"), "w", encoding="utf-8") as file:
     file.write(text + "\n")
