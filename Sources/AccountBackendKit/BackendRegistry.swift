@@ -61,13 +61,4 @@ public struct BackendRegistry: Sendable {
         configuration.recognizer = recognizer
         return try await backend.open(configuration)
     }
-
-    /// A readable list of names: "SQLite, LMDB and JSON" style, from the names as they are.
-    public var namesInProse: String {
-        switch names.count {
-        case 0: ""
-        case 1: names[0]
-        default: names.dropLast().joined(separator: ", ") + " or " + names.last!
-        }
-    }
 }

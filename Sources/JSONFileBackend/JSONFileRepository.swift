@@ -307,13 +307,6 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     }
 }
 
-extension String {
-    fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
-        guard let range = range(of: target) else { return self }
-        return replacingCharacters(in: range, with: replacement)
-    }
-}
-
 extension JSONFileRepository {
     /// The format version this build writes.
     public static var formatVersion: Int { JSONStoreDocument.formatVersion }

@@ -11,15 +11,6 @@ import PostgresNIO
 /// Maps PostgresNIO's errors to the typed errors. Only the server's message and SQLSTATE are
 /// kept: the error's `detail` can quote a whole failing row, and the bound values never leave.
 enum PostgresFailure {
-    /// SQLSTATEs after which the whole transaction may simply run again.
-    static let retryableStates: Set<String> = ["40001", "40P01"]
-
-    /// Whether `error` is a serialization failure or a deadlock, which a rerun resolves.
-    static func isRetryable(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
-        return retryableStates.contains(state)
-    }
-
     /// The typed error for `error`, naming `location` (never the password).
     static func map(_ error: any Error, location: String) -> AccountError {
         if let error = error as? AccountError { return error }

@@ -14,7 +14,7 @@ public final class PostgresRepository: UserRepository, Sendable {
     private let options: PostgresOptions
     /// Gathers the session lookups of concurrent requests into shared queries.
     private let signedInLookups: LookupCoalescer<String, SignedInLookup.Found>
-    /// How many times a transaction reruns after a serialization failure or deadlock.
+    /// How many times a transaction reruns after the server said it was busy (`storeBusy`).
     private static let retries = 5
 
     private init(pool: PostgresPool, options: PostgresOptions) {
@@ -25,8 +25,8 @@ public final class PostgresRepository: UserRepository, Sendable {
         // it only when the first has been out for 10 ms (three to four times the p99 of a whole
         // signed-in request under load), so a stalled connection delays reads by that much rather than
         // until its deadline. More at once only made smaller batches, and was slower
-        // (bench/README.md, "Session lookups on PostgreSQL"). 64 digests are 4 KiB of
-        // parameters and a few index reads.
+        // (bench/results/2026-11-23-to-12-01-serve.md, "Session lookups on PostgreSQL"). 64
+        // digests are 4 KiB of parameters and a few index reads.
         let inFlight = min(2, options.poolSize)
         signedInLookups = LookupCoalescer(
             maximumInFlight: inFlight, maximumBatch: 64,
@@ -386,8 +386,10 @@ public final class PostgresRepository: UserRepository, Sendable {
         try await pool.withConnection(body)
     }
 
-    /// Runs `body` in a transaction on a pooled connection; reruns it after a serialization
-    /// failure or deadlock (PostgreSQL rolled it back, so nothing of it was kept).
+    /// Runs `body` in a transaction on a pooled connection; reruns it, up to ``retries`` times,
+    /// after any `storeBusy`: a serialization failure or deadlock, a lock or statement timeout
+    /// the server's settings impose, or a cancelled statement (``PostgresFailure``). PostgreSQL
+    /// rolled that transaction back, so nothing of it was kept.
     private func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T)
         async throws -> T
     {

@@ -52,9 +52,6 @@ struct CLIMessages {
             ? "탈퇴하지 않았습니다: 확인이 없습니다. 물어볼 터미널이 없으니 --yes로 확인하세요 (비밀번호는 --password-stdin)."
             : "Not withdrawn: the confirmation is missing. There is no terminal to ask on; confirm with --yes (and give the password with --password-stdin)."
     }
-    var notSignedInStale: String {
-        ko ? "저장된 세션이 더 이상 유효하지 않아 삭제했습니다." : "The saved session was no longer valid and was removed."
-    }
     var errorPrefix: String { ko ? "오류" : "error" }
     func sessionFileNotRemoved(_ path: String, _ reason: String) -> String {
         ko
