@@ -15,7 +15,10 @@ let package = Package(
         .executable(name: "accounts", targets: ["AccountsWithJournal"]),
         .executable(name: "accounts-bench", targets: ["AccountsBenchWithJournal"]),
     ],
+    // snippet.dependencies
     dependencies: [
+        // Default traits off: neither the PostgreSQL backend nor `accounts serve` (SwiftNIO,
+        // BoringSSL, Hummingbird) is compiled. `traits: ["Server"]` brings the server back.
         .package(name: "AccountStore", path: "../..", traits: [])
     ],
     targets: [
@@ -27,6 +30,7 @@ let package = Package(
                 .product(name: "AccountBackendKit", package: "AccountStore"),
             ],
             swiftSettings: strict),
+        // snippet.end
         // The whole `accounts` CLI with the standard backends plus this one.
         .executableTarget(
             name: "AccountsWithJournal",
@@ -45,6 +49,7 @@ let package = Package(
                 .product(name: "StandardBackends", package: "AccountStore"),
             ],
             swiftSettings: strict),
+        // snippet.tests
         // The shared conformance suite, run on this backend.
         .testTarget(
             name: "JournalBackendTests",
@@ -54,5 +59,6 @@ let package = Package(
                 .product(name: "StandardBackends", package: "AccountStore"),
             ],
             swiftSettings: strict),
+        // snippet.end
     ]
 )

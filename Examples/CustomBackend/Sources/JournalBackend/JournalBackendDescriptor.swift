@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 
+// snippet.descriptor
 /// The journal backend, `journal`: an append-only file of JSON lines, one per transaction,
 /// flushed before each call returns and shared between processes with `flock`.
 public struct JournalBackendDescriptor: BackendDescriptor {
@@ -18,6 +19,7 @@ public struct JournalBackendDescriptor: BackendDescriptor {
         "sync", default: .full,
         summary: "full: flush every append (durable); none: leave it to the OS (a power cut may lose recent calls)")
 
+    // snippet.hide
     /// The start every journal has: its header's first key.
     static let signature = Array(#"{"format":"accountstore-journal""#.utf8)
 
@@ -26,6 +28,7 @@ public struct JournalBackendDescriptor: BackendDescriptor {
 
     /// Describes the backend.
     public init() {}
+    // snippet.show
 
     public var name: String { "journal" }
     public var summary: String { "an append-only journal of JSON lines (an example of an outside backend)" }
@@ -73,6 +76,7 @@ public struct JournalBackendDescriptor: BackendDescriptor {
         ]
     }
 }
+// snippet.end
 
 #if canImport(Glibc)
     import Glibc

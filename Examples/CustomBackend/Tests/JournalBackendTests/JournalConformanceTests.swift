@@ -25,6 +25,7 @@ struct JournalConformanceTests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }()
 
+    // snippet.suite
     @Test("journal passes check", arguments: ConformanceSuite.checks)
     func passes(_ check: ConformanceCheck) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
@@ -38,6 +39,7 @@ struct JournalConformanceTests {
         try #require(subject.missingCapabilities(for: check).isEmpty, "the journal declares every capability")
         try await ConformanceSuite.run(check, on: subject)
     }
+    // snippet.end
 
     @Test("the other backends refuse a journal as store_kind_mismatch")
     func othersRefuseIt() async throws {
