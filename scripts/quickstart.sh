@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/install-dependencies.sh
-swift build
+swift build --product accounts   # only what it runs: not the bench, the torture tool or the tests
 bin="$(swift build --show-bin-path)/accounts"
 
 echo "== accounts backends"

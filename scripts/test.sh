@@ -71,7 +71,24 @@ stage "install what is missing"
 ./scripts/install-dependencies.sh --test-server --browser --bench
 stage "swift format lint"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift \
-    Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift
+    Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift \
+    Examples/App/Sources Examples/App/Tests Examples/App/Package.swift
+stage "documents: the README a landing page, the bench README its tables, every Swift snippet compiled code"
+# The README is the landing page (what, for whom, the two commands, one walkthrough, the
+# backends, links) and bench/README.md the method and the current tables: guides go into the
+# DocC articles and dated runs under bench/results/ (CONTRIBUTING says where each goes).
+size_limit() { # size_limit FILE BYTES
+    local size
+    size=$(wc -c <"$1")
+    if ((size > $2)); then
+        echo "$1 is $size bytes, over its $2: move the rest into a DocC article (CONTRIBUTING.md says where)" >&2
+        exit 1
+    fi
+    echo "$1: $size of at most $2 bytes"
+}
+size_limit README.md 10240
+size_limit bench/README.md 20480
+./scripts/snippet-check.py
 stage "swift build --build-tests"
 swift build --build-tests
 stage "README walkthrough against a fresh run"
@@ -80,6 +97,8 @@ stage "fuzz smoke (20 s per target)"
 ./scripts/fuzz.sh --smoke
 stage "an outside backend: Examples/CustomBackend"
 ./scripts/example-backend.sh
+stage "an app's package beside its own pins: Examples/App"
+./scripts/example-app.sh
 stage "bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
 BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
 stage "make install, staged under a scratch folder (debug build): the files, the manual, the completions, uninstall"

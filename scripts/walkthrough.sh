@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The README's walkthroughs, from a real run: runs each command below with the built `accounts`
-# in a fresh, empty home folder and prints the console transcript; the second one talks to
-# `accounts serve` with curl, the third shows `accounts config`.
-#   scripts/walkthrough.sh           print it
-#   scripts/walkthrough.sh --update  rewrite the README block between the walkthrough markers
-#   scripts/walkthrough.sh --check   fail if the README block differs from a fresh run (ids and
+# The documents' walkthroughs, from a real run: runs each command below with the built `accounts`
+# in a fresh, empty home folder and prints the console transcript. The first is the README's; the
+# second talks to `accounts serve` with curl (the Serving article), the third shows
+# `accounts config` (the Configuration article).
+#   scripts/walkthrough.sh           print them
+#   scripts/walkthrough.sh --update  rewrite each document's block between its walkthrough markers
+#   scripts/walkthrough.sh --check   fail if a document's block differs from a fresh run (ids and
 #                                    times aside); scripts/test.sh runs this, so it cannot drift
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,7 +97,13 @@ config_transcript() { transcript "${config_commands[@]}" | sed "s#$home#~#g"; }
 # Ids, tokens and times differ from run to run.
 normalize() { sed -E 's/\b[0-9a-f]{64}\b/<token>/g; s/\b[0-9a-f]{32}\b/<id>/g; s/"created_at_ms":[0-9]+/"created_at_ms":<ms>/g; s/"expires_at_ms":[0-9]+/"expires_at_ms":<ms>/g; s/"disk_free_bytes":[0-9]+/"disk_free_bytes":<bytes>/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g'; }
 
-readme_block() { sed -n "/<!-- ${1:-walkthrough}:begin -->/,/<!-- ${1:-walkthrough}:end -->/p" README.md | sed '1d;$d'; }
+# The document that holds each walkthrough, between `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
+declare -A documents=(
+    [walkthrough]=README.md
+    [serve-walkthrough]=Sources/AccountsCLI/AccountsCLI.docc/Serving.md
+    [config-walkthrough]=Sources/AccountsCLI/AccountsCLI.docc/Configuration.md
+)
+document_block() { sed -n "/<!-- $1:begin -->/,/<!-- $1:end -->/p" "${documents[$1]}" | sed '1d;$d'; }
 
 case "$mode" in
 print) transcript "${commands[@]}"; serve_transcript | normalize; config_transcript ;;
@@ -104,32 +111,27 @@ print) transcript "${commands[@]}"; serve_transcript | normalize; config_transcr
     fresh=$(transcript "${commands[@]}")
     fresh_serve=$(serve_transcript | normalize)
     fresh_config=$(config_transcript)
-    python3 - "$fresh" "$fresh_serve" "$fresh_config" <<'PY'
+    python3 - "$fresh" "$fresh_serve" "$fresh_config" "${documents[walkthrough]}" \
+        "${documents[serve-walkthrough]}" "${documents[config-walkthrough]}" <<'PY'
 import sys
-text = open("README.md").read()
-for name, block in (
-    ("walkthrough", sys.argv[1]), ("serve-walkthrough", sys.argv[2]), ("config-walkthrough", sys.argv[3])
-):
+names = ("walkthrough", "serve-walkthrough", "config-walkthrough")
+for name, block, path in zip(names, sys.argv[1:4], sys.argv[4:7]):
+    text = open(path).read()
     begin, end = "<!-- %s:begin -->\n" % name, "<!-- %s:end -->" % name
     start = text.index(begin) + len(begin)
     stop = text.index(end)
-    text = text[:start] + block + "\n" + text[stop:]
-open("README.md", "w").write(text)
+    open(path, "w").write(text[:start] + block + "\n" + text[stop:])
 PY
-    echo "README.md walkthroughs updated" ;;
+    echo "walkthroughs updated: ${documents[*]}" ;;
 --check)
-    if ! diff <(readme_block | normalize) <(transcript "${commands[@]}" | normalize); then
-        echo "README walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
+    # differs NAME FRESH: fails, naming the document, when its block is not the fresh run.
+    differs() {
+        echo "${documents[$1]}: the $1 block differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
         exit 1
-    fi
-    if ! diff <(readme_block serve-walkthrough | normalize) <(serve_transcript | normalize); then
-        echo "README service walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
-        exit 1
-    fi
-    if ! diff <(readme_block config-walkthrough) <(config_transcript); then
-        echo "README settings walkthrough differs from a fresh run: run scripts/walkthrough.sh --update and review" >&2
-        exit 1
-    fi
-    echo "README walkthroughs match a fresh run" ;;
+    }
+    diff <(document_block walkthrough | normalize) <(transcript "${commands[@]}" | normalize) || differs walkthrough
+    diff <(document_block serve-walkthrough | normalize) <(serve_transcript | normalize) || differs serve-walkthrough
+    diff <(document_block config-walkthrough) <(config_transcript) || differs config-walkthrough
+    echo "walkthroughs match a fresh run: ${documents[*]}" ;;
 *) echo "usage: scripts/walkthrough.sh [--update|--check]" >&2; exit 2 ;;
 esac

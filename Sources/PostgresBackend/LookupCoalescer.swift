@@ -9,8 +9,8 @@ import Synchronization
 /// by then (at most `maximumBatch`) and runs them as one query. A lookup never waits for a
 /// timer: with no batch running it goes at once, alone.
 ///
-/// One batch at a time makes the biggest batches, and was fastest (bench/README.md, "One batch
-/// in flight"). But a batch stuck on a stalled connection must not hold up every signed-in
+/// One batch at a time makes the biggest batches, and was fastest
+/// (bench/results/2026-11-23-to-12-01-serve.md, "One batch in flight"). But a batch stuck on a stalled connection must not hold up every signed-in
 /// request until its deadline: a lookup that arrives when every running batch has been out
 /// for `stallAfter` or longer starts another batch beside them, up to `maximumInFlight`. Of
 /// several running batches, one that comes back while another is still young leaves the
@@ -19,8 +19,8 @@ import Synchronization
 /// A batch runs on what a *lease* lends it (the PostgreSQL backend: a pooled connection), and
 /// the batches that gathered while one ran reuse that lease, up to `batchesPerLease`: taking a
 /// connection from the pool for each batch, with a deadline armed for the wait, cost about 6 %
-/// of the server's CPU per signed-in read under load (bench/README.md, "Session lookups on
-/// PostgreSQL"). A lease is never held while nothing is pending, and a failed batch ends its
+/// of the server's CPU per signed-in read under load
+/// (bench/results/2026-11-23-to-12-01-serve.md, "Session lookups on PostgreSQL"). A lease is never held while nothing is pending, and a failed batch ends its
 /// lease, so the next batch starts on a fresh one.
 ///
 /// Nothing is cached. A lookup only ever joins a batch that has not started yet, so its query
