@@ -38,8 +38,10 @@ let package = Package(
             dependencies: [
                 "CommunityApp",
                 .product(name: "AccountCore", package: "AccountStore"),
+                .product(name: "AccountCrypto", package: "AccountStore"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),

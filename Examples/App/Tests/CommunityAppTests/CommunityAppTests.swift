@@ -1,4 +1,5 @@
 import AccountCore
+import AccountCrypto
 import CommunityApp
 import Foundation
 import Hummingbird
@@ -10,16 +11,15 @@ import Testing
 /// a scratch folder of the test's own.
 @Suite struct CommunityAppTests {
     /// Runs `body` against the app on a fresh store, then closes the store and removes the folder.
-    private func withApp(_ body: (CommunityApp, TestClientProtocol) async throws -> Void) async throws {
+    private func withApp(_ body: @escaping @Sendable (CommunityApp, any TestClientProtocol) async throws -> Void)
+        async throws
+    {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("community-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // The cheapest Argon2id libsodium allows: the test is about the routes, not the cost.
         let app = try await CommunityApp(
-            storePath: folder.appendingPathComponent("community.sqlite").path,
-            hasher: Argon2idPasswordHasher(
-                opsLimit: Argon2idPasswordHasher.minimumOpsLimit,
-                memLimitBytes: Argon2idPasswordHasher.minimumMemLimitBytes))
+            storePath: folder.appendingPathComponent("community.sqlite").path, hasher: .fastForTests)
         do {
             try await app.application(port: 0, logger: Logger(label: "test")).test(.live) { client in
                 try await body(app, client)
