@@ -2,8 +2,12 @@
 import PackageDescription
 
 /// Settings every target of ours shares: Swift 6 mode comes from the tools version;
-/// warnings are errors in our own code only (dependencies are untouched).
-let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// warnings are errors in our own code only (dependencies are untouched); and a file sees the
+/// members and conformances of the modules it imports itself only (`MemberImportVisibility`),
+/// so the compiler checks that each file names what it uses.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error), .enableUpcomingFeature("MemberImportVisibility"),
+]
 
 // Linux only, so no Apple platform is declared: the backends and the CLI call glibc directly
 // (`st_mtim`, `Glibc.read`, termios, `posix_spawn`), the C libraries come from Debian packages,
@@ -100,17 +104,23 @@ let package = Package(
         ),
         .target(name: "AccountBackendKit", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
         .target(name: "MemoryBackend", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
-        // Durable files (atomic replace, fsync), POSIX errors as AccountError, JSON text and the
-        // records' JSON fields: shared by the file backends, the export format and the CLI.
+        // Durable files (atomic replace, fsync), POSIX errors as AccountError, strict UTF-8 and
+        // whole-input reads: shared by the file backends, the export format and the CLI.
         .target(name: "FileSupport", dependencies: ["AccountCore"], swiftSettings: strict),
+        // JSON text: the writer (`JSONValue`) and the records' JSON fields, for the export format,
+        // the JSON store, the CLI's `--json` replies and the server's bodies and log lines.
+        .target(name: "JSONSupport", dependencies: ["AccountCore"], swiftSettings: strict),
         // The backends' own toolbox: file locks and the queue for blocking I/O.
         .target(name: "StoreSupport", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
+        // Child processes: a wait for one's exit that sleeps, and writing its input; for the
+        // conformance suite's multi-process checks and the tests.
+        .target(name: "ChildProcessSupport", swiftSettings: strict),
         // IP addresses, CIDR blocks and web origins, for the settings that list clients, proxies
         // or origins and the server that matches peers against them.
         .target(name: "NetworkSupport", swiftSettings: strict),
         .target(
             name: "JSONFileBackend",
-            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "StoreSupport"],
+            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "JSONSupport", "StoreSupport"],
             swiftSettings: strict
         ),
         .target(
@@ -137,12 +147,12 @@ let package = Package(
         ),
         .target(
             name: "AccountOperations",
-            dependencies: ["AccountCore", "AccountCrypto", "FileSupport"],
+            dependencies: ["AccountCore", "AccountCrypto", "FileSupport", "JSONSupport"],
             swiftSettings: strict
         ),
         .target(
             name: "AccountConformance",
-            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport"],
+            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport", "ChildProcessSupport"],
             swiftSettings: strict
         ),
         // The one place that lists the built-in backends.
@@ -157,7 +167,7 @@ let package = Package(
         .target(
             name: "AccountSettings",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "FileSupport", "NetworkSupport",
+                "AccountCore", "AccountBackendKit", "FileSupport", "JSONSupport", "NetworkSupport",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -166,7 +176,7 @@ let package = Package(
         .target(
             name: "AccountServer",
             dependencies: [
-                "AccountCore", "FileSupport", "NetworkSupport",
+                "AccountCore", "JSONSupport", "NetworkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -174,6 +184,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -193,9 +204,10 @@ let package = Package(
             name: "AccountsCLI",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountConformance", "AccountBackendKit", "AccountSettings",
-                "AccountOperations", "FileSupport",
+                "AccountOperations", "FileSupport", "JSONSupport",
                 .target(name: "AccountServer", condition: .when(traits: ["Server"])),
                 .target(name: "AccountWeb", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -221,7 +233,9 @@ let package = Package(
         // helper targets: one that links no backend, one that names the standard backends.
         .target(
             name: "AccountTestSupport",
-            dependencies: ["AccountCore", "AccountCrypto", "AccountBackendKit", "StoreSupport"],
+            dependencies: [
+                "AccountCore", "AccountCrypto", "AccountBackendKit", "StoreSupport", "ChildProcessSupport",
+            ],
             path: "Tests/AccountTestSupport",
             swiftSettings: strict
         ),
@@ -243,7 +257,7 @@ let package = Package(
             name: "AccountCoreTests",
             dependencies: [
                 "AccountTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountOperations",
-                "FileSupport", "MemoryBackend",
+                "FileSupport", "JSONSupport", "MemoryBackend",
             ],
             swiftSettings: strict
         ),
@@ -253,7 +267,8 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountConformance", "StandardBackends", "SQLiteBackend", "LMDBBackend", "JSONFileBackend",
-                "FileSupport", "StoreSupport", "CSQLite", "CMallocStatistics", "accounts", "accounts-torture",
+                "FileSupport", "JSONSupport", "StoreSupport", "CSQLite", "CMallocStatistics", "accounts",
+                "accounts-torture",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict
@@ -276,7 +291,9 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountConformance", "AccountOperations", "AccountSettings", "StandardBackends", "StoreSupport",
-                "CSQLite", .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                "ChildProcessSupport", "CSQLite",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 "accounts", "accounts-bench", "accounts-torture",
             ],
             exclude: ["Scenarios"],
@@ -295,6 +312,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 "accounts",
             ],

@@ -1,4 +1,5 @@
 import AccountBackendKit
+import AccountCore
 import Foundation
 
 #if canImport(FoundationEssentials)

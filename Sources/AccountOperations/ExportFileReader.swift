@@ -1,6 +1,7 @@
 import AccountCore
 import AccountCrypto
 import FileSupport
+import JSONSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,5 @@
 import AccountCore
-import FileSupport
+import JSONSupport
 
 /// The export format: versioned JSON Lines.
 ///

@@ -3,6 +3,7 @@ import AccountCore
 import Configuration
 import FileSupport
 import Foundation
+import JSONSupport
 import NetworkSupport
 
 #if canImport(FoundationEssentials)

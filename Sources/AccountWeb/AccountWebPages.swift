@@ -3,6 +3,7 @@ import AccountServer
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// The apps' screens as web pages, served beside the API by `accounts serve`: start, sign-up,

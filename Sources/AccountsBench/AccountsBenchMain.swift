@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import AccountCrypto
+import AccountSettings
 import Foundation
 import Synchronization
 

@@ -1,5 +1,5 @@
 import AccountCore
-import FileSupport
+import JSONSupport
 import StoreSupport
 
 /// Writes a store document as pretty-printed JSON with a fixed key order and records sorted by

@@ -1,5 +1,6 @@
 import AccountCore
 import FileSupport
+import JSONSupport
 
 #if canImport(Glibc)
     import Glibc

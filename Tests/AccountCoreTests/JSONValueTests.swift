@@ -1,5 +1,5 @@
-import FileSupport
 import Foundation
+import JSONSupport
 import Testing
 
 /// The serializer behind `--json`, export headers and every HTTP API answer.

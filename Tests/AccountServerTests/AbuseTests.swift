@@ -1,8 +1,10 @@
 import AccountBackendKit
 import AccountCore
 import AccountServer
+import AccountTestSupport
 import BackendTestSupport
 import Foundation
+import NIOHTTP1
 import StandardBackends
 import Testing
 

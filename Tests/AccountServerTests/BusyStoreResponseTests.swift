@@ -1,6 +1,7 @@
 import AccountCore
 import AccountTestSupport
 import MemoryBackend
+import NIOHTTP1
 import Synchronization
 import Testing
 

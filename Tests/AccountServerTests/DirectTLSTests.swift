@@ -2,6 +2,7 @@ import AccountTestSupport
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import Testing
 

@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import BackendTestSupport
+import NIOHTTP1
 import StandardBackends
 import Testing
 

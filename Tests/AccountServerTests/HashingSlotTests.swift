@@ -4,6 +4,7 @@ import AccountServer
 import AccountTestSupport
 import BackendTestSupport
 import MemoryBackend
+import NIOHTTP1
 import Synchronization
 import Testing
 

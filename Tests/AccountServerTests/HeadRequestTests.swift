@@ -1,6 +1,7 @@
 import AccountServer
 import AccountWeb
 import BackendTestSupport
+import NIOHTTP1
 import Testing
 
 /// HEAD is answered wherever GET is (RFC 9110, 9.3.2): load balancers and uptime checks probe

@@ -1,9 +1,11 @@
 import AccountBackendKit
+import AccountCore
 import AccountServer
 import AccountTestSupport
 import BackendTestSupport
 import Foundation
 import MemoryBackend
+import NIOHTTP1
 import StandardBackends
 import Testing
 

@@ -3,6 +3,7 @@ import AccountServer
 import AccountTestSupport
 import BackendTestSupport
 import Foundation
+import NIOHTTP1
 import StandardBackends
 import Testing
 

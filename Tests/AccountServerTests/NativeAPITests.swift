@@ -3,6 +3,7 @@ import AccountCore
 import AccountServer
 import BackendTestSupport
 import MemoryBackend
+import NIOHTTP1
 import StandardBackends
 import Testing
 

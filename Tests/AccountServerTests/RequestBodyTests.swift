@@ -1,4 +1,6 @@
+import AccountCore
 import BackendTestSupport
+import NIOHTTP1
 import Testing
 
 @testable import AccountServer

@@ -1,5 +1,6 @@
 import BackendTestSupport
 import Foundation
+import NIOHTTP1
 import Testing
 
 /// The request log's client and request id behind a proxy: believed from a trusted one only.

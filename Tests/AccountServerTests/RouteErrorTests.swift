@@ -1,5 +1,7 @@
+import AccountCore
 import BackendTestSupport
 import Foundation
+import NIOHTTP1
 import Testing
 
 /// What no route takes is answered in the API's own error shapes: native under `/v1` and

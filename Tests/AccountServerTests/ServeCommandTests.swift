@@ -3,6 +3,7 @@ import AccountTestSupport
 import AsyncHTTPClient
 import BackendTestSupport
 import Foundation
+import NIOHTTP1
 import Testing
 
 /// `accounts serve` as operators run it: config from the sandbox, SIGTERM, several hosts.

@@ -3,6 +3,7 @@ import BackendTestSupport
 import Foundation
 import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
 

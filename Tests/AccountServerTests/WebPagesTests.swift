@@ -4,6 +4,7 @@ import AccountServer
 import AccountWeb
 import BackendTestSupport
 import MemoryBackend
+import NIOHTTP1
 import StandardBackends
 import Testing
 

@@ -1,5 +1,5 @@
+import ChildProcessSupport
 import Foundation
-import StoreSupport
 import Synchronization
 
 /// Kills a long-lived child (a server a test started) when the test process ends without

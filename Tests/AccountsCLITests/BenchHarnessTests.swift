@@ -2,6 +2,7 @@ import AccountBackendKit
 import AccountTestSupport
 import BackendTestSupport
 import Foundation
+import PostgresNIO
 import StandardBackends
 import Testing
 

@@ -1,4 +1,5 @@
 import AccountTestSupport
+import ChildProcessSupport
 import Foundation
 import StoreSupport
 import Testing

@@ -1,6 +1,6 @@
 import AccountTestSupport
+import ChildProcessSupport
 import Foundation
-import StoreSupport
 import Testing
 
 /// The watchdog that ends a test's server when the test process ends without stopping it. The

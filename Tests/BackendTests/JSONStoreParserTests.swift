@@ -1,6 +1,6 @@
 import AccountCore
-import FileSupport
 import Foundation
+import JSONSupport
 import Testing
 
 @testable import JSONFileBackend

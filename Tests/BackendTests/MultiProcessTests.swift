@@ -1,4 +1,5 @@
 import AccountBackendKit
+import AccountCore
 import AccountTestSupport
 import BackendTestSupport
 import Foundation

@@ -1,6 +1,7 @@
 import AccountCore
 import Hummingbird
 import HummingbirdCore
+import JSONSupport
 import Logging
 import NIOCore
 import NIOHTTP1

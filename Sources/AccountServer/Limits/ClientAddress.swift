@@ -1,3 +1,4 @@
+import Foundation
 import NetworkSupport
 
 /// Who a request comes from, for the per-client limits and the monitoring routes: the socket's

@@ -1,5 +1,5 @@
-import FileSupport
 import Foundation
+import JSONSupport
 import Logging
 import Synchronization
 

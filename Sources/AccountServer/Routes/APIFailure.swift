@@ -1,8 +1,8 @@
 import AccountCore
-import FileSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JSONSupport
 import NIOCore
 
 /// A failed request as the client sees it: a status, the stable code of `--json`, a message in

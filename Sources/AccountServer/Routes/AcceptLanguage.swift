@@ -1,4 +1,5 @@
 import AccountCore
+import Foundation
 
 /// The reply language from an `Accept-Language` header: Korean when it prefers `ko` over
 /// English, English otherwise (and when there is no header).

@@ -1,10 +1,11 @@
 import AccountCore
-import FileSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JSONSupport
 import Logging
 import NIOCore
+import NIOFoundationCompat
 import NetworkSupport
 
 /// The account routes over one `AccountService`: the native JSON API under `/v1`, Strapi's

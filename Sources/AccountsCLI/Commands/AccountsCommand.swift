@@ -1,3 +1,4 @@
+import AccountBackendKit
 import ArgumentParser
 
 #if canImport(Glibc)

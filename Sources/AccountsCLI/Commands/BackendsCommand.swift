@@ -1,6 +1,8 @@
+import AccountBackendKit
 import AccountCore
+import AccountSettings
 import ArgumentParser
-import FileSupport
+import JSONSupport
 
 /// List the backends compiled in.
 struct BackendsCommand: AsyncParsableCommand {

@@ -1,7 +1,8 @@
+import AccountBackendKit
 import AccountCore
 import AccountSettings
 import ArgumentParser
-import FileSupport
+import JSONSupport
 
 /// `accounts config`: the settings a command run with the same options would use, each with
 /// where it was set. It reads them exactly as every other command does (a config error is exit

@@ -1,7 +1,9 @@
+import AccountBackendKit
 import AccountCore
 import AccountOperations
+import AccountSettings
 import ArgumentParser
-import FileSupport
+import JSONSupport
 
 /// Check the configured store: engine integrity, index consistency, orphaned and expired sessions.
 struct DoctorCommand: AsyncParsableCommand {

@@ -1,7 +1,8 @@
 import AccountCore
 import AccountOperations
+import AccountSettings
 import ArgumentParser
-import FileSupport
+import JSONSupport
 
 /// Write the store as versioned JSON Lines.
 struct ExportCommand: AsyncParsableCommand {

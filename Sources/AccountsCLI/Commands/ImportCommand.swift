@@ -1,7 +1,7 @@
 import AccountCore
 import AccountOperations
 import ArgumentParser
-import FileSupport
+import JSONSupport
 
 /// Load an export file into the configured store.
 struct ImportCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import AccountCore
 import ArgumentParser
+import JSONSupport
 
 /// Revoke the saved session on the store side and forget it locally.
 struct LogoutCommand: AsyncParsableCommand {

@@ -1,7 +1,9 @@
 import AccountBackendKit
 import AccountCore
 import AccountOperations
+import AccountSettings
 import ArgumentParser
+import JSONSupport
 
 /// Copy the configured store into a new store of another (or the same) backend, verified.
 struct MigrateCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import AccountCore
 import ArgumentParser
+import JSONSupport
 
 /// Change the password; every other session is signed out.
 struct PasswdCommand: AsyncParsableCommand {

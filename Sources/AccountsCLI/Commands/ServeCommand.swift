@@ -1,10 +1,13 @@
 #if Server
+    import AccountBackendKit
     import AccountCore
     import AccountServer
+    import AccountSettings
     import AccountWeb
     import ArgumentParser
-    import FileSupport
     import Foundation
+    import Hummingbird
+    import JSONSupport
     import Logging
 
     /// Serve the accounts over HTTP until SIGTERM or SIGINT.

@@ -1,5 +1,6 @@
 import AccountCore
 import ArgumentParser
+import JSONSupport
 
 /// The sign-up form: every field checked, a duplicate reported, then straight to the welcome.
 struct SignUpCommand: AsyncParsableCommand {

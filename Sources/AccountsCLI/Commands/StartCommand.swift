@@ -1,5 +1,6 @@
 import AccountCore
 import ArgumentParser
+import JSONSupport
 
 /// The start screen: members are welcomed, guests are told how to sign up.
 struct StartCommand: AsyncParsableCommand {

@@ -1,9 +1,11 @@
+import AccountBackendKit
 import AccountConformance
 import AccountCore
 import AccountSettings
 import ArgumentParser
 import FileSupport
 import Foundation
+import JSONSupport
 
 /// Run the conformance suite against a scratch store of the chosen backend.
 struct VerifyCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import AccountCore
 import ArgumentParser
+import JSONSupport
 
 /// Delete the signed-in account and all its sessions, after a confirmation and the password.
 struct WithdrawCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import AccountCore
+import AccountOperations
 import ArgumentParser
 
 /// Tab completion of an account's email (`users show EMAIL`, `users list --after EMAIL`) from

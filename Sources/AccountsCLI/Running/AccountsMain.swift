@@ -1,6 +1,6 @@
 import AccountBackendKit
 import ArgumentParser
-import FileSupport
+import JSONSupport
 
 #if canImport(Glibc)
     import Glibc

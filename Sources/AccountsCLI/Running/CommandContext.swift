@@ -6,6 +6,7 @@ import AccountSettings
 import ArgumentParser
 import FileSupport
 import Foundation
+import JSONSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,4 +1,4 @@
-import FileSupport
+import JSONSupport
 
 /// What a command shows when it succeeds: lines for people, fields for `--json`.
 struct CommandReply {

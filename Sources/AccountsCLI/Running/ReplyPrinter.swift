@@ -1,5 +1,5 @@
 import AccountCore
-import FileSupport
+import JSONSupport
 
 #if canImport(Glibc)
     import Glibc
