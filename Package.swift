@@ -189,8 +189,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // `/openapi.json` serves docs/openapi.json, the API document people edit.
+            plugins: ["EmbedOpenAPIDocument"]
         ),
+        // Embeds docs/openapi.json in AccountServer at build time (a few seconds on a clean build).
+        .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["embed-text"]),
+        .executableTarget(name: "embed-text", path: "Plugins/EmbedText", swiftSettings: strict),
         .target(
             name: "AccountWeb",
             dependencies: [

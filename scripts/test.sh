@@ -72,7 +72,7 @@ stage "install what is missing"
 stage "swift format lint"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift \
     Examples/CustomBackend/Sources Examples/CustomBackend/Tests Examples/CustomBackend/Package.swift \
-    Examples/App/Sources Examples/App/Tests Examples/App/Package.swift
+    Examples/App/Sources Examples/App/Tests Examples/App/Package.swift Plugins
 stage "documents: the README a landing page, the bench README its tables, every Swift snippet compiled code"
 # The README is the landing page (what, for whom, the two commands, one walkthrough, the
 # backends, links) and bench/README.md the method and the current tables: guides go into the

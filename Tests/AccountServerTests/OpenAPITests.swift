@@ -7,6 +7,7 @@ import BackendTestSupport
 import Foundation
 import Hummingbird
 import MemoryBackend
+import NIOHTTP1
 import Testing
 
 /// The OpenAPI document and the code cannot drift: the router has exactly its operations, and
@@ -51,7 +52,7 @@ struct OpenAPITests {
         return parts[0] + " " + path
     }
 
-    @Test("docs/openapi.json is the served document (scripts/openapi/generate.py writes both)")
+    @Test("/openapi.json serves docs/openapi.json byte for byte (the EmbedOpenAPIDocument plugin embeds it)")
     func committedCopy() async throws {
         let served = try await LiveServer.with(Backends.sqlite) { server in
             try await server.send(.GET, "/openapi.json").text
