@@ -167,7 +167,7 @@ let package = Package(
         .target(
             name: "AccountSettings",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "FileSupport", "JSONSupport", "NetworkSupport",
+                "AccountCore", "AccountBackendKit", "AccountCrypto", "FileSupport", "JSONSupport", "NetworkSupport",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -19,28 +19,29 @@ struct EffectiveReading {
         let section = key.components.count > 1 && schema.backendNames.contains(key.components[0])
         return EffectiveSetting(
             key: key.name, value: try value(of: key), source: sources.source(of: key),
-            environmentName: key.environmentName, expects: key.expectation, defaultValue: key.defaultValue,
+            environmentName: key.environmentName, expects: key.expectation,
+            defaultValue: key.defaultValue?.description,
             summary: key.summary, backend: section ? key.components[0] : nil, isSecret: key.kind == .secret)
     }
 
     private func value(of key: SettingKey) throws(AccountError) -> EffectiveSetting.Value {
         switch key.kind {
-        case .integer: return .integer(try SettingsLoader.integer(config, key.name, schema))
-        case .boolean: return .boolean(try SettingsLoader.boolean(config, key.name, schema))
+        case .integer: return .integer(try SettingsLoader.integer(config, key))
+        case .boolean: return .boolean(try SettingsLoader.boolean(config, key))
         case .choice, .text:
-            let text = try SettingsLoader.string(config, key.name, schema)
+            let text = try SettingsLoader.string(config, key)
             return text.isEmpty ? .none : .text(Self.withoutURLPassword(text))
         case .secret:
             return SettingsLoader.secret(key, environment) == nil ? .none : .hidden
         case .path:
-            if let path = try origins.resolve(key.name, schema: schema) { return .text(path) }
+            if let path = try origins.resolve(key) { return .text(path) }
             return defaultPath(of: key).map(EffectiveSetting.Value.text) ?? .none
         }
     }
 
     /// Where an unset store or session path leads: the XDG locations the loader filled in.
     private func defaultPath(of key: SettingKey) -> String? {
-        if key.name == "session.file" { return settings.sessionFile }
+        if key.name == GlobalSettings.sessionFile.key.name { return settings.sessionFile }
         guard let descriptor = try? registry.descriptor(named: key.components[0]), descriptor.storesInFiles,
             key.name == SettingsSchema.storeKeyName(of: descriptor)
         else { return nil }

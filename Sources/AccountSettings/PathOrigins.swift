@@ -14,9 +14,9 @@ struct PathOrigins {
     let configFolder: String?
     let workingDirectory: String
 
-    /// The absolute path set for `name`, or `nil` when only the default applies.
-    func resolve(_ name: String, schema: SettingsSchema) throws(AccountError) -> String? {
-        let key = schema.key(named: name)!
+    /// The absolute path set for `key`, or `nil` when only the default applies.
+    func resolve(_ key: SettingKey) throws(AccountError) -> String? {
+        let name = key.name
         if case .string(let value) = flags[AbsoluteConfigKey(key.components)]?.content {
             return try Self.absolute(Self.checked(value, name), relativeTo: workingDirectory, environment, name)
         }

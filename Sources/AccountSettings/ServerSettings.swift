@@ -1,3 +1,5 @@
+import NetworkSupport
+
 /// How `accounts serve` listens and what it allows each client (the `server.…` keys).
 public struct ServerSettings: Sendable, Equatable {
     /// The address to listen on; `127.0.0.1` unless a reverse proxy or another host must reach it.
@@ -40,16 +42,17 @@ public struct ServerSettings: Sendable, Equatable {
     /// The PEM private key of ``tlsCertificatePath``.
     public var tlsKeyPath: String?
 
-    /// The defaults of every key.
+    /// The defaults of every key (`ServerDefaults`, which the settings' declarations take too).
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 65_536, idleTimeoutSeconds: Int = 60,
-        requestTimeoutSeconds: Int = 30, trustedProxies: [String] = [],
-        monitoringClients: [String] = ["127.0.0.1", "::1"], corsOrigins: [String] = [],
-        signUpsPerMinute: Int = 10,
-        loginsPerMinute: Int = 30,
-        passwordChecksPerMinute: Int = 10, hashingConcurrency: Int = 0, hashingQueue: Int = 32,
-        healthMinFreeMiB: Int = 64, webPages: Bool = true, secureCookies: Bool = false,
-        tlsCertificatePath: String? = nil,
+        host: String = ServerDefaults.host, port: Int = ServerDefaults.port,
+        maxBodyBytes: Int = ServerDefaults.maxBodyBytes, idleTimeoutSeconds: Int = ServerDefaults.idleTimeoutSeconds,
+        requestTimeoutSeconds: Int = ServerDefaults.requestTimeoutSeconds, trustedProxies: [String] = [],
+        monitoringClients: [String] = ServerDefaults.monitoringClients, corsOrigins: [String] = [],
+        signUpsPerMinute: Int = ServerDefaults.signUpsPerMinute, loginsPerMinute: Int = ServerDefaults.loginsPerMinute,
+        passwordChecksPerMinute: Int = ServerDefaults.passwordChecksPerMinute,
+        hashingConcurrency: Int = ServerDefaults.hashingConcurrency, hashingQueue: Int = ServerDefaults.hashingQueue,
+        healthMinFreeMiB: Int = ServerDefaults.healthMinFreeMiB, webPages: Bool = ServerDefaults.webPages,
+        secureCookies: Bool = ServerDefaults.secureCookies, tlsCertificatePath: String? = nil,
         tlsKeyPath: String? = nil
     ) {
         self.host = host

@@ -1,23 +1,16 @@
 import AccountBackendKit
 
-/// One configuration key: where it lives, what it accepts, its default and its meaning.
+/// One configuration key as the loader, `accounts config` and the reference see it: its dotted
+/// name, what it accepts, its default and its meaning. The global keys are made from their
+/// typed declarations (``GlobalSettings``), a backend's from its ``BackendOption``s, so each
+/// key's type and default is written once.
 struct SettingKey: Sendable {
-    /// What values a key takes.
-    enum Kind: Sendable, Hashable {
-        case path
-        case integer(ClosedRange<Int>)
-        case choice([String])
-        case boolean
-        case text
-        /// Read from the environment only; a config file that sets it is refused.
-        case secret
-    }
-
     /// The dotted name, e.g. `session.idle_timeout_minutes`.
     let name: String
-    let kind: Kind
-    /// The built-in default, as text (paths are resolved at load time).
-    let defaultValue: String?
+    /// What values it takes: the same kinds a backend's options have.
+    let kind: BackendOption.Kind
+    /// The built-in default, typed; `nil` when there is none (paths are resolved at load time).
+    let defaultValue: BackendOptionValue?
     let summary: String
 
     /// The key's components, e.g. `["session", "idle_timeout_minutes"]`.
@@ -28,22 +21,15 @@ struct SettingKey: Sendable {
         "ACCOUNTS_" + name.uppercased().replacingDots()
     }
 
-    /// The key of a backend option.
-    init(backend: String, option: BackendOption) {
-        name = "\(backend).\(option.name)"
-        switch option.kind {
-        case .integer(let range): kind = .integer(range)
-        case .choice(let words): kind = .choice(words)
-        case .boolean: kind = .boolean
-        case .text: kind = .text
-        case .path: kind = .path
-        case .secret: kind = .secret
-        }
-        defaultValue = option.defaultValue?.description
+    /// The key of `option` in `section` (a backend's name, or a global section such as `server`).
+    init(section: String, option: BackendOption) {
+        name = "\(section).\(option.name)"
+        kind = option.kind
+        defaultValue = option.defaultValue
         summary = option.summary
     }
 
-    init(name: String, kind: Kind, defaultValue: String?, summary: String) {
+    init(name: String, kind: BackendOption.Kind, defaultValue: BackendOptionValue?, summary: String) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue

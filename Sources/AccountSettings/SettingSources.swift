@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import Yams
 

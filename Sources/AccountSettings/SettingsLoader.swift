@@ -117,7 +117,7 @@ public enum SettingsLoader {
         if let backend = overrides.backend {
             flags[AbsoluteConfigKey(["backend"])] = .init(.string(backend), isSecret: false)
         }
-        let backendName = try string(reader(flags), "backend", schema)
+        let backendName = try string(reader(flags), schema.backendKey)
         let descriptor = try registry.descriptor(named: backendName)
         sources.storeKeyName = SettingsSchema.storeKeyName(of: descriptor)
         if let store = overrides.store {
@@ -147,36 +147,39 @@ public enum SettingsLoader {
         }
         let storePath: String? =
             descriptor.storesInFiles
-            ? try origins.resolve(SettingsSchema.storeKeyName(of: descriptor), schema: schema) : nil
-        let sessionPath = try origins.resolve("session.file", schema: schema)
+            ? try origins.resolve(SettingsSchema.storeKey(of: descriptor)) : nil
+        let sessionPath = try origins.resolve(GlobalSettings.sessionFile.key)
+        guard let backend = sections[backendName] else {
+            throw .unknownBackend(name: backendName, known: registry.names)
+        }
+        func read<Value>(_ setting: GlobalSetting<Value>) throws(AccountError) -> Value {
+            try value(of: setting, config)
+        }
 
         let settings = AccountSettings(
             backendName: backendName,
-            backend: sections[backendName]!,
+            backend: backend,
             sections: sections,
             sessionFile: sessionPath ?? locations.stateDirectory + "/session",
             configFile: configFile,
             configFileText: sources.fileText,
             passwordPolicy: PasswordPolicy(
-                minimumLength: try integer(config, "password.min_length", schema),
-                minimumGuessesLog10: Double(try integer(config, "password.min_guesses_log10", schema))),
+                minimumLength: try read(GlobalSettings.minimumPasswordLength),
+                minimumGuessesLog10: Double(try read(GlobalSettings.minimumGuessesLog10))),
             sessionPolicy: SessionPolicy(
-                idleTimeoutSeconds: Int64(try integer(config, "session.idle_timeout_minutes", schema)) * 60,
-                absoluteTimeoutSeconds: Int64(try integer(config, "session.absolute_timeout_hours", schema)) * 3_600,
-                rememberIdleTimeoutSeconds: Int64(try integer(config, "session.remember_idle_timeout_days", schema))
-                    * 86_400,
-                rememberAbsoluteTimeoutSeconds: Int64(
-                    try integer(config, "session.remember_absolute_timeout_days", schema))
-                    * 86_400),
+                idleTimeoutSeconds: Int64(try read(GlobalSettings.idleTimeoutMinutes)) * 60,
+                absoluteTimeoutSeconds: Int64(try read(GlobalSettings.absoluteTimeoutHours)) * 3_600,
+                rememberIdleTimeoutSeconds: Int64(try read(GlobalSettings.rememberIdleTimeoutDays)) * 86_400,
+                rememberAbsoluteTimeoutSeconds: Int64(try read(GlobalSettings.rememberAbsoluteTimeoutDays)) * 86_400),
             throttlePolicy: ThrottlePolicy(
-                freeAttempts: try integer(config, "login.throttle_after", schema),
-                baseDelaySeconds: Int64(try integer(config, "login.throttle_base_delay_seconds", schema)),
-                maximumDelaySeconds: Int64(try integer(config, "login.throttle_max_delay_seconds", schema))),
-            hashOpsLimit: try integer(config, "hashing.ops_limit", schema),
-            hashMemLimitKiB: try integer(config, "hashing.mem_limit_kib", schema),
+                freeAttempts: try read(GlobalSettings.throttleAfter),
+                baseDelaySeconds: Int64(try read(GlobalSettings.throttleBaseDelaySeconds)),
+                maximumDelaySeconds: Int64(try read(GlobalSettings.throttleMaxDelaySeconds))),
+            hashOpsLimit: try read(GlobalSettings.hashOpsLimit),
+            hashMemLimitKiB: try read(GlobalSettings.hashMemoryKiB),
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
             sessionFileIsDefault: sessionPath == nil,
-            server: try serverSettings(config, origins, schema))
+            server: try serverSettings(config, origins))
         guard describing else { return (settings, []) }
         let reading = EffectiveReading(
             config: config, origins: origins, sources: sources, schema: schema, registry: registry,
@@ -194,45 +197,52 @@ public enum SettingsLoader {
         environment[key.environmentName].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    private static func serverSettings(
-        _ config: ConfigReader, _ origins: PathOrigins, _ schema: SettingsSchema
-    ) throws(AccountError) -> ServerSettings {
-        let certificate = try origins.resolve("server.tls_certificate", schema: schema)
-        let key = try origins.resolve("server.tls_key", schema: schema)
+    private static func serverSettings(_ config: ConfigReader, _ origins: PathOrigins) throws(AccountError)
+        -> ServerSettings
+    {
+        let certificateKey = GlobalSettings.tlsCertificate.key
+        let privateKey = GlobalSettings.tlsKey.key
+        let certificate = try origins.resolve(certificateKey)
+        let key = try origins.resolve(privateKey)
         if (certificate == nil) != (key == nil) {
             throw .configInvalid(
-                key: certificate == nil ? "server.tls_certificate" : "server.tls_key",
-                reason: "HTTPS needs both server.tls_certificate and server.tls_key")
+                key: certificate == nil ? certificateKey.name : privateKey.name,
+                reason: "HTTPS needs both \(certificateKey.name) and \(privateKey.name)")
         }
-        func list(_ key: String) throws(AccountError) -> [String] {
-            try string(config, key, schema).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        func read<Value>(_ setting: GlobalSetting<Value>) throws(AccountError) -> Value {
+            try value(of: setting, config)
+        }
+        /// A comma-separated list whose entries `problem` checks: an address or origin written so
+        /// that it could match nothing (a host name among proxies, `https://app.example.com/`
+        /// among origins, which are compared as text) is refused, saying why, rather than
+        /// silently ignored.
+        func checkedList(_ setting: GlobalSetting<String>, _ problem: (String) -> String?) throws(AccountError)
+            -> [String]
+        {
+            let entries = try read(setting).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
-        }
-        /// A list whose entries `problem` checks: an address or origin written so that it could
-        /// match nothing (a host name among proxies, `https://app.example.com/` among origins,
-        /// which are compared as text) is refused, saying why, rather than silently ignored.
-        func checkedList(_ key: String, _ problem: (String) -> String?) throws(AccountError) -> [String] {
-            let entries = try list(key)
-            if let reason = entries.lazy.compactMap(problem).first { throw .configInvalid(key: key, reason: reason) }
+            if let reason = entries.lazy.compactMap(problem).first {
+                throw .configInvalid(key: setting.key.name, reason: reason)
+            }
             return entries
         }
         return ServerSettings(
-            host: try string(config, "server.host", schema),
-            port: try integer(config, "server.port", schema),
-            maxBodyBytes: try integer(config, "server.max_body_bytes", schema),
-            idleTimeoutSeconds: try integer(config, "server.idle_timeout_seconds", schema),
-            requestTimeoutSeconds: try integer(config, "server.request_timeout_seconds", schema),
-            trustedProxies: try checkedList("server.trusted_proxies", IPAddressRange.problem),
-            monitoringClients: try checkedList("server.monitoring_clients", IPAddressRange.problem),
-            corsOrigins: try checkedList("server.cors_origins", WebOrigin.problem),
-            signUpsPerMinute: try integer(config, "server.signups_per_minute", schema),
-            loginsPerMinute: try integer(config, "server.logins_per_minute", schema),
-            passwordChecksPerMinute: try integer(config, "server.password_checks_per_minute", schema),
-            hashingConcurrency: try integer(config, "server.hashing_concurrency", schema),
-            hashingQueue: try integer(config, "server.hashing_queue", schema),
-            healthMinFreeMiB: try integer(config, "server.health_min_free_mib", schema),
-            webPages: try boolean(config, "server.web_pages", schema),
-            secureCookies: try boolean(config, "server.secure_cookies", schema),
+            host: try read(GlobalSettings.host),
+            port: try read(GlobalSettings.port),
+            maxBodyBytes: try read(GlobalSettings.maxBodyBytes),
+            idleTimeoutSeconds: try read(GlobalSettings.idleTimeoutSeconds),
+            requestTimeoutSeconds: try read(GlobalSettings.requestTimeoutSeconds),
+            trustedProxies: try checkedList(GlobalSettings.trustedProxies, IPAddressRange.problem),
+            monitoringClients: try checkedList(GlobalSettings.monitoringClients, IPAddressRange.problem),
+            corsOrigins: try checkedList(GlobalSettings.corsOrigins, WebOrigin.problem),
+            signUpsPerMinute: try read(GlobalSettings.signUpsPerMinute),
+            loginsPerMinute: try read(GlobalSettings.loginsPerMinute),
+            passwordChecksPerMinute: try read(GlobalSettings.passwordChecksPerMinute),
+            hashingConcurrency: try read(GlobalSettings.hashingConcurrency),
+            hashingQueue: try read(GlobalSettings.hashingQueue),
+            healthMinFreeMiB: try read(GlobalSettings.healthMinFreeMiB),
+            webPages: try read(GlobalSettings.webPages),
+            secureCookies: try read(GlobalSettings.secureCookies),
             tlsCertificatePath: certificate, tlsKeyPath: key)
     }
 
@@ -244,66 +254,75 @@ public enum SettingsLoader {
         let backendName = descriptor.name
         var values: [String: BackendOptionValue] = [:]
         for option in descriptor.options {
-            let name = "\(backendName).\(option.name)"
-            switch option.kind {
-            case .integer: values[option.name] = .integer(try integer(config, name, schema))
-            case .choice, .text: values[option.name] = .word(try string(config, name, schema))
-            case .boolean: values[option.name] = .boolean(try boolean(config, name, schema))
-            case .path: values[option.name] = try origins.resolve(name, schema: schema).map { .word($0) }
-            case .secret:
-                values[option.name] = secret(schema.key(named: name)!, environment).map { .secret($0) }
-            }
+            let key = SettingKey(section: backendName, option: option)
+            values[option.name] =
+                switch option.kind {
+                case .path: try origins.resolve(key).map { .word($0) }
+                case .secret: secret(key, environment).map { .secret($0) }
+                case .integer, .choice, .text, .boolean: try optionValue(config, key)
+                }
         }
+        let storeKey = SettingsSchema.storeKey(of: descriptor)
         let location: String
         switch descriptor.storeLocation {
         case .file(let defaultName):
-            location =
-                try origins.resolve(SettingsSchema.storeKeyName(of: descriptor), schema: schema)
-                ?? locations.dataDirectory + "/" + defaultName
+            location = try origins.resolve(storeKey) ?? locations.dataDirectory + "/" + defaultName
         case .named:
-            location = try string(config, SettingsSchema.storeKeyName(of: descriptor), schema)
+            location = try string(config, storeKey)
         }
         return BackendConfiguration(location: location, values: values)
     }
 
     // MARK: - Reading typed values
 
-    static func string(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> String
-    {
-        let key = schema.key(named: name)!
+    /// A global setting's value, as its declaration types it.
+    static func value<Value>(of setting: GlobalSetting<Value>, _ config: ConfigReader) throws(AccountError) -> Value {
+        let key = setting.key
+        return try setting.setting.value(in: [setting.setting.name: try optionValue(config, key)])
+    }
+
+    /// The value of a key that is read from the layered sources (not a path or a secret), as
+    /// the option value its kind takes.
+    static func optionValue(_ config: ConfigReader, _ key: SettingKey) throws(AccountError) -> BackendOptionValue {
+        switch key.kind {
+        case .integer: .integer(try integer(config, key))
+        case .boolean: .boolean(try boolean(config, key))
+        case .choice, .text, .path, .secret: .word(try string(config, key))
+        }
+    }
+
+    static func string(_ config: ConfigReader, _ key: SettingKey) throws(AccountError) -> String {
         let value: String
         do {
             value = try config.requiredString(forKey: ConfigKey(key.components))
         } catch {
-            throw .configInvalid(key: name, reason: "expected \(key.expectation)")
+            throw .configInvalid(key: key.name, reason: "expected \(key.expectation)")
         }
         if case .choice(let words) = key.kind, !words.contains(value) {
-            if name == "backend" { throw .unknownBackend(name: value, known: words) }
-            throw .configInvalid(key: name, reason: "'\(value)' is not \(key.expectation)")
+            if key.name == "backend" { throw .unknownBackend(name: value, known: words) }
+            throw .configInvalid(key: key.name, reason: "'\(value)' is not \(key.expectation)")
         }
         return value
     }
 
-    static func integer(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> Int {
-        let key = schema.key(named: name)!
+    static func integer(_ config: ConfigReader, _ key: SettingKey) throws(AccountError) -> Int {
         let value: Int
         do {
             value = try config.requiredInt(forKey: ConfigKey(key.components))
         } catch {
-            throw .configInvalid(key: name, reason: "expected \(key.expectation)")
+            throw .configInvalid(key: key.name, reason: "expected \(key.expectation)")
         }
         if case .integer(let range) = key.kind, !range.contains(value) {
-            throw .configInvalid(key: name, reason: "\(value) is out of range; expected \(key.expectation)")
+            throw .configInvalid(key: key.name, reason: "\(value) is out of range; expected \(key.expectation)")
         }
         return value
     }
 
-    static func boolean(_ config: ConfigReader, _ name: String, _ schema: SettingsSchema) throws(AccountError) -> Bool {
-        let key = schema.key(named: name)!
+    static func boolean(_ config: ConfigReader, _ key: SettingKey) throws(AccountError) -> Bool {
         do {
             return try config.requiredBool(forKey: ConfigKey(key.components))
         } catch {
-            throw .configInvalid(key: name, reason: "expected \(key.expectation)")
+            throw .configInvalid(key: key.name, reason: "expected \(key.expectation)")
         }
     }
 
@@ -312,13 +331,13 @@ public enum SettingsLoader {
     private static func defaultValues(_ schema: SettingsSchema) -> [AbsoluteConfigKey: ConfigValue] {
         var values: [AbsoluteConfigKey: ConfigValue] = [:]
         for key in schema.keys {
-            guard let text = key.defaultValue else { continue }
-            let content: ConfigContent =
-                switch key.kind {
-                case .integer: .int(Int(text)!)
-                case .boolean: .bool(text == "true")
-                case .path, .choice, .text, .secret: .string(text)
-                }
+            let content: ConfigContent
+            switch key.defaultValue {
+            case .integer(let number): content = .int(number)
+            case .boolean(let flag): content = .bool(flag)
+            case .word(let text): content = .string(text)
+            case .secret, nil: continue
+            }
             values[AbsoluteConfigKey(key.components)] = ConfigValue(content, isSecret: false)
         }
         return values
@@ -417,7 +436,7 @@ extension SettingsLoader {
         key: String, environment: String, expects: String, default: String?, summary: String
     )] {
         SettingsSchema(registry: registry).keys.map {
-            ($0.name, $0.environmentName, $0.expectation, $0.defaultValue, $0.summary)
+            ($0.name, $0.environmentName, $0.expectation, $0.defaultValue?.description, $0.summary)
         }
     }
 }

@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountCore
+import AccountCrypto
 import AccountSettings
 import AccountTestSupport
 import BackendTestSupport
@@ -213,6 +214,46 @@ struct SettingsLoaderTests {
         }
         let broken = try box.write("login: [unclosed\n", to: "broken.yaml")
         await expectConfigError("config_invalid", mentioning: "YAML") { try await box.load(.init(configFile: broken)) }
+    }
+
+    @Test("with no config, every setting is what the library's own types default to")
+    func defaultsAreTheLibrarysDefaults() async throws {
+        let settings = try await Sandbox().load()
+        #expect(settings.server == ServerSettings(), "the server.… defaults are ServerDefaults'")
+        #expect(settings.sessionPolicy == SessionPolicy())
+        #expect(settings.passwordPolicy == PasswordPolicy())
+        #expect(settings.throttlePolicy == ThrottlePolicy())
+        #expect(settings.hashOpsLimit == Int(Argon2idPasswordHasher.recommended.opsLimit))
+        #expect(settings.hashMemLimitKiB * 1_024 == Argon2idPasswordHasher.recommended.memLimitBytes)
+    }
+
+    @Test("Config/accounts.yaml and the Configuration article state each key's declared default")
+    func shippedDefaultsMatchTheDeclarations() async throws {
+        let box = try Sandbox()
+        let root = PackageFiles.root
+        func described(_ overrides: SettingsOverrides) async throws -> [String: EffectiveSetting] {
+            let (_, effective) = try await SettingsLoader.loadDescribed(
+                overrides: overrides, environment: box.environment, workingDirectory: box.root,
+                registry: .standard)
+            return Dictionary(uniqueKeysWithValues: effective.map { ($0.key, $0) })
+        }
+        let defaults = try await described(.init())
+        let shipped = try await described(.init(configFile: root.appendingPathComponent("Config/accounts.yaml").path))
+        #expect(defaults.count == SettingsLoader.documentedKeys(registry: .standard).count)
+        for (key, setting) in defaults.sorted(by: { $0.key < $1.key }) {
+            #expect(shipped[key]?.value == setting.value, "Config/accounts.yaml sets \(key) to another value")
+        }
+        let article = try String(
+            contentsOfFile: PackageFiles.path("Sources/AccountsCLI/AccountsCLI.docc/Configuration.md"), encoding: .utf8)
+        for reference in SettingsLoader.keyReference(registry: .standard) {
+            // Paths default to XDG folders the article names as such; a secret or an empty text
+            // has no default, which the article writes as a dash.
+            guard defaults[reference.key]?.expects != "a file path" else { continue }
+            let shown = reference.default.flatMap { $0.isEmpty ? nil : "`\($0)`" } ?? "—"
+            let row = "| `\(reference.key)` | `\(reference.environment)` | \(shown) |"
+            let documented = article.contains(row)
+            #expect(documented, "Configuration.md has no row starting \(row)")
+        }
     }
 
     @Test("the shipped config files load and document every key")

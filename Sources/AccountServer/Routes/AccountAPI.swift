@@ -59,9 +59,12 @@ public struct AccountAPI: Sendable {
     public init(
         service: AccountService, backendName: String, storeDisk: StoreDiskSpace? = nil,
         limits: ClientLimits = ClientLimits(),
-        trustedProxies: [String] = [], monitoringClients: [String] = ["127.0.0.1", "::1"],
-        gate: HashingGate = HashingGate(concurrency: 0, queueLimit: 32),
-        maxBodyBytes: Int = 65_536, deadline: RequestDeadline = .seconds(30), clock: any AccountClock = SystemClock()
+        trustedProxies: [String] = [], monitoringClients: [String] = ServerDefaults.monitoringClients,
+        gate: HashingGate = HashingGate(
+            concurrency: ServerDefaults.hashingConcurrency, queueLimit: ServerDefaults.hashingQueue),
+        maxBodyBytes: Int = ServerDefaults.maxBodyBytes,
+        deadline: RequestDeadline = .seconds(ServerDefaults.requestTimeoutSeconds),
+        clock: any AccountClock = SystemClock()
     ) {
         // The gate bounds the hashes themselves, whichever scheduler `service` came with.
         self.service = service.schedulingHashes(on: gate)
@@ -254,7 +257,10 @@ public struct ClientLimits: Sendable {
     public var passwordChecksPerMinute: Int
 
     /// The defaults of `accounts serve`.
-    public init(signUpsPerMinute: Int = 10, loginsPerMinute: Int = 30, passwordChecksPerMinute: Int = 10) {
+    public init(
+        signUpsPerMinute: Int = ServerDefaults.signUpsPerMinute, loginsPerMinute: Int = ServerDefaults.loginsPerMinute,
+        passwordChecksPerMinute: Int = ServerDefaults.passwordChecksPerMinute
+    ) {
         self.signUpsPerMinute = signUpsPerMinute
         self.loginsPerMinute = loginsPerMinute
         self.passwordChecksPerMinute = passwordChecksPerMinute
