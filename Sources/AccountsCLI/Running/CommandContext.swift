@@ -64,22 +64,9 @@ struct CommandContext {
         } catch let invalid as InvalidFields {
             printer.print(invalid)
             throw ExitCode(ExitStatus.forError(invalid.first))
-        } catch let missing as AccountNotFound {
-            printer.printFailure(code: "account_not_found", message: missing.message(language))
-            throw ExitCode(ExitStatus.accountNotFound)
-        } catch let problem as UsageProblem {
-            printer.printFailure(code: "usage", message: problem.message(language))
-            throw ExitCode(ExitStatus.usage)
-        } catch let wrong as WrongPassword {
-            printer.printFailure(code: "invalid_credentials", message: wrong.message(language))
-            throw ExitCode(ExitStatus.invalidCredentials)
-        } catch let unsaved as SessionNotSaved {
-            printer.printFailure(code: "session_not_saved", message: unsaved.message(language))
-            throw ExitCode(ExitStatus.sessionNotSaved)
-        } catch is PromptCancelled {
-            printer.printFailure(
-                code: "cancelled", message: language == .korean ? "취소했습니다." : "Cancelled; nothing was changed.")
-            throw ExitCode(ExitStatus.interrupted)
+        } catch let failure as any CommandFailure {
+            printer.printFailure(code: failure.code, message: failure.message(language))
+            throw ExitCode(failure.exitStatus)
         }
     }
 

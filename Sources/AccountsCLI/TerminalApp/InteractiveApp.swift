@@ -63,34 +63,39 @@ struct InteractiveApp {
         return true
     }
 
-    private enum SignUpField { case id, nickname, password, confirmation }
-
     /// ID, nickname, password, confirmation — the nickname before the password, so a password
     /// that contains it can be fixed either way (an empty password goes back to the nickname).
     /// The ID's duplicate is checked as soon as it is entered, and again by the store on submit.
+    /// Each field's rules are the service's (`signUpProblems`), as the API and the web pages
+    /// check them.
     private func signUp() async throws {
-        let policy = service.passwordPolicy
+        /// The rules `field` breaks with `answer` in it and the other fields as entered so far.
+        func problems(_ field: SignUpField, _ answer: String, _ values: [SignUpField: String]) -> [AccountError] {
+            var values = values
+            values[field] = answer
+            return service.signUpProblems(
+                email: values[.email] ?? "", nickname: values[.nickname] ?? "", password: values[.password] ?? "",
+                confirmation: values[.confirmation] ?? "")[field]
+        }
         var form = TerminalForm<SignUpField>([
-            .init(field: .id, prompt: text.idPrompt, rules: text.idRules) { answer, _ in
-                let broken = EmailAddress.brokenRules(in: answer).map(AccountError.invalidEmail)
+            .init(field: .email, prompt: text.idPrompt, rules: text.idRules) { answer, values in
+                let broken = problems(.email, answer, values)
                 guard broken.isEmpty else { return broken }
                 return try await service.isRegistered(email: answer) ? [.emailTaken] : []
             },
-            .init(field: .nickname, prompt: text.nicknamePrompt, rules: text.nicknameRules) { answer, _ in
-                Nickname.brokenRules(in: answer).map(AccountError.invalidNickname)
+            .init(field: .nickname, prompt: text.nicknamePrompt, rules: text.nicknameRules) { answer, values in
+                problems(.nickname, answer, values)
             },
             .init(
-                field: .password, prompt: messages.passwordPrompt, rules: text.passwordRules(policy), hidden: true
+                field: .password, prompt: messages.passwordPrompt, rules: text.passwordRules(service.passwordPolicy),
+                hidden: true
             ) { answer, values in
-                let email = (try? EmailAddress(values[.id] ?? "").normalized) ?? ""
-                let nickname = (try? Nickname(values[.nickname] ?? "").value) ?? ""
-                return policy.problems(password: answer, email: email, nickname: nickname, estimator: strength)
+                problems(.password, answer, values)
             },
             .init(
                 field: .confirmation, prompt: messages.confirmationPrompt, rules: text.confirmationRules, hidden: true
             ) { answer, values in
-                PasswordPolicy.normalize(answer) == PasswordPolicy.normalize(values[.password] ?? "")
-                    ? [] : [.passwordMismatch]
+                problems(.confirmation, answer, values)
             },
         ])
         io.show(text.signUpTitle)
@@ -100,14 +105,14 @@ struct InteractiveApp {
         while true {
             do {
                 let signedIn = try await service.signUp(
-                    email: form[.id], password: form[.password], confirmation: form[.confirmation],
+                    email: form[.email], password: form[.password], confirmation: form[.confirmation],
                     nickname: form[.nickname], remember: remember)
                 try await keep(signedIn, accountCreated: true)
                 return
             } catch let error as AccountError where !error.isStoreFailure {
                 io.show(problems: [error])
                 switch error {
-                case .emailTaken, .invalidEmail: form.clear(.id)
+                case .emailTaken, .invalidEmail: form.clear(.email)
                 case .invalidNickname: form.clear(.nickname)
                 case .invalidPassword, .weakPassword: form.clear(.password, .confirmation)
                 case .passwordMismatch: form.clear(.confirmation)
@@ -152,23 +157,31 @@ struct InteractiveApp {
     private enum PasswordChangeField { case current, new, confirmation }
 
     /// The new password is checked as entered against the account's rules (and must differ from
-    /// the current one); a wrong current password is asked again, keeping the new one.
+    /// the current one), with the service's `newPasswordProblems`; a wrong current password is
+    /// asked again, keeping the new one.
     private func changePassword(profile: AccountProfile, token: String?) async throws {
-        let policy = service.passwordPolicy
+        func problems(_ values: [PasswordChangeField: String]) -> FormCheck<NewPasswordField> {
+            service.newPasswordProblems(
+                for: profile, current: values[.current], newPassword: values[.new] ?? "",
+                confirmation: values[.confirmation] ?? "")
+        }
         var form = TerminalForm<PasswordChangeField>([
             .init(field: .current, prompt: messages.currentPasswordPrompt, hidden: true),
-            .init(field: .new, prompt: messages.newPasswordPrompt, rules: text.passwordRules(policy), hidden: true) {
-                answer, values in
-                policy.problems(
-                    password: answer, email: profile.email, nickname: profile.nickname, current: values[.current],
-                    estimator: strength)
+            .init(
+                field: .new, prompt: messages.newPasswordPrompt, rules: text.passwordRules(service.passwordPolicy),
+                hidden: true
+            ) { answer, values in
+                var values = values
+                values[.new] = answer
+                return problems(values)[.newPassword]
             },
             .init(
                 field: .confirmation, prompt: messages.confirmNewPasswordPrompt, rules: text.confirmationRules,
                 hidden: true
             ) { answer, values in
-                PasswordPolicy.normalize(answer) == PasswordPolicy.normalize(values[.new] ?? "")
-                    ? [] : [.passwordMismatch]
+                var values = values
+                values[.confirmation] = answer
+                return problems(values)[.confirmation]
             },
         ])
         io.show(text.changePasswordTitle)
@@ -240,18 +253,8 @@ struct InteractiveApp {
         }
     }
 
-    private var strength: some PasswordStrengthEstimator { ServiceStrength(service: service) }
-
     private func quit() -> Bool {
         io.show(text.goodbye)
         return false
-    }
-}
-
-/// The service's strength estimator, for checking a password field before the form is submitted.
-private struct ServiceStrength: PasswordStrengthEstimator {
-    let service: AccountService
-    func guessesLog2(_ password: String, userWords: [String]) -> Double {
-        service.strengthEstimate(password, userWords: userWords)
     }
 }
