@@ -2,11 +2,13 @@
 import PackageDescription
 
 /// Settings every target of ours shares: Swift 6 mode comes from the tools version;
-/// warnings are errors in our own code only (dependencies are untouched); and a file sees the
+/// warnings are errors in our own code only (dependencies are untouched); a file sees the
 /// members and conformances of the modules it imports itself only (`MemberImportVisibility`),
-/// so the compiler checks that each file names what it uses.
+/// and its imports are internal unless its public API needs them (`InternalImportsByDefault`),
+/// so the compiler checks what each file uses and which modules a module's API exposes.
 let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error), .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 // Linux only, so no Apple platform is declared: the backends and the CLI call glibc directly

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import FileSupport
 
 /// Everything a backend receives to open its store: where it is, the section's settings, and

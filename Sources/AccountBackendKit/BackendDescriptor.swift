@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// A storage backend: everything the program (the CLI, the settings, the conformance suite)
 /// needs from it. Each backend module exports one conforming type; a ``BackendRegistry`` lists

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// The backends a program offers, by name: what `backend:` / `--backend` choose from. It names
 /// no backend itself; a program assembles one (the `StandardBackends` module has the built-in set)

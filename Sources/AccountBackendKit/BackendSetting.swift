@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// A typed backend setting: its description for the settings loader (``option``) and the one
 /// place its default is written. Read it from a ``BackendConfiguration`` with

@@ -1,4 +1,4 @@
-import AccountBackendKit
+public import AccountBackendKit
 
 /// One named promise of the `UserRepository` contract, runnable against any backend.
 public struct ConformanceCheck: Sendable, CustomStringConvertible {

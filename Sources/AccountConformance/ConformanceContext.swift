@@ -1,5 +1,5 @@
 import AccountBackendKit
-import AccountCore
+public import AccountCore
 import Foundation
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 
 /// A backend as the conformance suite drives it: the descriptor, the settings its scratch stores
 /// are opened with, and the registry it is used in (whose other backends' stores it must

@@ -1,4 +1,4 @@
-import AccountBackendKit
+public import AccountBackendKit
 import AccountCore
 import Foundation
 

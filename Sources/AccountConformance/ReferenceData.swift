@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// A fixed data set (hostile nicknames, every optional field both ways, sessions of both
 /// kinds) that a store of any backend and any format version must read back exactly.

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import CArgon2Memory
 import CSodium
 

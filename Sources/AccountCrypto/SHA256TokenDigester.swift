@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import CSodium
 
 /// SHA-256 of session tokens through libsodium's `crypto_hash_sha256`.

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import CSodium
 
 /// The operating system's CSPRNG through libsodium's `randombytes_buf`.

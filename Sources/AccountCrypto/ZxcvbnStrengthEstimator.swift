@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import CZxcvbn
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// The operator's service, beside `AccountService`: counting, listing and showing accounts,
 /// checking a store up, and exporting, importing and migrating it. Front ends (the CLI's `users`,

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// What an operator sees of one account: the profile and the counters, never the hash or a token.
 public struct AccountDetails: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import AccountCrypto
 import FileSupport
 import JSONSupport
@@ -9,7 +9,7 @@ import JSONSupport
     import Foundation
 #endif
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #endif
 
 /// One record of an export file.

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import JSONSupport
 
 /// The export format: versioned JSON Lines.

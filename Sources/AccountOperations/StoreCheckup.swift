@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// The findings of `AccountAdministration.checkUp`.
 public struct StoreCheckup: Sendable {

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import AccountCrypto
 
 /// What an export or a digest covered.

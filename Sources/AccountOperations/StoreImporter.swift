@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// What an import did.
 public struct ImportReport: Sendable {

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// Copies every user and session from one store into an empty one, then proves the copy:
 /// equal counts and equal digests of the sorted records on both sides.

@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 
 /// The resolved configuration: command-line flags over `ACCOUNTS_…` environment over the config
 /// file over built-in defaults, every value checked and every path absolute.

@@ -1,4 +1,4 @@
-import NetworkSupport
+public import NetworkSupport
 
 /// How `accounts serve` listens and what it allows each client (the `server.…` keys).
 public struct ServerSettings: Sendable, Equatable {

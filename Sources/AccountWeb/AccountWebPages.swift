@@ -1,8 +1,8 @@
 import AccountCore
-import AccountServer
+public import AccountServer
 import Foundation
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import Logging
 import NIOCore
 

@@ -1,7 +1,7 @@
-import AccountCore
+public import AccountCore
 
 #if canImport(Glibc)
-    import Glibc
+    public import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif

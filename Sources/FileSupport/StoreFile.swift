@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 
 /// The JSON-file backend: one pretty-printed file, rewritten atomically on every change.
 public struct JSONFileBackendDescriptor: BackendDescriptor {

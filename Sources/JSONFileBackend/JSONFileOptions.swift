@@ -1,4 +1,4 @@
-import AccountBackendKit
+public import AccountBackendKit
 
 /// Settings of a JSON-file store (the `json:` section of the config).
 public struct JSONFileOptions: Sendable, Hashable {

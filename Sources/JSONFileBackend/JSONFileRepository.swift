@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 import FileSupport
 import StoreSupport
 

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 
 /// A `UserRecord` as the project's JSON formats spell it (snake_case, `_ms` timestamps): the
 /// JSON-file store and the export file read users through this one decoder.

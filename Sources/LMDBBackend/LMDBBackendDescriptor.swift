@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 
 /// The LMDB backend: a memory-mapped environment on the system's liblmdb.
 public struct LMDBBackendDescriptor: BackendDescriptor {

@@ -1,4 +1,4 @@
-import AccountBackendKit
+public import AccountBackendKit
 
 /// Settings of an LMDB store (the `lmdb:` section of the config).
 public struct LMDBOptions: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 import Synchronization
 
 /// The reference in-memory backend, `memory`: a store per location name, kept for the life of

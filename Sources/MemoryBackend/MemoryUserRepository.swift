@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import Synchronization
 
 /// A `UserRepository` in memory: the reference backend, for applications' unit tests (as

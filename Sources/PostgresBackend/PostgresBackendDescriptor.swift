@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 
 /// The PostgreSQL backend: one shared store (a schema) for several hosts, over postgres-nio.
 public struct PostgresBackendDescriptor: BackendDescriptor {

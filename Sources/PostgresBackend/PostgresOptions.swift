@@ -1,4 +1,4 @@
-import AccountBackendKit
+public import AccountBackendKit
 import AccountCore
 
 /// Where and how to reach the PostgreSQL server, and which schema holds the store.

@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import Foundation
 
 #if canImport(FoundationEssentials)

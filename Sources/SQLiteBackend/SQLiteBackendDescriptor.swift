@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+public import AccountBackendKit
+public import AccountCore
 
 /// The SQLite backend: one database in WAL mode on the system's libsqlite3, the embedded default.
 public struct SQLiteBackendDescriptor: BackendDescriptor {

@@ -1,4 +1,4 @@
-import AccountBackendKit
+public import AccountBackendKit
 
 /// Settings of a SQLite store (the `sqlite:` section of the config).
 public struct SQLiteOptions: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import AccountBackendKit
+public import AccountBackendKit
 import JSONFileBackend
 import LMDBBackend
 import SQLiteBackend

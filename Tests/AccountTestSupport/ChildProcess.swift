@@ -1,5 +1,5 @@
 import ChildProcessSupport
-import Foundation
+package import Foundation
 import StoreSupport
 
 /// A child process whose standard output and error the test captures: started, then finished —

@@ -1,5 +1,5 @@
 import ChildProcessSupport
-import Foundation
+package import Foundation
 import StoreSupport
 
 // Tests wait for child processes from async code. A blocking wait there would hold one of the

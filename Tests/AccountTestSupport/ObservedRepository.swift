@@ -1,4 +1,4 @@
-import AccountCore
+package import AccountCore
 
 /// Another repository with a hook awaited before each of its calls (with the call's name): for
 /// tests that check what is true whenever the store is used — such as that no hashing slot is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Files of this package's own tree (documents, configs, scripts) that tests read, so that a
 /// document and the code it describes cannot drift apart.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension Process {
     /// `wait`'s result — a wait for this process's end, its output or both — for at most `limit`.

@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountCore
+package import AccountBackendKit
+package import AccountCore
 import AccountCrypto
 import Foundation
 import Synchronization

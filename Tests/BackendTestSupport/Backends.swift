@@ -1,4 +1,4 @@
-import AccountBackendKit
+package import AccountBackendKit
 import JSONFileBackend
 import LMDBBackend
 import PostgresBackend

@@ -1,5 +1,5 @@
-import AccountBackendKit
-import AccountTestSupport
+package import AccountBackendKit
+package import AccountTestSupport
 import Foundation
 import PostgresBackend
 

@@ -1,4 +1,4 @@
-import AccountBackendKit
+package import AccountBackendKit
 import AccountCore
 import Foundation
 import PostgresBackend

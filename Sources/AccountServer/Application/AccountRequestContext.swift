@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 import NIOCore
 
 /// What the account routes need from a request context besides Hummingbird's own: the peer's

@@ -1,10 +1,10 @@
-import AccountCore
-import Hummingbird
+public import AccountCore
+public import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import Logging
+public import Logging
 import NIOCore
-import NIOSSL
+public import NIOSSL
 
 /// How `accounts serve` listens.
 public struct ListenSettings: Sendable {

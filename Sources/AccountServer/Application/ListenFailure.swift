@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import NIOCore
 
 #if canImport(Glibc)

@@ -1,11 +1,11 @@
 import AccountCore
 import Hummingbird
-import HummingbirdCore
+public import HummingbirdCore
 import JSONSupport
-import Logging
-import NIOCore
+public import Logging
+public import NIOCore
 import NIOHTTP1
-import NIOHTTPTypes
+public import NIOHTTPTypes
 
 /// Answers a request that SwiftNIO's HTTP/1.1 parser refuses (a URL and headers over its limit,
 /// or bytes that are not HTTP) with the API's JSON error, an `X-Request-Id` and a request log

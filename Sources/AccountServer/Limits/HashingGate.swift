@@ -1,4 +1,4 @@
-import AccountCore
+public import AccountCore
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import JSONSupport
-import Logging
+public import Logging
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import Logging
 import NetworkSupport
 

@@ -1,7 +1,7 @@
-import AccountCore
+package import AccountCore
 import Foundation
-import HTTPTypes
-import Hummingbird
+package import HTTPTypes
+package import Hummingbird
 import JSONSupport
 import NIOCore
 

@@ -1,4 +1,4 @@
-import AccountCore
+package import AccountCore
 import Foundation
 
 /// The reply language from an `Accept-Language` header: Korean when it prefers `ko` over

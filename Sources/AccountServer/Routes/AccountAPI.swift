@@ -1,12 +1,12 @@
-import AccountCore
+public import AccountCore
 import Foundation
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import JSONSupport
 import Logging
 import NIOCore
 import NIOFoundationCompat
-import NetworkSupport
+public import NetworkSupport
 
 /// The account routes over one `AccountService`: the native JSON API under `/v1`, Strapi's
 /// users-permissions auth routes under `/api`, `/healthz`, and the OpenAPI document of them

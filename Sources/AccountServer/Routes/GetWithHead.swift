@@ -1,4 +1,4 @@
-import Hummingbird
+public import Hummingbird
 
 extension RouterMethods {
     /// Adds `handler` for `GET path` and for `HEAD path`. A HEAD request runs the same handler

@@ -1,5 +1,5 @@
 import AccountBackendKit
-import ArgumentParser
+public import ArgumentParser
 
 #if canImport(Glibc)
     import Glibc
