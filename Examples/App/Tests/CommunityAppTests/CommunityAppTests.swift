@@ -31,19 +31,25 @@ import Testing
         try await app.close()
     }
 
+    /// POSTs `json` to `path` and returns the status and the JSON object answered.
+    private static func post(_ json: String, to path: String, with client: any TestClientProtocol) async throws
+        -> (HTTPResponse.Status, [String: Any])
+    {
+        try await client.execute(
+            uri: path, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json)
+        ) { response in
+            let object = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8))
+            return (response.status, try #require(object as? [String: Any]))
+        }
+    }
+
     @Test("a member who signed up through the API is greeted by the app's own route, in Korean when asked")
     func signUpThenWelcome() async throws {
         try await withApp { _, client in
             let form = #"{"email":"leesoon7@example.com","password":"Tangerine-Kayak-42","nickname":"이순신"}"#
-            let token = try await client.execute(
-                uri: "/v1/signup", method: .post, headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: form)
-            ) { response in
-                #expect(response.status == .created)
-                let answer =
-                    try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
-                return try #require(answer?["token"] as? String)
-            }
+            let (status, answer) = try await Self.post(form, to: "/v1/signup", with: client)
+            #expect(status == .created)
+            let token = try #require(answer["token"] as? String)
             try await client.execute(
                 uri: "/community/welcome", method: .get,
                 headers: [.authorization: "Bearer \(token)", .acceptLanguage: "ko"]
@@ -73,16 +79,10 @@ import Testing
             // snippet.end
             #expect(signedIn.profile.welcome(.korean) == "이순신 님 환영합니다.")
             let login = #"{"email":"leesoon7@example.com","password":"Tangerine-Kayak-42"}"#
-            try await client.execute(
-                uri: "/v1/login", method: .post, headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: login)
-            ) { response in
-                #expect(response.status == .ok)
-                let answer =
-                    try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
-                let user = answer?["user"] as? [String: Any]
-                #expect(user?["id"] as? String == signedIn.profile.id.rawValue)
-            }
+            let (status, answer) = try await Self.post(login, to: "/v1/login", with: client)
+            #expect(status == .ok)
+            let user = answer["user"] as? [String: Any]
+            #expect(user?["id"] as? String == signedIn.profile.id.rawValue)
             try await client.execute(uri: "/community/welcome", method: .get) { response in
                 #expect(response.status == .unauthorized)
             }
