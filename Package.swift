@@ -104,11 +104,12 @@ let package = Package(
             dependencies: ["AccountCore", "CSodium", "CZxcvbn", "CArgon2Memory"],
             swiftSettings: strict
         ),
-        .target(name: "AccountBackendKit", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
+        // What a backend author needs, and nothing heavier: it depends on the domain alone.
+        .target(name: "AccountBackendKit", dependencies: ["AccountCore"], swiftSettings: strict),
         .target(name: "MemoryBackend", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
         // Durable files (atomic replace, fsync), POSIX errors as AccountError, strict UTF-8 and
         // whole-input reads: shared by the file backends, the export format and the CLI.
-        .target(name: "FileSupport", dependencies: ["AccountCore"], swiftSettings: strict),
+        .target(name: "FileSupport", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
         // JSON text: the writer (`JSONValue`) and the records' JSON fields, for the export format,
         // the JSON store, the CLI's `--json` replies and the server's bodies and log lines.
         .target(name: "JSONSupport", dependencies: ["AccountCore"], swiftSettings: strict),
@@ -122,23 +123,29 @@ let package = Package(
         .target(name: "NetworkSupport", swiftSettings: strict),
         .target(
             name: "JSONFileBackend",
-            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "JSONSupport", "StoreSupport"],
+            dependencies: [
+                "AccountCore", "AccountBackendKit", "AccountConformance", "FileSupport", "JSONSupport", "StoreSupport",
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "SQLiteBackend",
-            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "StoreSupport", "CSQLite"],
+            dependencies: [
+                "AccountCore", "AccountBackendKit", "AccountConformance", "FileSupport", "StoreSupport", "CSQLite",
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "LMDBBackend",
-            dependencies: ["AccountCore", "AccountBackendKit", "FileSupport", "StoreSupport", "CLMDB"],
+            dependencies: [
+                "AccountCore", "AccountBackendKit", "AccountConformance", "FileSupport", "StoreSupport", "CLMDB",
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "PostgresBackend",
             dependencies: [
-                "AccountCore", "AccountBackendKit",
+                "AccountCore", "AccountBackendKit", "AccountConformance",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -228,7 +235,7 @@ let package = Package(
         .target(
             name: "AccountsBench",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountSettings",
+                "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountConformance", "AccountSettings",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
             ],
             swiftSettings: strict),
@@ -249,7 +256,8 @@ let package = Package(
         .target(
             name: "BackendTestSupport",
             dependencies: [
-                "AccountTestSupport", "AccountCore", "AccountBackendKit", "StandardBackends", "JSONFileBackend",
+                "AccountTestSupport", "AccountCore", "AccountBackendKit", "AccountConformance", "StandardBackends",
+                "JSONFileBackend",
                 "SQLiteBackend", "LMDBBackend", "CSQLite", "CLMDB",
                 .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
             ],

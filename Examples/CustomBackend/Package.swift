@@ -22,12 +22,14 @@ let package = Package(
         .package(name: "AccountStore", path: "../..", traits: [])
     ],
     targets: [
-        // The backend needs only the domain and the backend kit.
+        // The backend needs the domain and the backend kit, and the conformance module for the
+        // fixtures the shared suite plants (`BackendFixtures`).
         .target(
             name: "JournalBackend",
             dependencies: [
                 .product(name: "AccountCore", package: "AccountStore"),
                 .product(name: "AccountBackendKit", package: "AccountStore"),
+                .product(name: "AccountConformance", package: "AccountStore"),
             ],
             swiftSettings: strict),
         // snippet.end

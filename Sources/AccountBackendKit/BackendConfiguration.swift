@@ -1,5 +1,4 @@
 public import AccountCore
-import FileSupport
 
 /// Everything a backend receives to open its store: where it is, the section's settings, and
 /// how to recognise other backends' stores.
@@ -36,7 +35,7 @@ public struct BackendConfiguration: Sendable, Hashable {
     /// beside it. A store kept on another volume and reached through a link then stays one
     /// store: creating or renaming a file at the link itself would replace the link and leave
     /// the store it named behind, out of date. The conformance suite checks this.
-    public var locationFollowingLinks: String { StoreFile.resolvingSymbolicLinks(location) }
+    public var locationFollowingLinks: String { StorePath.followingLinks(location) }
 
     /// The value of `setting`, or its default when it is not configured.
     /// - Throws: `AccountError.configInvalid` naming the key when the configured value does not

@@ -48,31 +48,11 @@ public protocol BackendDescriptor: Sendable, CustomStringConvertible {
     /// - Throws: `AccountError.configInvalid` naming the setting and why.
     func validate(_ configuration: BackendConfiguration) throws(AccountError)
 
-    /// Creates an empty store of this backend at `configuration.location`, stamped with
-    /// `formatVersion` (the conformance suite plants a newer version to see it refused).
-    /// Needed only with ``BackendCapabilities/selfDescribingStores``.
-    /// - Throws: `AccountError.storeIO` when it cannot be written.
-    func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws
-
     /// What a file starting with `fileHeader` (its first 64 bytes or fewer) is, when it was
     /// written by this backend's engine: a phrase such as "a SQLite database"; `nil` otherwise.
     /// Other backends use it to refuse this backend's files with `storeKindMismatch` rather than
     /// calling them damaged. Must not throw and must be cheap.
     func recognize(fileHeader: [UInt8]) -> String?
-
-    /// Files of this backend's kind that other backends must recognise and refuse (the
-    /// conformance suite plants them at another backend's store path).
-    var foreignStoreSamples: [ForeignStoreSample] { get }
-
-    /// The conformance suite's fixtures for a backend whose stores are not plain files (a server
-    /// backend plants foreign and damaged stores its own way); `nil` for file backends, which get
-    /// ``StoreFixtures/files(samples:)``.
-    /// - Parameter values: the section's settings (how to reach the server).
-    func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures?
-
-    /// Maps a path inside the conformance suite's scratch folder to a store location of this
-    /// backend (a server backend turns it into a schema name); file backends keep the path.
-    func scratchLocation(for path: String) -> String
 }
 
 extension BackendDescriptor {
@@ -83,12 +63,6 @@ extension BackendDescriptor {
     public func validate(_ configuration: BackendConfiguration) throws(AccountError) {}
 
     public func recognize(fileHeader: [UInt8]) -> String? { nil }
-
-    public var foreignStoreSamples: [ForeignStoreSample] { [] }
-
-    public func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? { nil }
-
-    public func scratchLocation(for path: String) -> String { path }
 
     /// The default store: a file name inside the data folder, or a place's name.
     public var defaultStoreName: String { storeLocation.defaultName }

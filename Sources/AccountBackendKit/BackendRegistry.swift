@@ -41,11 +41,6 @@ public struct BackendRegistry: Sendable {
         StoreRecognizer(descriptors.map { backend in { header in backend.recognize(fileHeader: header) } })
     }
 
-    /// Every registered backend's foreign-store samples except `name`'s own.
-    public func foreignStoreSamples(except name: String) -> [ForeignStoreSample] {
-        descriptors.filter { $0.name != name }.flatMap(\.foreignStoreSamples)
-    }
-
     /// Opens the store of backend `name`, recognising the other backends' stores.
     /// - Throws: `AccountError.unknownBackend`, or what the backend's `open` throws.
     public func open(_ name: String, _ configuration: BackendConfiguration) async throws -> any UserRepository {

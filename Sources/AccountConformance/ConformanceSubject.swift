@@ -33,7 +33,7 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
         self.values = values
         self.registry = registry
         fixtures =
-            backend.conformanceFixtures(values: values)
+            backend.fixtures?.conformanceFixtures(values: values)
             ?? .files(samples: registry.foreignStoreSamples(except: backend.name))
     }
 
@@ -47,7 +47,7 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     /// The configuration of the scratch store at `path`.
     public func configuration(at path: String, createIfMissing: Bool = true) -> BackendConfiguration {
         BackendConfiguration(
-            location: backend.scratchLocation(for: path), values: values, createIfMissing: createIfMissing,
+            location: backend.scratchStoreLocation(for: path), values: values, createIfMissing: createIfMissing,
             recognizer: registry.recognizer)
     }
 
@@ -58,8 +58,14 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     }
 
     /// Plants an empty store of this backend at a scratch path, stamped with `formatVersion`.
+    /// - Throws: `storeIO` saying so when the backend does not provide ``BackendFixtures``.
     public func plantStore(_ path: String, _ formatVersion: Int) async throws {
-        try await backend.plantStore(configuration(at: path), formatVersion: formatVersion)
+        guard let fixtures = backend.fixtures else {
+            throw AccountError.storeIO(
+                detail:
+                    "the \(backend.name) backend does not adopt BackendFixtures, so the suite cannot plant its stores")
+        }
+        try await fixtures.plantStore(configuration(at: path), formatVersion: formatVersion)
     }
 
     /// The capabilities a check needs that the backend does not declare.

@@ -135,7 +135,7 @@ public enum SettingsLoader {
         let config = reader(flags)
         // A piped config (`--config <(…)`, /dev/fd/63) has no folder of its own to be relative to.
         let configFolder = configFile.map { file in
-            StoreFile.isRegularFile(file) ? StoreFile.directory(of: file) : workingDirectory
+            StoreFile.isRegularFile(file) ? StorePath.directory(of: file) : workingDirectory
         }
         let origins = PathOrigins(
             flags: flags, environment: environment, fileProvider: fileProvider, configFolder: configFolder,

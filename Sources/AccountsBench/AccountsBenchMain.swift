@@ -1,4 +1,5 @@
 public import AccountBackendKit
+import AccountConformance
 import AccountCore
 import AccountCrypto
 import AccountSettings
@@ -106,11 +107,11 @@ struct Bench {
             do {
                 results = try await runner.run(phases: options.phases)
             } catch {
-                await backend.conformanceFixtures(values: values)?.cleanUp(folder)
+                await backend.fixtures?.conformanceFixtures(values: values)?.cleanUp(folder)
                 throw error
             }
             // Scratch schemas (PostgreSQL) are dropped; scratch files go with the folder.
-            await backend.conformanceFixtures(values: values)?.cleanUp(folder)
+            await backend.fixtures?.conformanceFixtures(values: values)?.cleanUp(folder)
             printResults(results)
         case "login-timing":
             try await LoginTiming.run(options, folder: folder, backends: backends)

@@ -1,4 +1,5 @@
 import AccountBackendKit
+import AccountConformance
 import AccountCore
 import AccountCrypto
 import Foundation
@@ -12,7 +13,7 @@ enum LoginTiming {
         let store = try await backends.open(
             backend,
             BackendConfiguration(
-                location: backend.scratchLocation(for: folder + "/" + backend.defaultStoreName),
+                location: backend.scratchStoreLocation(for: folder + "/" + backend.defaultStoreName),
                 values: backend.defaultValues))
         let service = AccountService(
             repository: store, hasher: Argon2idPasswordHasher.recommended, strength: ZxcvbnStrengthEstimator(),

@@ -1,4 +1,5 @@
 import AccountBackendKit
+import AccountConformance
 import AccountCore
 import AccountCrypto
 import Foundation
@@ -120,7 +121,7 @@ struct WorkloadRunner {
         // folder, or a scratch schema named after it on a server.
         let path = folder + "/\(name)-" + backend.defaultStoreName
         return try await backend.open(
-            BackendConfiguration(location: backend.scratchLocation(for: path), values: values))
+            BackendConfiguration(location: backend.scratchStoreLocation(for: path), values: values))
     }
 
     static func microseconds(_ duration: Duration) -> Double {

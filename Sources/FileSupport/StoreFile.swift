@@ -1,3 +1,4 @@
+import AccountBackendKit
 public import AccountCore
 
 #if canImport(Glibc)
@@ -90,7 +91,7 @@ public enum StoreFile {
     ///   A path that is a device, a pipe or a folder is refused before anything is written: the
     ///   rename would put a regular file where `/dev/null` was.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(AccountError) -> Version {
-        let path = resolvingSymbolicLinks(path)
+        let path = StorePath.followingLinks(path)
         do throws(AccountError) {
             try requireRegularFile(path)
         } catch {
@@ -128,36 +129,11 @@ public enum StoreFile {
 
     /// fsyncs the folder that holds `path`, so a rename in it is durable.
     public static func syncDirectory(of path: String) throws(AccountError) {
-        let folder = directory(of: path)
+        let folder = StorePath.directory(of: path)
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXFailure.error("open folder", path: folder) }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw POSIXFailure.error("fsync folder", path: folder) }
-    }
-
-    /// `path` with a symbolic link in its last component followed to the file it names, even
-    /// one not created yet. A store or session file reached through a link is replaced where
-    /// the link points: renaming over the link would leave the file it named behind, out of
-    /// date, and fork the store in two.
-    public static func resolvingSymbolicLinks(_ path: String) -> String {
-        var current = path
-        // Linux follows at most 40 links in a path (ELOOP past that); so does this.
-        for _ in 0..<40 {
-            var info = stat()
-            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-            let count = readlink(current, &buffer, buffer.count)
-            guard count > 0, count < buffer.count else { return current }
-            let target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = target.hasPrefix("/") ? target : directory(of: current) + "/" + target
-        }
-        return current
-    }
-
-    /// The folder part of `path` (`.` when there is none).
-    public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Whether `path` is a regular file (following links): not a pipe such as bash's `<(…)`, a
@@ -187,7 +163,7 @@ public enum StoreFile {
 
     /// Fails with a clear error when the folder that should hold `path` does not exist.
     public static func requireDirectory(of path: String) throws(AccountError) {
-        let folder = directory(of: path)
+        let folder = StorePath.directory(of: path)
         var info = stat()
         guard stat(folder, &info) == 0 else { throw POSIXFailure.error("open folder", path: folder) }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {

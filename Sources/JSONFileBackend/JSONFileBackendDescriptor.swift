@@ -1,8 +1,12 @@
 public import AccountBackendKit
+public import AccountConformance
 public import AccountCore
 
 /// The JSON-file backend: one pretty-printed file, rewritten atomically on every change.
-public struct JSONFileBackendDescriptor: BackendDescriptor {
+///
+/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
+/// the contract (its stores to plant, its files for the other backends to refuse).
+public struct JSONFileBackendDescriptor: BackendDescriptor, BackendFixtures {
     /// `lock_timeout_ms`: how long a write waits for another process's write.
     public static let lockTimeout = BackendSetting.integer(
         "lock_timeout_ms", in: 0...600_000, default: 5_000,

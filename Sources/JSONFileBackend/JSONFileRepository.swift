@@ -41,7 +41,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         var resolved = options
         // Replaced where a symbolic link points, under a lock beside that file: renaming over
         // the link would fork the store.
-        resolved.path = StoreFile.resolvingSymbolicLinks(options.path)
+        resolved.path = StorePath.followingLinks(options.path)
         let options = resolved
         let repository = JSONFileRepository(options: options, recognizer: recognizer)
         try await repository.io.run {

@@ -1,8 +1,12 @@
 public import AccountBackendKit
+public import AccountConformance
 public import AccountCore
 
 /// The LMDB backend: a memory-mapped environment on the system's liblmdb.
-public struct LMDBBackendDescriptor: BackendDescriptor {
+///
+/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
+/// the contract (its stores to plant, its files for the other backends to refuse).
+public struct LMDBBackendDescriptor: BackendDescriptor, BackendFixtures {
     /// `sync`: how commits reach the disk.
     public static let sync = BackendSetting<LMDBOptions.Sync>.choice(
         "sync", default: .full,

@@ -207,7 +207,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     private static func lockFileUsable(_ path: String) -> Bool {
         let lockPath = path + "-lock"
         if access(lockPath, F_OK) == 0 { return access(lockPath, W_OK) == 0 }
-        return access(StoreFile.directory(of: path), W_OK) == 0
+        return access(StorePath.directory(of: path), W_OK) == 0
     }
 
     private func openEnvironment(_ options: LMDBOptions) throws(AccountError) {
@@ -408,7 +408,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     private static func canonicalPath(_ path: String) -> String {
-        let folder = StoreFile.directory(of: path)
+        let folder = StorePath.directory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let resolved = realpath(folder, nil) else { return path }
         defer { free(resolved) }

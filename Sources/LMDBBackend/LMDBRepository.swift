@@ -32,7 +32,7 @@ public final class LMDBRepository: UserRepository, Sendable {
         var resolved = options
         // Created where a symbolic link points, with its lock file beside it (not beside the
         // link), and one environment per store in this process whatever name reached it.
-        resolved.path = StoreFile.resolvingSymbolicLinks(options.path)
+        resolved.path = StorePath.followingLinks(options.path)
         let options = resolved
         let io = SerialIOQueue(label: "LMDBRepository \(options.path)")
         let environment = try await io.run {

@@ -33,13 +33,6 @@ public struct MemoryBackendDescriptor: BackendDescriptor {
         }
     }
 
-    /// Memory stores have no format to plant: the backend does not declare
-    /// `selfDescribingStores`, so the suite never asks.
-    /// - Throws: `AccountError.storeIO`, always.
-    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
-        throw AccountError.storeIO(detail: "the memory backend has no store format to plant")
-    }
-
     /// Forgets the store called `name` (for tests that reuse a name).
     public static func discard(_ name: String) {
         _ = stores.withLock { $0.removeValue(forKey: name) }

@@ -1,8 +1,12 @@
 public import AccountBackendKit
+public import AccountConformance
 public import AccountCore
 
 /// The PostgreSQL backend: one shared store (a schema) for several hosts, over postgres-nio.
-public struct PostgresBackendDescriptor: BackendDescriptor {
+///
+/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
+/// the contract (its stores to plant, its files for the other backends to refuse).
+public struct PostgresBackendDescriptor: BackendDescriptor, BackendFixtures {
     /// The schema used when none is configured.
     public static let defaultSchema = "accounts"
     /// `url`: a connection URL whose parts win over the single settings.

@@ -1,8 +1,12 @@
 public import AccountBackendKit
+public import AccountConformance
 public import AccountCore
 
 /// The SQLite backend: one database in WAL mode on the system's libsqlite3, the embedded default.
-public struct SQLiteBackendDescriptor: BackendDescriptor {
+///
+/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
+/// the contract (its stores to plant, its files for the other backends to refuse).
+public struct SQLiteBackendDescriptor: BackendDescriptor, BackendFixtures {
     /// `synchronous`: how often commits are flushed.
     public static let synchronous = BackendSetting<SQLiteOptions.Synchronous>.choice(
         "synchronous", default: .full,

@@ -52,7 +52,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
     ) async throws -> SQLiteRepository {
         // A store reached through a symbolic link is created where the link points.
         var resolved = options
-        resolved.path = StoreFile.resolvingSymbolicLinks(options.path)
+        resolved.path = StorePath.followingLinks(options.path)
         let options = resolved
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
         // Right here on the caller's thread, not waiting for any lock: a hop to `io` and back,
@@ -117,7 +117,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
     /// keeps its `-wal` and `-shm` files, is not writable for it. `nil` when it can.
     private static func readOnlyReason(_ path: String) -> String? {
         if access(path, W_OK) != 0 { return "the file is not writable for this user" }
-        let folder = StoreFile.directory(of: path)
+        let folder = StorePath.directory(of: path)
         let shm = path + "-shm"
         if access(folder, W_OK) != 0 && access(shm, W_OK) != 0 {
             return "its folder is not writable for this user"

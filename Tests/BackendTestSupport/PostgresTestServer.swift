@@ -1,4 +1,5 @@
 package import AccountBackendKit
+import AccountConformance
 import AccountCore
 import Foundation
 import PostgresBackend
@@ -127,13 +128,13 @@ package enum PostgresTestServer {
         let path = folder + "/" + name
         let values = backend.storesInFiles ? backend.defaultValues : Self.values
         return BackendConfiguration(
-            location: backend.scratchLocation(for: path), values: values,
+            location: backend.scratchStoreLocation(for: path), values: values,
             recognizer: BackendRegistry.standard.recognizer)
     }
 
     /// Drops the scratch schemas made for stores in `folder`.
     package static func cleanUp(_ backend: any BackendDescriptor, folder: String) async {
-        await backend.conformanceFixtures(values: values)?.cleanUp(folder)
+        await backend.fixtures?.conformanceFixtures(values: values)?.cleanUp(folder)
     }
 
     /// Runs `body`, then `cleanUp` whether it threw or not (Swift has no async `defer`).

@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import FileSupport
 
@@ -25,9 +26,9 @@ final class LineFile {
     init(path: String) throws {
         // Through a symbolic link (latest.jsonl naming a dated file), the file it names is
         // replaced and the link kept, as for a store.
-        let path = StoreFile.resolvingSymbolicLinks(path)
+        let path = StorePath.followingLinks(path)
         var folder = Glibc.stat()
-        let directory = StoreFile.directory(of: path)
+        let directory = StorePath.directory(of: path)
         guard stat(directory, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR else {
             throw UsageProblem(
                 english: "The folder \(directory) for \(path) does not exist; nothing was exported.",

@@ -1,3 +1,4 @@
+import AccountBackendKit
 import AccountCore
 import FileSupport
 
@@ -39,7 +40,7 @@ struct SessionTokenFile {
     /// path must be free or a regular file — checked before a sign-up or login, so a token is
     /// never made for a place it cannot be kept (`/dev/null` would be replaced by a file).
     func prepareFolder() throws(AccountError) {
-        let folder = StoreFile.directory(of: path)
+        let folder = StorePath.directory(of: path)
         if mayCreateFolder { try Folders.create(folder) }
         try StoreFile.requireDirectory(of: path)
         try StoreFile.requireRegularFile(path)

@@ -109,7 +109,7 @@ struct CommandContext {
         var configuration = settings.backend
         configuration.createIfMissing = creating
         if creating && settings.storePathIsDefault {
-            try Folders.create(StoreFile.directory(of: configuration.location))
+            try Folders.create(StorePath.directory(of: configuration.location))
         }
         let repository = try await backends.open(settings.backendName, configuration)
         do {

@@ -57,24 +57,10 @@ public struct JournalBackendDescriptor: BackendDescriptor {
         return repository
     }
 
-    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
-        try JournalFile.create(
-            at: configuration.location,
-            header: JournalHeader(format: JournalHeader.formatName, formatVersion: formatVersion, storeID: "planted"))
-    }
-
     public func recognize(fileHeader: [UInt8]) -> String? {
         Self.isJournal(fileHeader) ? "an AccountStore journal" : nil
     }
 
-    public var foreignStoreSamples: [ForeignStoreSample] {
-        [
-            ForeignStoreSample(
-                label: "an AccountStore journal", name: "journal",
-                bytes: JournalCodec.encode(
-                    JournalHeader(format: JournalHeader.formatName, formatVersion: 1, storeID: "sample")) + [0x0A])
-        ]
-    }
 }
 // snippet.end
 
