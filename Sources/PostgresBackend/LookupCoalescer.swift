@@ -10,9 +10,10 @@ import Synchronization
 /// timer: with no batch running it goes at once, alone.
 ///
 /// One batch at a time makes the biggest batches, and was fastest
-/// (bench/results/2026-11-23-to-12-01-serve.md, "One batch in flight"). But a batch stuck on a stalled connection must not hold up every signed-in
-/// request until its deadline: a lookup that arrives when every running batch has been out
-/// for `stallAfter` or longer starts another batch beside them, up to `maximumInFlight`. Of
+/// (bench/results/2026-11-25-to-26-serve-one-batch-in-flight.md). But a batch stuck on a
+/// stalled connection must not hold up every signed-in request until its deadline: a lookup
+/// that arrives when every running batch has been out for `stallAfter` or longer starts
+/// another batch beside them, up to `maximumInFlight`. Of
 /// several running batches, one that comes back while another is still young leaves the
 /// pending lookups to that one, so a hiccup does not leave two in flight for good.
 ///
@@ -20,8 +21,9 @@ import Synchronization
 /// the batches that gathered while one ran reuse that lease, up to `batchesPerLease`: taking a
 /// connection from the pool for each batch, with a deadline armed for the wait, cost about 6 %
 /// of the server's CPU per signed-in read under load
-/// (bench/results/2026-11-23-to-12-01-serve.md, "Session lookups on PostgreSQL"). A lease is never held while nothing is pending, and a failed batch ends its
-/// lease, so the next batch starts on a fresh one.
+/// (bench/results/2026-11-24-to-25-serve-postgres-session-lookups.md). A lease is never held
+/// while nothing is pending, and a failed batch ends its lease, so the next batch starts on a
+/// fresh one.
 ///
 /// Nothing is cached. A lookup only ever joins a batch that has not started yet, so its query
 /// begins after the lookup was asked for and sees every write committed before that — a

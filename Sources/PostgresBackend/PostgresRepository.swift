@@ -25,7 +25,7 @@ public final class PostgresRepository: UserRepository, Sendable {
         // it only when the first has been out for 10 ms (three to four times the p99 of a whole
         // signed-in request under load), so a stalled connection delays reads by that much rather than
         // until its deadline. More at once only made smaller batches, and was slower
-        // (bench/results/2026-11-23-to-12-01-serve.md, "Session lookups on PostgreSQL"). 64
+        // (bench/results/2026-11-24-to-25-serve-postgres-session-lookups.md). 64
         // digests are 4 KiB of parameters and a few index reads.
         let inFlight = min(2, options.poolSize)
         signedInLookups = LookupCoalescer(
