@@ -19,6 +19,10 @@ case "${1:-}" in
     *) echo "usage: scripts/fuzz.sh [--smoke | --runs N]" >&2; exit 2 ;;
 esac
 
+# SwiftPM also builds AccountStore's plugin tool (embed-text, which embeds docs/openapi.json in
+# AccountServer) for the host with these flags, where libFuzzer's own main clashes with the
+# tool's: it prints that link error and goes on. No fuzz target uses the plugin (AccountServer
+# is not among their dependencies), and the build's exit status is the fuzz targets'.
 swift build --package-path Fuzz -c release --sanitize=fuzzer
 bin=$(swift build --package-path Fuzz -c release --sanitize=fuzzer --show-bin-path)
 mkdir -p fuzz-artifacts
