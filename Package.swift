@@ -119,7 +119,8 @@ let package = Package(
         // conformance suite's multi-process checks and the tests.
         .target(name: "ChildProcessSupport", swiftSettings: strict),
         // IP addresses, CIDR blocks and web origins, for the settings that list clients, proxies
-        // or origins and the server that matches peers against them.
+        // or origins and the server that matches peers against them; and the server's defaults
+        // (`ServerDefaults`), which the settings and the routes both take.
         .target(name: "NetworkSupport", swiftSettings: strict),
         .target(
             name: "JSONFileBackend",
