@@ -41,7 +41,8 @@ public struct AccountAdministration: Sendable {
 
     // MARK: - Check-up
 
-    /// Runs the backend's integrity check and walks every user's sessions for expired ones.
+    /// Runs the backend's integrity check and walks every user: the rules its record must meet,
+    /// and its sessions for expired ones.
     /// Changes the store only as asked: `purgeExpired` deletes expired sessions,
     /// `removeOrphanedSessions` those whose user is gone (first, so the check sees the result).
     public func checkUp(
@@ -52,8 +53,10 @@ public struct AccountAdministration: Sendable {
         let now = clock.now()
         var users = 0
         var expired: [String] = []
+        var broken: [(email: String, rule: AccountError)] = []
         for try await page in repository.userPages(size: Self.pageSize) {
             for user in page {
+                if let rule = user.brokenRules.first { broken.append((user.email, rule)) }
                 expired += try await repository.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
                     \.tokenHash)
             }
@@ -65,7 +68,8 @@ public struct AccountAdministration: Sendable {
             for tokenHash in expired where try await repository.deleteSession(tokenHash: tokenHash) { purged += 1 }
         }
         return StoreCheckup(
-            info: try await repository.storeInfo(), problems: integrity.filter { $0 != "ok" }, users: users,
+            info: try await repository.storeInfo(), problems: integrity.filter { $0 != "ok" }, brokenRecords: broken,
+            users: users,
             expiredSessions: expired.count, purgedSessions: purged, removedOrphanedSessions: removed)
     }
 

@@ -6,6 +6,9 @@ public struct StoreCheckup: Sendable {
     public let info: StoreInfo
     /// The backend's integrity findings other than "ok" (empty for a sound store).
     public let problems: [String]
+    /// The accounts that break a rule the store promises (``UserRecord/brokenRules``), each
+    /// with the first rule it breaks, in the order walked.
+    public let brokenRecords: [(email: String, rule: AccountError)]
     /// Users walked.
     public let users: Int
     /// Sessions found expired.
@@ -15,6 +18,7 @@ public struct StoreCheckup: Sendable {
     /// Sessions whose user was gone, deleted (only when asked for).
     public let removedOrphanedSessions: Int
 
-    /// Whether the integrity check found damage (expired sessions are not damage).
-    public var isDamaged: Bool { !problems.isEmpty }
+    /// Whether the integrity check found damage or a record breaks a rule (expired sessions are
+    /// not damage).
+    public var isDamaged: Bool { !problems.isEmpty || !brokenRecords.isEmpty }
 }

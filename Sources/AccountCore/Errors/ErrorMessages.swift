@@ -120,6 +120,10 @@ enum ErrorMessages {
             korean
                 ? "최상위 도메인은 2자 이상의 영문자여야 합니다."
                 : "The top-level domain must be at least 2 letters."
+        case .notUTF8:
+            korean
+                ? "이메일이 올바른 UTF-8이 아닙니다 (깨진 바이트가 있습니다). 단말기나 파일의 인코딩을 UTF-8로 맞추세요."
+                : "The email is not valid UTF-8 (it has broken bytes); set the terminal's or file's encoding to UTF-8."
         }
     }
 
@@ -154,6 +158,10 @@ enum ErrorMessages {
             korean
                 ? "닉네임에는 제어 문자, 서식 문자, 줄바꿈을 쓸 수 없습니다."
                 : "The nickname must not contain control or format characters or line breaks."
+        case .notUTF8:
+            korean
+                ? "닉네임이 올바른 UTF-8이 아닙니다 (깨진 바이트가 있습니다). 단말기나 파일의 인코딩을 UTF-8로 맞추세요."
+                : "The nickname is not valid UTF-8 (it has broken bytes); set the terminal's or file's encoding to UTF-8."
         }
     }
 }

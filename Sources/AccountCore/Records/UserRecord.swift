@@ -40,3 +40,13 @@ public struct UserRecord: Sendable, Hashable, Codable {
         self.lastFailedLoginAt = lastFailedLoginAt
     }
 }
+
+extension UserRecord {
+    /// The rules a stored account must meet that this one breaks: the email is a valid ID and
+    /// the nickname a valid nickname, as sign-up made them. A hand-edited or imported store can
+    /// hold a record that breaks them; `accounts doctor` reports it with the rule.
+    public var brokenRules: [AccountError] {
+        EmailAddress.brokenRules(in: email).map(AccountError.invalidEmail)
+            + Nickname.brokenRules(in: nickname).map(AccountError.invalidNickname)
+    }
+}

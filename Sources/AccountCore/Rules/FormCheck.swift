@@ -19,6 +19,15 @@ public struct FormCheck<Field: CaseIterable & Hashable & Sendable>: Sendable {
     mutating func add(_ errors: [AccountError], to field: Field) {
         if !errors.isEmpty { problems[field, default: []] += errors }
     }
+
+    /// This check with each of `fields` refused as not UTF-8 (`error(field)`), and only that:
+    /// a front that could not read a field's bytes as UTF-8 checked a repaired stand-in, whose
+    /// other findings say nothing true about what was sent.
+    public func refusingBrokenEncoding(of fields: some Sequence<Field>, _ error: (Field) -> AccountError) -> Self {
+        var check = self
+        for field in fields { check.problems[field] = [error(field)] }
+        return check
+    }
 }
 
 /// The fields of the sign-up form.
@@ -36,6 +45,16 @@ extension SignUpField {
     public static let jsonNames: [SignUpField: String] = [
         .email: "email", .nickname: "nickname", .password: "password", .confirmation: "confirmation",
     ]
+
+    /// The field's error for bytes that are not UTF-8: its own code (`invalid_email`,
+    /// `invalid_nickname`, `invalid_password`), as for any other rule it breaks.
+    public var notUTF8: AccountError {
+        switch self {
+        case .email: .invalidEmail(.notUTF8)
+        case .nickname: .invalidNickname(.notUTF8)
+        case .password, .confirmation: .invalidPassword(.notUTF8)
+        }
+    }
 }
 
 extension NewPasswordField {

@@ -41,20 +41,25 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func isAllowed(_ character: Character) -> Bool {
-        let isEmoji = character.unicodeScalars.contains {
-            $0.properties.isEmojiPresentation || $0.properties.isEmoji && $0.value > 0xFF
-        }
-        return character.unicodeScalars.allSatisfy { scalar in
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-                return false
-            case .format:
-                // ZWJ and emoji tag characters are part of an emoji, not a hidden control.
-                let joinsEmoji = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
-                return isEmoji && joinsEmoji && character.unicodeScalars.count > 1
-            default:
-                return true
+        character.unicodeScalars.allSatisfy { !isHidden($0, in: character) }
+    }
+
+    /// Whether `scalar` of `character` is a control, format or separator character a nickname
+    /// may not hold (what a terminal would act on, or a reader not see); `VisibleText` escapes
+    /// the same ones.
+    static func isHidden(_ scalar: Unicode.Scalar, in character: Character) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+            return true
+        case .format:
+            // ZWJ and emoji tag characters are part of an emoji, not a hidden control.
+            let isEmoji = character.unicodeScalars.contains {
+                $0.properties.isEmojiPresentation || $0.properties.isEmoji && $0.value > 0xFF
             }
+            let joinsEmoji = scalar.value == 0x200D || (0xE0020...0xE007F).contains(scalar.value)
+            return !(isEmoji && joinsEmoji && character.unicodeScalars.count > 1)
+        default:
+            return false
         }
     }
 }

@@ -16,6 +16,9 @@ public enum EmailRule: String, Sendable, Hashable, CaseIterable {
     case domainTooLong
     case domainSingleLabel
     case domainBadTopLevel
+    /// The bytes given are not valid UTF-8 (refused, never repaired: a repaired ID would be
+    /// another account's ID than the one typed).
+    case notUTF8
 }
 
 /// Which password rule an input broke.
@@ -38,6 +41,8 @@ public enum NicknameRule: String, Sendable, Hashable, CaseIterable {
     case tooShort
     case tooLong
     case controlCharacter
+    /// The bytes given are not valid UTF-8 (refused, never repaired into `�`).
+    case notUTF8
 }
 
 /// Rules in the order they were first broken, each once (a form lists them all at once).
