@@ -11,10 +11,13 @@ struct PageText: Sendable {
     var otherLanguageName: String { ko ? "English" : "한국어" }
     var languageNavigation: String { ko ? "언어" : "Language" }
 
-    var startTitle: String { ko ? "시작" : "Welcome to AccountStore" }
+    var startTitle: String { ko ? "AccountStore에 오신 것을 환영합니다" : "Welcome to AccountStore" }
     var startLead: String {
         ko ? "로그인되어 있지 않습니다. 회원가입하거나 로그인하세요." : "You are not signed in. Sign up or log in."
     }
+    /// The lead under a notice that already says why the visitor is not signed in (logged out,
+    /// withdrawn, expired): only what to do next, so the page says it once.
+    var startLeadAfterNotice: String { ko ? "회원가입하거나 로그인하세요." : "Sign up or log in." }
     var signUp: String { ko ? "회원가입" : "Sign up" }
     var logIn: String { ko ? "로그인" : "Log in" }
     var logOut: String { ko ? "로그아웃" : "Log out" }

@@ -3,9 +3,10 @@ import AccountServer
 import Hummingbird
 
 extension AccountWebPages {
-    /// The sign-up form: ID, password, confirmation, nickname, "remember me". Every rule
-    /// broken is listed under its field (as typed, with the script; on submit, without); a
-    /// taken ID is found on submit and reported under the ID, the other fields kept.
+    /// The sign-up form: ID, nickname, password, confirmation (the terminal app's order: the
+    /// password rule names the nickname), "remember me". Every rule broken is listed under its
+    /// field (as typed, with the script; on submit, without); a taken ID is found on submit and
+    /// reported under the ID, the other fields kept.
     func addSignUpRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         group.getWithHead("signup") { request, context in
             let visit = WebVisit(request)
@@ -15,9 +16,7 @@ extension AccountWebPages {
         group.post("signup") { request, context in
             return try await posted(request) { form, visit in
                 var entry = SignUpEntry(form)
-                let check = service.signUpProblems(
-                    email: entry.email, nickname: entry.nickname, password: entry.password,
-                    confirmation: entry.confirmation)
+                let check = entry.problems(service)
                 guard check.isValid else {
                     entry.show(check, visit.language)
                     return signUpPage(entry, visit: visit, status: .badRequest)
@@ -43,11 +42,9 @@ extension AccountWebPages {
         }
         group.post("signup/check") { request, _ in
             let entry = SignUpEntry(
-                FormBody(fields: (try? await FormBody.read(request, limit: api.maxBodyBytes))?.fields ?? [:]))
+                (try? await FormBody.read(request, limit: api.maxBodyBytes)) ?? FormBody(fields: [:]))
             let language = WebVisit(request).language
-            let check = service.signUpProblems(
-                email: entry.email, nickname: entry.nickname, password: entry.password,
-                confirmation: entry.confirmation)
+            let check = entry.problems(service)
             var fields: [String: [String]] = [:]
             for field in SignUpField.allCases { fields[field.rawValue] = check[field].map { $0.message(language) } }
             return checkAnswer(valid: check.isValid, fields: fields)
@@ -66,6 +63,9 @@ extension AccountWebPages {
                     name: "email", label: text.idLabel, type: "email", value: entry.email, autocomplete: "username",
                     rules: RuleSummary.id(language), errors: entry.errors[.email] ?? []),
                 FieldModel(
+                    name: "nickname", label: text.nicknameLabel, value: entry.nickname, autocomplete: "nickname",
+                    rules: RuleSummary.nickname(language), errors: entry.errors[.nickname] ?? []),
+                FieldModel(
                     name: "password", label: text.passwordLabel, type: "password", value: entry.password,
                     autocomplete: "new-password", rules: RuleSummary.password(service.passwordPolicy, language),
                     errors: entry.errors[.password] ?? []),
@@ -73,9 +73,6 @@ extension AccountWebPages {
                     name: "confirmation", label: text.confirmationLabel, type: "password", value: entry.confirmation,
                     autocomplete: "new-password", rules: RuleSummary.confirmation(language),
                     errors: entry.errors[.confirmation] ?? []),
-                FieldModel(
-                    name: "nickname", label: text.nicknameLabel, value: entry.nickname, autocomplete: "nickname",
-                    rules: RuleSummary.nickname(language), errors: entry.errors[.nickname] ?? []),
             ],
             checkboxes: [
                 CheckboxModel(
@@ -94,6 +91,8 @@ struct SignUpEntry: Sendable {
     var confirmation = ""
     var nickname = ""
     var remember = false
+    /// The fields whose bytes were not UTF-8.
+    var unreadable: [SignUpField] = []
     var errors: [SignUpField: [String]] = [:]
     var formError: String?
 
@@ -105,6 +104,13 @@ struct SignUpEntry: Sendable {
         confirmation = form["confirmation"]
         nickname = form["nickname"]
         remember = form.isChecked("remember")
+        unreadable = SignUpField.allCases.filter { form.unreadable.contains($0.rawValue) }
+    }
+
+    /// The rules the fields break as typed; a field that was not UTF-8 breaks that rule only.
+    func problems(_ service: AccountService) -> FormCheck<SignUpField> {
+        service.signUpProblems(email: email, nickname: nickname, password: password, confirmation: confirmation)
+            .refusingBrokenEncoding(of: unreadable, \.notUTF8)
     }
 
     /// Lists every broken rule under its field; a password that breaks one is cleared with its

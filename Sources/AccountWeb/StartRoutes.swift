@@ -20,7 +20,7 @@ extension AccountWebPages {
                     let notice = text.notice(
                         expired ? "session_expired" : request.uri.queryParameters["notice"].map(String.init))
                     var values = visit.pageValues(title: text.startTitle, path: "/", notice: notice)
-                    values["lead"] = text.startLead
+                    values["lead"] = notice == nil ? text.startLead : text.startLeadAfterNotice
                     values["signUp"] = text.signUp
                     values["logIn"] = text.logIn
                     let clear = visit.sessionToken == nil ? [] : [cookies.clearedSession()]

@@ -7,6 +7,7 @@ enum WebAssets {
         :root { --ink: #1b1f24; --muted: #4a5461; --accent: #0b57d0; --error: #b3261e; --paper: #ffffff; --line: #6b7785; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", "Noto Sans KR", sans-serif; color: var(--ink); background: #f4f6f8; }
+        :lang(ko) { word-break: keep-all; overflow-wrap: anywhere; }
         .bar { display: flex; justify-content: space-between; align-items: center; padding: 0.75rem 1rem; background: var(--paper); border-bottom: 1px solid #d5dbe1; }
         .brand { font-weight: 700; color: var(--ink); text-decoration: none; }
         main { max-width: 30rem; margin: 1.5rem auto; padding: 1.25rem; background: var(--paper); border-radius: 0.5rem; }
