@@ -12,7 +12,10 @@ struct ErrorCodeDocsTests {
         for code in AccountError.allCodes {
             #expect(text.contains("`\(code)`"), "ErrorCodes.md does not list \(code)")
         }
-        for code in ["checks_failed", "store_damaged", "usage", "cancelled", "account_not_found", "session_not_saved"] {
+        for code in [
+            "checks_failed", "store_damaged", "usage", "cancelled", "account_not_found", "session_not_saved",
+            "cannot_listen",
+        ] {
             #expect(text.contains("`\(code)`"), "ErrorCodes.md does not list the CLI's \(code)")
         }
     }

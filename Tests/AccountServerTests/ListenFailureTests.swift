@@ -11,22 +11,25 @@ import Testing
 /// `ServeCommandTests.cannotListen`; a port below 1024 cannot be, as the tests run as root here.
 @Suite("Listen failures")
 struct ListenFailureTests {
-    @Test("each bind error names the key to change")
+    @Test("a bind error only a setting mends names the key; one that may pass is cannot_listen")
     func mapping() {
         let listen = ListenSettings(host: "127.0.0.1", port: 80, idleTimeoutSeconds: 60)
-        let cases: [(errno: Int32, key: String, reason: String)] = [
-            (EACCES, "server.port", "listening on port 80 needs a privilege this process does not have"),
-            (EADDRINUSE, "server.port", "127.0.0.1:80 is already in use by another process"),
-            (EADDRNOTAVAIL, "server.host", "127.0.0.1 is not an address of this host"),
-        ]
-        for (code, key, reason) in cases {
-            let mapped = listen.configurationError(for: IOError(errnoCode: code, reason: "bind(descriptor:ptr:bytes:)"))
-            guard case .configInvalid(let mappedKey, let mappedReason)? = mapped else {
-                Issue.record("errno \(code): \(String(describing: mapped))")
-                continue
-            }
-            #expect(mappedKey == key)
-            #expect(mappedReason.hasPrefix(reason), "\(mappedReason)")
+        let bind = { (code: Int32) in IOError(errnoCode: code, reason: "bind(descriptor:ptr:bytes:)") }
+        let mapped = listen.configurationError(for: bind(EACCES))
+        guard case .configInvalid(let key, let reason)? = mapped else {
+            Issue.record("EACCES: \(String(describing: mapped))")
+            return
+        }
+        #expect(key == "server.port")
+        #expect(reason.hasPrefix("listening on port 80 needs a privilege this process does not have"), "\(reason)")
+        #expect(listen.cannotListen(for: bind(EACCES)) == nil, "a privilege is configuration, not a wait")
+        // What may pass is not configuration: a supervisor retries it.
+        for (code, reason) in [
+            (EADDRINUSE, "127.0.0.1:80 is already in use by another process"),
+            (EADDRNOTAVAIL, "127.0.0.1 is not an address of this host"),
+        ] {
+            #expect(listen.configurationError(for: bind(code)) == nil)
+            #expect(listen.cannotListen(for: bind(code)) == CannotListen(reason: reason))
         }
         #expect(listen.configurationError(for: IOError(errnoCode: ECONNRESET, reason: "read")) == nil)
         #expect(listen.configurationError(for: CancellationError()) == nil)

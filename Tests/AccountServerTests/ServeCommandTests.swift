@@ -159,7 +159,7 @@ struct ServeCommandTests {
         #expect(try await processEnds(pid, within: 30), "pid \(pid) still runs after its ServeProcess was dropped")
     }
 
-    @Test("an address it cannot listen on is config_invalid naming server.host or server.port, exit 8")
+    @Test("a bad address is config_invalid (exit 8); one in use or not up is cannot_listen (exit 11), creating nothing")
     func cannotListen() async throws {
         let runner = try CLIRunner("serve-cannot-listen")
         let outOfRange = try await runner.run(["serve", "--port", "70000", "--json"])
@@ -174,17 +174,21 @@ struct ServeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: store), "a bad port is refused before the store is opened")
 
         let server = try await ServeProcess(environment: runner.environment, folder: runner.root)
-        let taken = try await runner.run(["serve", "--port", "\(server.port)", "--json"])
+        // Another store's location: the port's refusal must come before it is created.
+        let otherStore = runner.root + "/other.sqlite"
+        let taken = try await runner.run(["serve", "--port", "\(server.port)", "--store", otherStore, "--json"])
         #expect(await server.stop().status == 0)
-        #expect(taken.status == 8)
+        #expect(taken.status == 11, "its own status, which the systemd unit restarts")
+        #expect(taken.errorCode == "cannot_listen")
         #expect(
-            taken.stdout.contains("'server.port': 127.0.0.1:\(server.port) is already in use by another process"),
-            "\(taken.stdout)")
+            taken.stdout.contains("127.0.0.1:\(server.port) is already in use by another process"), "\(taken.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: otherStore), "a server that cannot listen creates no store")
 
-        let foreign = try await runner.run(["serve", "--host", "203.0.113.5", "--port", "0", "--json"])
-        #expect(foreign.status == 8)
-        #expect(
-            foreign.stdout.contains("'server.host': 203.0.113.5 is not an address of this host"), "\(foreign.stdout)")
+        let foreign = try await runner.run(
+            ["serve", "--host", "203.0.113.5", "--port", "8080", "--store", otherStore, "--json"])
+        #expect(foreign.status == 11)
+        #expect(foreign.stdout.contains("203.0.113.5 is not an address of this host"), "\(foreign.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: otherStore))
         let unknown = try await runner.run(
             ["serve", "--port", "0"], environment: ["ACCOUNTS_SERVER_HOST": "not_a_host!"])
         #expect(unknown.status == 8)

@@ -43,8 +43,10 @@
                 let log = LogLineWriter()
                 defer { log.finish() }
                 let logger = Logger(label: "accounts.serve") { JSONLinesLogHandler(label: $0, writer: log) }
-                // Bad TLS files are reported before the store is opened (or created).
+                // Bad TLS files, and an address that cannot be listened on, are reported before
+                // the store is opened (or created).
                 _ = try listen.tls?.serverConfiguration()
+                try await listen.probe()
                 try await context.withService(creating: true) { service in
                     let storesInFiles = try context.backends.descriptor(named: context.settings.backendName)
                         .storesInFiles
@@ -85,7 +87,7 @@
                     do {
                         try await application.runService()
                     } catch {
-                        throw listen.configurationError(for: error) ?? error
+                        throw listen.listenFailure(for: error)
                     }
                 }
                 return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])

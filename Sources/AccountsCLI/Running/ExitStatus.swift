@@ -23,6 +23,8 @@ enum ExitStatus {
     static let configError: Int32 = 8
     /// The store committed a sign-up or login, but its session could not be saved.
     static let sessionNotSaved: Int32 = 10
+    /// `serve` cannot listen now (the port in use, the address not up): worth retrying.
+    static let cannotListen: Int32 = 11
     /// Interrupted at a prompt.
     static let interrupted: Int32 = 130
 
