@@ -13,7 +13,7 @@ enum GlobalSettings {
     // MARK: session
 
     static let sessionFile = GlobalSetting(
-        "session", .path("file", summary: "where the CLI keeps the signed-in session token (mode 0600)"))
+        "session", .path("file", summary: "where the CLI keeps its signed-in sessions, one per store (mode 0600)"))
     static let idleTimeoutMinutes = GlobalSetting(
         "session",
         .integer(

@@ -58,6 +58,16 @@ package struct CLIRunner: ~Copyable {
     package var storePath: String { root + "/data/accounts/accounts.sqlite" }
     package var sessionPath: String { root + "/state/accounts/session" }
 
+    /// The tokens in the sandbox's session file: every store's, or the one line of a file of the
+    /// earlier format.
+    package func savedTokens() throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: sessionPath))
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return [String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)]
+        }
+        return (object["sessions"] as? [[String: Any]] ?? []).compactMap { $0["token"] as? String }
+    }
+
     /// Runs `accounts` (or `executable`) with `arguments` and waits for it to exit, reading its
     /// output as `ChildProcess` does, for at most `limit` (then it is killed and `run` throws
     /// `Process.Overran`).

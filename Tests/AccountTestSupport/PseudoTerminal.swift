@@ -25,11 +25,16 @@ package final class PseudoTerminal: Sendable {
         package let description: String
     }
 
-    package init(executable: String, arguments: [String] = [], environment: [String: String]) throws {
+    /// Starts `executable` on a new pseudo-terminal of `columns` × 24; with `columns` 0 its
+    /// size is left unset (0 × 0), a width the app cannot tell, so it does not wrap.
+    package init(
+        executable: String, arguments: [String] = [], environment: [String: String], columns: UInt16 = 0
+    ) throws {
         var master: Int32 = -1
         var slave: Int32 = -1
         var name = [CChar](repeating: 0, count: 256)
-        guard openpty(&master, &slave, &name, nil, nil) == 0 else { throw Timeout(description: "openpty failed") }
+        var size = winsize(ws_row: columns == 0 ? 0 : 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &slave, &name, nil, &size) == 0 else { throw Timeout(description: "openpty failed") }
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
         defer { close(slave) }
@@ -111,11 +116,13 @@ package final class PseudoTerminal: Sendable {
         var lastLook = false
         while true {
             let (fresh, seen) = screen.withLock { screen in
-                let fresh = String(decoding: screen.output[screen.consumed...], as: UTF8.self)
-                guard let range = fresh.range(of: text) else { return (fresh, String?.none) }
-                let seen = String(fresh[..<range.upperBound])
-                screen.consumed += seen.utf8.count
-                return (fresh, seen)
+                // Matched as bytes: what the screen shows may hold bytes that are not UTF-8 (an
+                // echoed answer), which decoding would change the count of.
+                let bytes = Array(screen.output[screen.consumed...])
+                let fresh = String(decoding: bytes, as: UTF8.self)
+                guard let range = bytes.firstRange(of: Array(text.utf8)) else { return (fresh, String?.none) }
+                screen.consumed += range.upperBound
+                return (fresh, String(decoding: bytes[..<range.upperBound], as: UTF8.self))
             }
             if let seen { return seen }
             if lastLook { throw Timeout(description: "did not see '\(text)'; the screen shows:\n\(fresh)") }

@@ -225,14 +225,12 @@ struct CLITests {
         try await run(
             ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
             [password, password])
-        let firstToken = try String(contentsOfFile: cli.sessionPath, encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let firstToken = try #require(try cli.savedTokens().first)
         #expect(firstToken.count == 64)
         try await run(["whoami", "--json"])
         try await run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], ["Wrong-Kayak-42"])
         try await run(["login", "--email", "leesoon7@example.com", "--password-stdin", "--remember"], [password])
-        let secondToken = try String(contentsOfFile: cli.sessionPath, encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let secondToken = try #require(try cli.savedTokens().first)
         try await run(["passwd", "--password-stdin", "--json"], [password, newPassword, newPassword])
         try await run(["users", "show", "leesoon7@example.com", "--json"])
         try await run(["users", "list"])

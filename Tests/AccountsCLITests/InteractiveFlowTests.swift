@@ -335,7 +335,73 @@ struct InteractiveFlowTests {
         #expect(
             app.transcript.utf8.last == UInt8(ascii: "\n"),
             "the shell's prompt starts on a line of its own: \(app.transcript.suffix(40))")
+        #expect(
+            app.transcript.contains("\nCancelled; nothing unfinished was saved.\r\n"),
+            "the same message as Ctrl-D: \(app.transcript.suffix(80))")
         #expect(try await cli.run(["users", "count"]).stdout == "0\n")
+    }
+
+    @Test("Ctrl-C or Ctrl-D at the main menu quits: Goodbye, status 0", arguments: ["\u{3}", "\u{4}"])
+    func leaveTheMenu(_ key: String) async throws {
+        let cli = try CLIRunner("tty-menu-leave")
+        let app = try terminal(cli)
+        try await app.expect("Choose: ")
+        app.type(key)
+        #expect(try await app.waitForExit() == 0, "quitting from the menu is no cancellation")
+        #expect(app.transcript.contains("Goodbye.\r\n"), "\(app.transcript.suffix(80))")
+        #expect(!app.transcript.contains("Cancelled"))
+    }
+
+    @Test("a nickname that is not UTF-8 is refused at its prompt with its rule and asked again")
+    func brokenNicknameAtPrompt() async throws {
+        let cli = try CLIRunner("tty-nickname-utf8")
+        let app = try terminal(cli)
+        try await app.expect("Choose: ")
+        app.type("1\n")
+        try await app.expect("ID (email): ")
+        app.type("leesoon7@example.com\n")
+        try await app.expect("Nickname: ")
+        app.type(bytes: [0xFF, 0xFE] + Array("길동\n".utf8))
+        try await app.expect(AccountError.invalidNickname(.notUTF8).message(.english))
+        try await app.expect("Nickname: ")
+        app.type("\u{4}")
+        #expect(try await app.waitForExit() == 130)
+        #expect(try await cli.run(["users", "count"]).stdout == "0\n", "nothing was signed up")
+    }
+
+    @Test(
+        "rule text wraps between words to the terminal's width, Hangul counted two columns",
+        arguments: [
+            ("C.UTF-8", "Choose: ", "ID (email): ", Language.english), ("ko_KR.UTF-8", "선택: ", "아이디(이메일): ", .korean),
+        ])
+    func wrapsBetweenWords(_ locale: String, _ choose: String, _ idPrompt: String, _ language: Language) async throws {
+        let cli = try CLIRunner("tty-wrap")
+        let app = try PseudoTerminal(
+            executable: CLIRunner.executable, environment: cli.environment.merging(["LANG": locale]) { $1 }, columns: 40
+        )
+        try await app.expect(choose)
+        app.type("1\n")
+        try await app.expect(idPrompt)
+        app.type("\u{4}")
+        _ = try await app.waitForExit()
+        let lines = app.transcript.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
+        for line in lines {
+            #expect(Self.columns(line) <= 40, "wider than the terminal: \(line)")
+        }
+        let words = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(
+            words(lines.joined(separator: " ")).contains(words(RuleSummary.id(language))),
+            "the rule's words, each whole, in order: \(lines)")
+    }
+
+    /// The columns a terminal gives `text`: two for Hangul and other wide characters.
+    static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { total, scalar in
+            let wide =
+                (0x1100...0x115F).contains(scalar.value) || (0x2E80...0xA4CF).contains(scalar.value)
+                || (0xAC00...0xD7A3).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value)
+            return total + (wide ? 2 : 1)
+        }
     }
 
     @Test("without a terminal, accounts prints its help")

@@ -20,7 +20,8 @@ public struct AccountsCommand: AsyncParsableCommand {
                 Exit codes: 0 success, 1 verify found failures, 2 usage error, 3 invalid input, \
                 4 email taken, 5 invalid credentials or too many attempts, 6 not signed in, \
                 7 store error, 8 configuration error, 9 no such account, 10 signed up or in but the \
-                session could not be saved, 130 cancelled at a prompt.
+                session could not be saved, 11 serve cannot listen now (retry), 130 cancelled at a \
+                prompt.
                 """,
             version: AccountsVersion.current,
             subcommands: subcommands
@@ -52,7 +53,11 @@ public struct AccountsCommand: AsyncParsableCommand {
 
     /// `accounts` alone: the app's flow on a terminal, help otherwise.
     public func run() async throws {
-        try await AppCommand.openApp(try GlobalOptions.parse([]), helpMessage: Self.helpMessage())
+        guard AppCommand.hasTerminal else {
+            print(Self.helpMessage())
+            return
+        }
+        try await AppCommand.openApp(try GlobalOptions.parse([]))
     }
 }
 
@@ -64,23 +69,36 @@ struct AppCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
-        try await Self.openApp(options, helpMessage: AccountsCommand.helpMessage())
-    }
-
-    /// The app when standard input and output are a terminal; the help otherwise.
-    static func openApp(_ options: GlobalOptions, helpMessage: String) async throws {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            print(helpMessage)
+        guard Self.hasTerminal else {
+            // Asked for by name, the app is a usage error without a terminal (`accounts` alone
+            // prints the help instead): a script learns it from the status, or `--json`.
+            try await CommandContext.run(options) { _ in
+                throw UsageProblem(
+                    english:
+                        "The app needs a terminal (standard input and output); run it on one, or use the commands (accounts --help).",
+                    korean: "앱은 터미널(표준 입력과 출력)에서만 열 수 있습니다. 터미널에서 실행하거나 명령을 쓰세요 (accounts --help).")
+            }
             return
         }
+        try await Self.openApp(options)
+    }
+
+    /// Whether standard input and output are a terminal, which the app's prompts need.
+    static var hasTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// The app, on the terminal (`hasTerminal` checked by the caller).
+    static func openApp(_ options: GlobalOptions) async throws {
         try await CommandContext.run(options) { context in
             try await context.withService(creating: true) { service in
                 do {
                     try await InteractiveApp(context: context, service: service).run()
                 } catch is PromptCancelled {
-                    // Ctrl-D ends the app like Ctrl-C: status 130, so a script can tell it from a quit.
-                    print(InteractiveMessages(language: context.language).cancelled)
-                    throw ExitCode(ExitStatus.interrupted)
+                    // Ctrl-D in a form or at a question ends the app as Ctrl-C does there (at a
+                    // menu both quit, which `run` returns from).
+                    let io = TerminalIO(language: context.language)
+                    let (message, status) = io.farewell(.cancel)
+                    io.show(message)
+                    throw ExitCode(status)
                 }
             }
             return CommandReply(lines: [], fields: [], suppressJSON: true)

@@ -72,7 +72,7 @@ struct GlobalOptions: ParsableArguments, CommandOptions {
     var store: String?
 
     @Option(
-        name: .customLong("session-file"), help: "Where the signed-in session token is kept (mode 0600).",
+        name: .customLong("session-file"), help: "Where the signed-in sessions are kept, one per store (mode 0600).",
         completion: .file())
     var sessionFile: String?
 

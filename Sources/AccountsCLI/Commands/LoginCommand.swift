@@ -22,11 +22,10 @@ struct LoginCommand: AsyncParsableCommand {
             try context.sessionFile.prepareFolder()
             let password = try context.passwordReader(fromStandardInput: passwordStdin)
                 .read(context.messages.passwordPrompt, what: "password")
-            let replaced = try context.sessionFile.read()
-            let (signedIn, warning) = try await context.withService { service in
+            let (signedIn, warning) = try await context.withSession { service, session in
                 let signedIn = try await service.login(email: email, password: password, remember: remember)
                 let warning = try await context.keepSession(
-                    signedIn, replacing: replaced, accountCreated: false, service: service)
+                    signedIn, in: session, accountCreated: false, service: service)
                 return (signedIn, warning)
             }
             let welcome = context.messages.welcome(signedIn.profile)

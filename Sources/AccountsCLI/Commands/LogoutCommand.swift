@@ -10,14 +10,17 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let token = try context.sessionFile.read()
-            do {
-                try await context.withService { try await $0.logout(token: token) }
-            } catch AccountError.notSignedIn where token != nil {
-                try context.sessionFile.remove()
-                throw AccountError.notSignedIn
+            let warning = try await context.withSession { service, session in
+                guard let token = session.token else { throw session.notSignedIn() }
+                do {
+                    try await service.logout(token: token)
+                } catch AccountError.notSignedIn {
+                    // This store no longer knows its saved token: forget it, and only it.
+                    try session.forget()
+                    throw AccountError.notSignedIn
+                }
+                return context.forgetRevokedSession(session)
             }
-            let warning = context.forgetRevokedSession()
             return CommandReply(
                 lines: [context.messages.loggedOut], fields: [("message", .string(context.messages.loggedOut))],
                 warning: warning)

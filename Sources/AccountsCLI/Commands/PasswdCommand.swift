@@ -15,8 +15,8 @@ struct PasswdCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let token = try context.sessionFile.read()
-            return try await context.withService { service in
+            return try await context.withSession { service, session in
+                guard let token = session.token else { throw session.notSignedIn() }
                 _ = try await service.whoami(token: token, touching: false)
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
                 let current = try reader.read(context.messages.currentPasswordPrompt, what: "current password")

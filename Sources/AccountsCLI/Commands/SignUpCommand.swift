@@ -35,15 +35,14 @@ struct SignUpCommand: AsyncParsableCommand {
             try context.sessionFile.prepareFolder()
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
-            let replaced = try context.sessionFile.read()
-            let (signedIn, warning) = try await context.withService(creating: true) { service in
+            let (signedIn, warning) = try await context.withSession(creating: true) { service, session in
                 let signedIn = try await InvalidFields.naming(SignUpField.jsonNames) {
                     try await service.signUpListingBrokenRules(
                         email: email, password: password, confirmation: confirmation, nickname: nickname,
                         remember: remember)
                 }
                 let warning = try await context.keepSession(
-                    signedIn, replacing: replaced, accountCreated: true, service: service)
+                    signedIn, in: session, accountCreated: true, service: service)
                 return (signedIn, warning)
             }
             let welcome = context.messages.welcome(signedIn.profile)

@@ -12,13 +12,18 @@ struct StartCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let token = try context.sessionFile.read()
             let screen: StartScreen
             do {
-                screen = try await context.withService { try await $0.start(token: token) }
-            } catch AccountError.storeNotFound where token == nil {
-                // No session and no store yet (a fresh machine, a server schema not made yet):
-                // a guest, and nothing is created. With a saved session the store must exist.
+                screen = try await context.withSession { service, session in
+                    let screen = try await service.start(token: session.token)
+                    // A token the store no longer honours is stale: forget it (this store's only)
+                    // so the next run is clean.
+                    if case .guest = screen, session.token != nil { try session.forget() }
+                    return screen
+                }
+            } catch AccountError.storeNotFound where !context.hasSavedSessions {
+                // No store yet and no session saved (a fresh machine, a server schema not made
+                // yet): a guest, and nothing is created.
                 screen = .guest(sessionExpired: false)
             }
             switch screen {
@@ -30,8 +35,6 @@ struct StartCommand: AsyncParsableCommand {
                         ("message", .string(context.messages.welcome(profile))),
                     ])
             case .guest(let expired):
-                // A token the store no longer honours is stale: drop it so the next run is clean.
-                if token != nil { try context.sessionFile.remove() }
                 let lines = context.messages.guest(expired: expired)
                 return CommandReply(
                     lines: lines,

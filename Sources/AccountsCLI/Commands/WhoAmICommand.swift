@@ -9,8 +9,15 @@ struct WhoAmICommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            guard let token = try context.sessionFile.read() else { throw AccountError.notSignedIn }
-            let profile = try await context.withService { try await $0.whoami(token: token) }
+            let profile: AccountProfile
+            do {
+                profile = try await context.withSession { service, session in
+                    guard let token = session.token else { throw session.notSignedIn() }
+                    return try await service.whoami(token: token)
+                }
+            } catch AccountError.storeNotFound where !context.hasSavedSessions {
+                throw AccountError.notSignedIn
+            }
             return CommandReply(
                 lines: context.messages.profile(profile), fields: [("user", CommandContext.json(profile))])
         }

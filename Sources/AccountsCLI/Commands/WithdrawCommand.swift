@@ -17,8 +17,8 @@ struct WithdrawCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let token = try context.sessionFile.read()
-            return try await context.withService { service in
+            return try await context.withSession { service, session in
+                guard let token = session.token else { throw session.notSignedIn() }
                 let profile = try await service.whoami(token: token, touching: false)
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
                 if !yes && !TerminalPrompt.isAvailable {
@@ -39,7 +39,7 @@ struct WithdrawCommand: AsyncParsableCommand {
                 } catch AccountError.invalidCredentials {
                     throw WrongPassword(current: false)
                 }
-                let warning = context.forgetRevokedSession()
+                let warning = context.forgetRevokedSession(session)
                 let done = context.messages.withdrawn(profile.email)
                 return CommandReply(
                     lines: [done], fields: [("withdrawn", .bool(true)), ("message", .string(done))], warning: warning)

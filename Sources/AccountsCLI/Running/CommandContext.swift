@@ -138,6 +138,44 @@ struct CommandContext {
         }
     }
 
+    /// Opens the configured store and runs `body` with a service over it and the session saved
+    /// for this store (`creating` as for `withStore`). Sessions saved for other stores are not
+    /// read, replaced or removed by anything `body` does through the `StoreSession`.
+    func withSession<T>(
+        creating: Bool = false, _ body: (AccountService, StoreSession) async throws -> T
+    ) async throws -> T {
+        try await withService(creating: creating) { service in try await body(service, storeSession(service)) }
+    }
+
+    /// Whether any session is saved: a command that finds no store where it looks then reports
+    /// the missing store (most likely a mistyped path), where with none it is simply not signed
+    /// in (a fresh machine).
+    var hasSavedSessions: Bool {
+        !((try? sessionFile.sessions()) ?? []).isEmpty
+    }
+
+    private var location: String { settings.backend.location }
+
+    /// The open store's entry in the session file. A token of the earlier file format (no store
+    /// named) is this store's only when the store recognises it, as live or expired.
+    func storeSession(_ service: AccountService) async throws -> StoreSession {
+        let info = try await service.repository.storeInfo()
+        let store = SessionStore(backend: settings.backendName, location: location, storeID: info.storeID)
+        let saved = try sessionFile.sessions()
+        if let own = saved.first(where: { $0.store?.storeID == info.storeID }) {
+            return StoreSession(file: sessionFile, store: store, token: own.token, claimed: nil)
+        }
+        for earlier in saved where earlier.store == nil {
+            do {
+                _ = try await service.whoami(token: earlier.token, touching: false)
+            } catch AccountError.notSignedIn {
+                continue
+            } catch AccountError.sessionExpired {}
+            return StoreSession(file: sessionFile, store: store, token: earlier.token, claimed: earlier.token)
+        }
+        return StoreSession(file: sessionFile, store: store, token: nil, claimed: nil)
+    }
+
     private func makeService(_ repository: any UserRepository) -> AccountService {
         AccountService(
             repository: repository,
@@ -151,16 +189,16 @@ struct CommandContext {
             throttlePolicy: settings.throttlePolicy)
     }
 
-    /// Saves the token of a sign-up or login the store has committed, then revokes the session
-    /// it replaces. When the file cannot be written, the new session is revoked (no one holds
-    /// its token), the replaced one is kept, and `SessionNotSaved` says exactly what happened.
-    /// Returns a warning when the replaced session could not be revoked: the command itself
-    /// succeeded, so that is not its failure.
+    /// Saves the token of a sign-up or login the store has committed as `session`'s store's,
+    /// then revokes the session it replaces. When the file cannot be written, the new session
+    /// is revoked (no one holds its token), the replaced one is kept, and `SessionNotSaved` says
+    /// exactly what happened. Returns a warning when the replaced session could not be revoked:
+    /// the command itself succeeded, so that is not its failure.
     func keepSession(
-        _ signedIn: SignedInSession, replacing replaced: String?, accountCreated: Bool, service: AccountService
+        _ signedIn: SignedInSession, in session: StoreSession, accountCreated: Bool, service: AccountService
     ) async throws -> String? {
         do {
-            try sessionFile.save(signedIn.token)
+            try session.save(signedIn.token)
         } catch let cause {
             let revoked = (try? await service.logout(token: signedIn.token)) != nil
             throw SessionNotSaved(
@@ -168,19 +206,19 @@ struct CommandContext {
                 expiresAt: signedIn.expiresAt, cause: cause)
         }
         do {
-            try await service.revokeReplacedSession(replaced)
+            try await service.revokeReplacedSession(session.token)
             return nil
         } catch let error as AccountError {
             return messages.replacedSessionNotRevoked(error.message(language))
         }
     }
 
-    /// Removes the session file once the store has revoked its session (logout, withdrawal).
-    /// Returns a warning when it cannot: the token in it is useless now, and the command's work
-    /// in the store is done, so reporting the command as failed would be false.
-    func forgetRevokedSession() -> String? {
+    /// Forgets `session` once the store has revoked it (logout, withdrawal). Returns a warning
+    /// when it cannot: the token is useless now, and the command's work in the store is done,
+    /// so reporting the command as failed would be false.
+    func forgetRevokedSession(_ session: StoreSession) -> String? {
         do {
-            try sessionFile.remove()
+            try session.forget()
             return nil
         } catch {
             return messages.sessionFileNotRemoved(sessionFile.path, error.message(language))

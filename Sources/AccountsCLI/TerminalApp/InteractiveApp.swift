@@ -20,14 +20,15 @@ struct InteractiveApp {
     /// Runs until the user quits (or ends input, which throws `PromptCancelled`).
     func run() async throws {
         while true {
-            let token = try context.sessionFile.read()
+            let session = try await context.storeSession(service)
+            let token = session.token
             switch try await service.start(token: token) {
             case .member(let profile):
                 io.show(messages.welcome(profile))
                 io.show(text.signedInAs(profile.email))
-                guard try await memberMenu(profile: profile, token: token) else { return }
+                guard try await memberMenu(profile: profile, session: session) else { return }
             case .guest(let expired):
-                if token != nil { try context.sessionFile.remove() }
+                if token != nil { try session.forget() }
                 if expired { io.show(messages.guest(expired: true)[0]) }
                 guard try await guestMenu() else { return }
             }
@@ -39,7 +40,7 @@ struct InteractiveApp {
     /// Returns `false` to quit.
     private func guestMenu() async throws -> Bool {
         text.guestMenu.forEach(io.show)
-        switch try io.ask(text.choose).lowercased() {
+        switch try io.choose(text.choose).lowercased() {
         case "1": try await signUp()
         case "2": try await logIn()
         case "q": return quit()
@@ -48,15 +49,16 @@ struct InteractiveApp {
         return true
     }
 
-    private func memberMenu(profile: AccountProfile, token: String?) async throws -> Bool {
+    private func memberMenu(profile: AccountProfile, session: StoreSession) async throws -> Bool {
+        let token = session.token
         text.memberMenu.forEach(io.show)
-        switch try io.ask(text.choose).lowercased() {
+        switch try io.choose(text.choose).lowercased() {
         case "1":
             try await service.logout(token: token)
-            try context.sessionFile.remove()
+            try session.forget()
             io.show(messages.loggedOut)
         case "2": try await changePassword(profile: profile, token: token)
-        case "3": try await withdraw(profile: profile, token: token)
+        case "3": try await withdraw(profile: profile, session: session)
         case "q": return quit()
         default: io.show(text.unknownChoice)
         }
@@ -78,12 +80,16 @@ struct InteractiveApp {
                 confirmation: values[.confirmation] ?? "")[field]
         }
         var form = TerminalForm<SignUpField>([
-            .init(field: .email, prompt: text.idPrompt, rules: text.idRules) { answer, values in
+            .init(field: .email, prompt: text.idPrompt, rules: text.idRules, notUTF8: SignUpField.email.notUTF8) {
+                answer, values in
                 let broken = problems(.email, answer, values)
                 guard broken.isEmpty else { return broken }
                 return try await service.isRegistered(email: answer) ? [.emailTaken] : []
             },
-            .init(field: .nickname, prompt: text.nicknamePrompt, rules: text.nicknameRules) { answer, values in
+            .init(
+                field: .nickname, prompt: text.nicknamePrompt, rules: text.nicknameRules,
+                notUTF8: SignUpField.nickname.notUTF8
+            ) { answer, values in
                 problems(.nickname, answer, values)
             },
             .init(
@@ -129,7 +135,7 @@ struct InteractiveApp {
     /// the start screen with the wait.
     private func logIn() async throws {
         var form = TerminalForm<LoginField>([
-            .init(field: .id, prompt: text.idPrompt) { answer, _ in
+            .init(field: .id, prompt: text.idPrompt, notUTF8: SignUpField.email.notUTF8) { answer, _ in
                 EmailAddress.brokenRules(in: answer).map(AccountError.invalidEmail)
             },
             .init(field: .password, prompt: messages.passwordPrompt, hidden: true),
@@ -212,7 +218,7 @@ struct InteractiveApp {
     private enum WithdrawalField { case password }
 
     /// Only the word shown confirms; a wrong password is asked again; an empty one goes back.
-    private func withdraw(profile: AccountProfile, token: String?) async throws {
+    private func withdraw(profile: AccountProfile, session: StoreSession) async throws {
         guard try io.ask(messages.withdrawConfirmation(profile.email)) == text.confirmationWord else {
             io.show(messages.withdrawCancelled)
             return
@@ -226,8 +232,8 @@ struct InteractiveApp {
                 return
             }
             do {
-                try await service.withdraw(token: token, password: form[.password])
-                try context.sessionFile.remove()
+                try await service.withdraw(token: session.token, password: form[.password])
+                try session.forget()
                 io.show(messages.withdrawn(profile.email))
                 return
             } catch AccountError.invalidCredentials {
@@ -247,7 +253,7 @@ struct InteractiveApp {
     private func keep(_ signedIn: SignedInSession, accountCreated: Bool) async throws {
         do {
             _ = try await context.keepSession(
-                signedIn, replacing: nil, accountCreated: accountCreated, service: service)
+                signedIn, in: context.storeSession(service), accountCreated: accountCreated, service: service)
         } catch let unsaved as SessionNotSaved {
             io.show(unsaved.message(context.language))
         }

@@ -11,6 +11,30 @@ extension String {
         return columns >= width ? self : self + String(repeating: " ", count: width - columns)
     }
 
+    /// The text broken into lines of at most `width` columns at spaces, never inside a word
+    /// (Korean is written with spaces between words too); a word wider than `width` gets a line
+    /// of its own. The first line keeps the text's own indent; the others start with
+    /// `continuation`.
+    func wrapped(toColumns width: Int, continuation: String) -> [String] {
+        guard terminalColumns > width else { return [self] }
+        let indent = String(prefix { $0 == " " })
+        var lines: [String] = []
+        var line = indent
+        var lineIsEmpty = true
+        for word in dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: true) {
+            let word = String(word)
+            if !lineIsEmpty, line.terminalColumns + 1 + word.terminalColumns > width {
+                lines.append(line)
+                line = continuation
+                lineIsEmpty = true
+            }
+            line += (lineIsEmpty ? "" : " ") + word
+            lineIsEmpty = false
+        }
+        lines.append(line)
+        return lines
+    }
+
     /// East Asian Wide and Fullwidth ranges (Unicode's UAX #11), the ones text here can hold.
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {

@@ -11,6 +11,9 @@ struct TerminalForm<Field: Hashable> {
         let prompt: String
         var rules: String? = nil
         var hidden = false
+        /// The field's rule for a visible answer whose bytes are not UTF-8 (its own code, as the
+        /// command line and the pages refuse it); hidden answers are passwords.
+        var notUTF8 = AccountError.invalidPassword(.notUTF8)
         /// Every problem with `answer` given the fields before it (empty when accepted). May read
         /// the store (the sign-up ID's duplicate check), so store errors are thrown.
         var check: (_ answer: String, _ values: [Field: String]) async throws -> [AccountError] = { _, _ in [] }
@@ -46,9 +49,15 @@ struct TerminalForm<Field: Hashable> {
             showRules = false
             let answer: String
             do {
-                answer = entry.hidden ? try io.askHidden(entry.prompt) : try io.ask(entry.prompt)
+                if entry.hidden {
+                    answer = try io.askHidden(entry.prompt)
+                } else {
+                    // Never kept repaired: broken bytes break the field's rule and it is asked again.
+                    guard let read = try io.askStrictly(entry.prompt) else { throw entry.notUTF8 }
+                    answer = read
+                }
             } catch let error as AccountError {
-                // A secret that cannot be read as typed (broken UTF-8) is a broken rule too.
+                // An answer that cannot be read as typed (broken UTF-8) is a broken rule too.
                 io.show(problems: [error])
                 continue
             }

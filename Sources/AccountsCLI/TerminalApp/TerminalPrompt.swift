@@ -12,6 +12,10 @@ enum TerminalPrompt {
     nonisolated(unsafe) private static var savedSettings = termios()
     nonisolated(unsafe) private static var savedDescriptor: Int32 = -1
     nonisolated(unsafe) private static var echoIsOff = false
+    /// What Ctrl-C says and the status it exits with: set by the app before each prompt (see
+    /// `TerminalIO.Leaving`), so Ctrl-C and Ctrl-D leave every prompt the same way. `nil`
+    /// outside the app: the line is ended and the status is 130.
+    nonisolated(unsafe) static var interruption: (line: [UInt8], status: Int32)?
 
     /// Reads a line with echo off, as bytes (the caller decides how strictly to decode).
     static func readHiddenBytes(_ prompt: String, language: Language) throws -> [UInt8] {
@@ -38,16 +42,23 @@ enum TerminalPrompt {
         try PasswordReader.decodeSecret(try readHiddenBytes(prompt, language: language))
     }
 
-    static func readVisible(_ prompt: String, language: Language) throws -> String {
+    /// Reads a visible line as bytes (the caller decides how strictly to decode).
+    static func readVisibleBytes(_ prompt: String, language: Language) throws -> [UInt8] {
         try withTerminal(language) { fd in
             do {
-                return String(decoding: try readLine(fd, prompt), as: UTF8.self)
+                return try readLine(fd, prompt)
             } catch let cancelled as PromptCancelled {
                 // Ctrl-D leaves the cursor after the prompt; what follows starts on its own line.
                 _ = write(fd, "\n", 1)
                 throw cancelled
             }
         }
+    }
+
+    /// A visible line; broken UTF-8 is shown as `U+FFFD` (for answers that are compared, never
+    /// kept: a menu choice, a yes).
+    static func readVisible(_ prompt: String, language: Language) throws -> String {
+        String(decoding: try readVisibleBytes(prompt, language: language), as: UTF8.self)
     }
 
     /// Whether there is a controlling terminal to ask on.
@@ -70,8 +81,8 @@ enum TerminalPrompt {
     }
 
     /// Reads bytes up to a newline; end of input (Ctrl-D) cancels. Ctrl-C ends the prompt's line
-    /// (and puts echo back) before the process exits with 130, so the shell's prompt is not
-    /// left after ours, nor blind.
+    /// (and puts echo back) before the process exits — with 130, or as `interruption` says — so
+    /// the shell's prompt is not left after ours, nor blind.
     private static func readLine(_ fd: Int32, _ prompt: String) throws -> [UInt8] {
         savedDescriptor = fd
         let previous = signal(SIGINT) { _ in
@@ -79,7 +90,10 @@ enum TerminalPrompt {
                 tcsetattr(TerminalPrompt.savedDescriptor, TCSAFLUSH, &TerminalPrompt.savedSettings)
             }
             _ = write(TerminalPrompt.savedDescriptor, "\n", 1)
-            _exit(130)
+            guard let interruption = TerminalPrompt.interruption else { _exit(130) }
+            // Only async-signal-safe calls here: write(2) of bytes made before the prompt.
+            interruption.line.withUnsafeBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            _exit(interruption.status)
         }
         defer { signal(SIGINT, previous) }
         _ = prompt.withCString { write(fd, $0, strlen($0)) }
