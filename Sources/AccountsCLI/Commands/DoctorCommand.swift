@@ -40,6 +40,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 text.doctorIntegrity(damaged: checkup.isDamaged),
             ]
             lines += checkup.problems.map(text.doctorProblem)
+            lines += checkup.brokenRecords.map { text.doctorBrokenRecord($0.email, $0.rule) }
             lines.append(text.doctorUsers(checkup.users))
             lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
             if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
@@ -48,12 +49,27 @@ struct DoctorCommand: AsyncParsableCommand {
                 fields: [
                     ("backend", .string(context.settings.backendName)), ("integrity_ok", .bool(!checkup.isDamaged)),
                     ("problems", .array(checkup.problems.map(JSONValue.string))),
+                    (
+                        "broken_records",
+                        .array(
+                            checkup.brokenRecords.map {
+                                .object([
+                                    ("email", .string($0.email)), ("code", .string($0.rule.code)),
+                                    ("message", .string($0.rule.message(context.language))),
+                                ])
+                            })
+                    ),
                     ("users", .int(Int64(checkup.users))), ("expired_sessions", .int(Int64(checkup.expiredSessions))),
                     ("purged_sessions", .int(Int64(checkup.purgedSessions))),
                     ("removed_orphaned_sessions", .int(Int64(checkup.removedOrphanedSessions))),
                 ],
                 exitStatus: checkup.isDamaged ? ExitStatus.checksFailed : ExitStatus.success,
-                jsonError: checkup.isDamaged ? ("store_damaged", checkup.problems.joined(separator: "; ")) : nil)
+                jsonError: checkup.isDamaged
+                    ? (
+                        "store_damaged",
+                        (checkup.problems + checkup.brokenRecords.map { text.doctorBrokenRecord($0.email, $0.rule) })
+                            .joined(separator: "; ")
+                    ) : nil)
         }
     }
 }

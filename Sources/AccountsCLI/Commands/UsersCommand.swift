@@ -43,7 +43,10 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.run(options) { context in
                 let users = try await context.withAdministration { try await $0.accounts(after: after, limit: limit) }
-                let lines = users.map { "\($0.email)\t\($0.nickname)\t\($0.id.rawValue)" }
+                // Each field escaped whole, so a tab or line break in one cannot forge a column or row.
+                let lines = users.map {
+                    [$0.email, $0.nickname, $0.id.rawValue].map { VisibleText.escaping($0) }.joined(separator: "\t")
+                }
                 var fields: [(String, JSONValue)] = [("users", .array(users.map(CommandContext.json)))]
                 if users.count == limit, let last = users.last { fields.append(("next_after", .string(last.email))) }
                 return CommandReply(lines: lines, fields: fields)

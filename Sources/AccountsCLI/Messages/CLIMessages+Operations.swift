@@ -76,6 +76,6 @@ extension CLIMessages {
         ]
         // Values start at column 19 in both languages: the widest label, "Password changed:",
         // takes 17 columns, and Hangul two each.
-        return rows.map { row in ((ko ? row.korean : row.english) + ":").padding(18) + row.value }
+        return rows.map { row in ((ko ? row.korean : row.english) + ":").padding(18) + VisibleText.escaping(row.value) }
     }
 }

@@ -6,7 +6,8 @@ struct CLIMessages {
     let language: Language
     var ko: Bool { language == .korean }
 
-    func welcome(_ profile: AccountProfile) -> String { profile.welcome(language) }
+    /// The welcome line, one line whatever the stored nickname holds (see `VisibleText`).
+    func welcome(_ profile: AccountProfile) -> String { VisibleText.escaping(profile.welcome(language)) }
 
     var serverStopped: String { ko ? "서버를 멈췄고 저장소를 닫았습니다." : "Server stopped; the store is closed." }
 
@@ -31,8 +32,8 @@ struct CLIMessages {
     }
     func profile(_ user: AccountProfile) -> [String] {
         [
-            ko ? "닉네임: \(user.nickname)" : "Nickname: \(user.nickname)",
-            ko ? "이메일: \(user.email)" : "Email:    \(user.email)",
+            ko ? "닉네임: \(VisibleText.escaping(user.nickname))" : "Nickname: \(VisibleText.escaping(user.nickname))",
+            ko ? "이메일: \(VisibleText.escaping(user.email))" : "Email:    \(VisibleText.escaping(user.email))",
         ]
     }
 
@@ -76,6 +77,14 @@ struct CLIMessages {
     }
 
     func doctorProblem(_ problem: String) -> String { ko ? "  문제: \(problem)" : "  problem: \(problem)" }
+
+    /// An account whose record breaks `rule`; the email shown escaped (it may be the culprit).
+    func doctorBrokenRecord(_ email: String, _ rule: AccountError) -> String {
+        let shown = VisibleText.escaping(email)
+        return ko
+            ? "  규칙 위반: \(shown) 계정: \(rule.message(language))"
+            : "  rule broken: account \(shown): \(rule.message(language))"
+    }
 
     func doctorUsers(_ count: Int) -> String { ko ? "사용자:    \(count)명" : "users:     \(count)" }
 

@@ -1,6 +1,7 @@
 public import AccountBackendKit
+import AccountCore
 import ArgumentParser
-import JSONSupport
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,13 @@ public enum AccountsMain {
     /// `backends`; returns the exit status. An executable exits with
     /// ``runAndExit(_:backends:)`` instead.
     public static func run(_ arguments: [String], backends: BackendRegistry) async -> Int32 {
-        await CLIBackends.$registry.withValue(backends) { await run(arguments) }
+        // The process's own arguments carry raw bytes to check; strings an embedding program
+        // built have none.
+        let broken =
+            arguments == Array(CommandLine.arguments.dropFirst()) ? BrokenArguments.inProcessArguments() : []
+        return await CLIBackends.$registry.withValue(backends) {
+            await BrokenArguments.$found.withValue(broken) { await run(arguments) }
+        }
     }
 
     /// Runs the CLI like ``run(_:backends:)``, then exits the process with its status from the
@@ -55,24 +62,29 @@ public enum AccountsMain {
         } catch {
             // Parsing errors, help and version requests.
             let status = AccountsCommand.exitCode(for: error)
-            let message = AccountsCommand.fullMessage(for: error)
             if status == .success {
-                print(message)
+                print(AccountsCommand.fullMessage(for: error))
                 return ExitStatus.success
             }
-            if arguments.contains("--json") {
-                let failure = JSONValue.object([("code", .string("usage")), ("message", .string(message))])
-                print(JSONValue.object([("ok", .bool(false)), ("error", failure)]).serialized())
-            } else {
-                printError(message)
-            }
+            let language = Self.language(arguments)
+            let mistake = UsageMistake(error, arguments: arguments, language: language)
+            let printer = ReplyPrinter(json: arguments.contains("--json"), language: language)
+            printer.print(mistake)
             return ExitStatus.usage
         }
     }
 
-    private static func printError(_ message: String) {
-        var standardError = StandardError()
-        print(message, to: &standardError)
+    /// The language for a command line that did not parse: its `--lang`, else the locale's.
+    private static func language(_ arguments: [String]) -> Language {
+        for (index, argument) in arguments.enumerated() {
+            let value = argument.hasPrefix("--lang=") ? String(argument.dropFirst(7)) : nil
+            if let value = value ?? (argument == "--lang" && index + 1 < arguments.count ? arguments[index + 1] : nil),
+                let option = LanguageOption(rawValue: value)
+            {
+                return option.language
+            }
+        }
+        return Language.fromLocale(environment: ProcessInfo.processInfo.environment)
     }
 }
 

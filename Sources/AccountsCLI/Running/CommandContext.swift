@@ -51,6 +51,7 @@ struct CommandContext {
         let language = Self.language(options, environment: environment)
         let printer = ReplyPrinter(json: options.base.json, language: language)
         do {
+            try BrokenArguments.refuseAny()
             let (settings, effective) = try await Self.settings(
                 options, environment: environment, describing: describing)
             let context = CommandContext(

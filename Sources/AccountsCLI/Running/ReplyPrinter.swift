@@ -61,12 +61,24 @@ struct ReplyPrinter {
         }
     }
 
+    /// A command line that did not parse: the short message as any error's, and the usage in a
+    /// field of its own (`usage`) or on the lines after it.
+    func print(_ mistake: UsageMistake) {
+        if json {
+            printFailure(code: "usage", message: mistake.message, extra: [("usage", .string(mistake.usage))])
+        } else {
+            printFailure(code: "usage", message: mistake.message + (mistake.usage.isEmpty ? "" : "\n" + mistake.usage))
+        }
+    }
+
+    /// Every line for people goes out with hidden characters escaped (`VisibleText`), whatever
+    /// made it: a record's text, an argument echoed in an error, an engine's message.
     private func writeOut(_ line: String) {
-        Swift.print(line)
+        Swift.print(json ? line : VisibleText.escaping(line, keeping: VisibleText.layout))
     }
 
     private func writeError(_ line: String) {
         var standardError = StandardError()
-        Swift.print(line, to: &standardError)
+        Swift.print(VisibleText.escaping(line, keeping: VisibleText.layout), to: &standardError)
     }
 }
