@@ -205,6 +205,8 @@ let package = Package(
         ),
         // Embeds docs/openapi.json in AccountServer at build time (a few seconds on a clean build).
         .plugin(name: "EmbedOpenAPIDocument", capability: .buildTool(), dependencies: ["embed-text"]),
+        // Embeds the commit built from in AccountsCLI, for `accounts --version`.
+        .plugin(name: "EmbedBuildCommit", capability: .buildTool(), dependencies: ["embed-text"]),
         .executableTarget(name: "embed-text", path: "Plugins/EmbedText", swiftSettings: strict),
         .target(
             name: "AccountWeb",
@@ -226,7 +228,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // `accounts --version` names the commit of a development build.
+            plugins: ["EmbedBuildCommit"]
         ),
         .executableTarget(
             name: "accounts", dependencies: ["AccountsCLI", "StandardBackends"], swiftSettings: strict,

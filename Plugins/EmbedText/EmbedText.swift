@@ -2,7 +2,7 @@ import Foundation
 
 /// `embed-text INPUT OUTPUT TYPE PROPERTY`: writes a Swift file declaring `enum TYPE` with
 /// `static let PROPERTY`, a string holding INPUT's text exactly (without its last newline).
-/// The EmbedOpenAPIDocument plugin runs it at build time. INPUT must be valid UTF-8: a file that
+/// The EmbedOpenAPIDocument and EmbedBuildCommit plugins run it at build time. INPUT must be valid UTF-8: a file that
 /// is not is refused, never repaired. A `@main` type rather than top-level code, so that it also
 /// compiles where every executable is built as a library (the fuzzers' `-parse-as-library`).
 @main enum EmbedText {
@@ -19,8 +19,8 @@ import Foundation
         var hashes = "#"
         while text.contains("\"\"\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
         let swift = """
-            // Made at build time from \(URL(fileURLWithPath: input).lastPathComponent) by the \
-            EmbedOpenAPIDocument plugin: edit that file.
+            // Made at build time from \(URL(fileURLWithPath: input).lastPathComponent) by embed-text, \
+            run by one of the package's build-tool plugins.
 
             enum \(type) {
                 static let \(property) = \(hashes)\"\"\"
