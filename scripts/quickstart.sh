@@ -15,4 +15,4 @@ echo "== accounts verify   (the conformance suite, on a scratch store)"
 echo "== accounts start    (your store: \${XDG_DATA_HOME:-~/.local/share}/accounts/)"
 "$bin" start
 echo
-echo "Next: $bin signup --email YOURID@example.com --nickname YOU"
+echo "Next: $bin signup --email yourid@example.com --nickname YOU"

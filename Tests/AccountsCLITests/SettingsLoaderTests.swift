@@ -283,6 +283,11 @@ struct SettingsLoaderTests {
             let loaded = try await box.load(
                 .init(configFile: root.appendingPathComponent("Config/examples/\(backend).yaml").path))
             #expect(loaded.backendName == backend)
+            // Used in place (`--config Config/examples/sqlite.yaml`), an example must not put a
+            // store, with its password hashes, into the checkout.
+            #expect(
+                !loaded.backend.location.hasPrefix(root.path + "/"),
+                "Config/examples/\(backend).yaml puts its store in the checkout: \(loaded.backend.location)")
         }
     }
 }

@@ -1,0 +1,18 @@
+import AccountTestSupport
+import Foundation
+import Testing
+
+/// The quick start ends with a hint of what to run next; pasted as it is, it must work.
+@Suite("Quick-start hint")
+struct QuickStartHintTests {
+    @Test("the sign-up the quick start suggests succeeds when pasted")
+    func hintWorks() async throws {
+        let script = try String(contentsOfFile: PackageFiles.path("scripts/quickstart.sh"), encoding: .utf8)
+        let hint = try #require(script.firstMatch(of: /Next: \$bin (signup [^"]+)"/)?.1, "the script's hint")
+        let arguments = hint.split(separator: " ").map(String.init)
+        let cli = try CLIRunner("quickstart-hint")
+        let password = "Tangerine-Kayak-42"
+        let result = try await cli.run(arguments + ["--password-stdin"], stdin: [password, password])
+        #expect(result.status == 0, "`accounts \(hint)`: \(result.stderr)")
+    }
+}
