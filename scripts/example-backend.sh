@@ -38,7 +38,7 @@ accounts verify --backend journal
 accounts ---completion signup -- --backend 0 0 "" >"$home/completion.txt"
 grep -qx "journal" "$home/completion.txt" || fail "completing --backend does not offer journal: $(cat "$home/completion.txt")"
 # Its default traits are off, so no HTTP stack came along, and `accounts serve` is not there.
-expect_status 2 "Unexpected argument 'serve'" "$bin/accounts" serve
+expect_status 2 "'serve' is not in this build of accounts: it was built without the package trait Server." "$bin/accounts" serve
 
 echo "== its options are checked like the standard backends' (typed errors naming the key)"
 expect_status 8 "journal.sync" env ACCOUNTS_JOURNAL_SYNC=sometimes "$bin/accounts" users count --backend journal

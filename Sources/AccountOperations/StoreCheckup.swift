@@ -6,7 +6,7 @@ public struct StoreCheckup: Sendable {
     public let info: StoreInfo
     /// The backend's integrity findings other than "ok" (empty for a sound store).
     public let problems: [String]
-    /// The accounts that break a rule the store promises (``UserRecord/brokenRules``), each
+    /// The accounts that break a rule the store promises (`UserRecord.brokenRules`), each
     /// with the first rule it breaks, in the order walked.
     public let brokenRecords: [(email: String, rule: AccountError)]
     /// Users walked.

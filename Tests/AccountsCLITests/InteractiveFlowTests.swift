@@ -15,13 +15,18 @@ struct InteractiveFlowTests {
         try PseudoTerminal(executable: CLIRunner.executable, environment: cli.environment.merging(extra) { $1 })
     }
 
-    /// From the start screen to the sign-up form's password prompt, with a valid, free ID.
-    func openSignUpForm(_ app: PseudoTerminal) async throws {
+    /// From the start screen to the sign-up form's nickname prompt, with a valid, free ID.
+    func openSignUpFormAtNickname(_ app: PseudoTerminal) async throws {
         try await app.expect("Choose: ")
         app.type("1\n")
         try await app.expect("ID (email): ")
         app.type("leesoon7@example.com\n")
         try await app.expect("Nickname: ")
+    }
+
+    /// From the start screen to the sign-up form's password prompt, with a valid, free ID.
+    func openSignUpForm(_ app: PseudoTerminal) async throws {
+        try await openSignUpFormAtNickname(app)
         app.type("이순신\n")
         try await app.expect("Password: ")
     }
@@ -356,11 +361,7 @@ struct InteractiveFlowTests {
     func brokenNicknameAtPrompt() async throws {
         let cli = try CLIRunner("tty-nickname-utf8")
         let app = try terminal(cli)
-        try await app.expect("Choose: ")
-        app.type("1\n")
-        try await app.expect("ID (email): ")
-        app.type("leesoon7@example.com\n")
-        try await app.expect("Nickname: ")
+        try await openSignUpFormAtNickname(app)
         app.type(bytes: [0xFF, 0xFE] + Array("길동\n".utf8))
         try await app.expect(AccountError.invalidNickname(.notUTF8).message(.english))
         try await app.expect("Nickname: ")

@@ -49,6 +49,12 @@ struct UsageMistake {
                 path.append(argument)
                 continue
             }
+            if path == ["accounts"], argument == "serve" {
+                // Left out by the package trait `Server` (an embedding package's build).
+                return korean
+                    ? "이 accounts에는 serve가 없습니다: 패키지 트레이트 Server 없이 빌드되었습니다."
+                    : "'serve' is not in this build of accounts: it was built without the package trait Server."
+            }
             let owner = path.joined(separator: " ")
             let nearest = names.map { (name: $0, distance: EditDistance.between(argument, $0)) }
                 .filter { $0.distance <= 2 || $0.name.hasPrefix(argument) }
