@@ -133,6 +133,8 @@ public struct AccountWebPages: Sendable {
             form = try await FormBody.read(request, limit: api.maxBodyBytes)
         } catch FormProblem.tooLarge {
             return .failure(FormRejection(status: .contentTooLarge, message: visit.text.unreadableForm))
+        } catch FormProblem.cutShort {
+            return .failure(FormRejection(status: .badRequest, message: visit.text.unreadableForm))
         } catch {
             return .failure(FormRejection(status: .unsupportedMediaType, message: visit.text.unreadableForm))
         }

@@ -26,6 +26,11 @@ struct FormBody: Sendable {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw FormProblem.tooLarge
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The client's connection ended or broke before the body did.
+            throw FormProblem.cutShort
         }
         return parse(Array(buffer.readableBytesView))
     }
@@ -89,6 +94,8 @@ struct FormBody: Sendable {
 enum FormProblem: Error, Sendable {
     case unsupportedMediaType
     case tooLarge
+    /// The body ended before its `Content-Length`.
+    case cutShort
     /// The form token is missing or is not the browser's.
     case staleForm
 }

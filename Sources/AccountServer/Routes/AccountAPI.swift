@@ -190,6 +190,12 @@ public struct AccountAPI: Sendable {
             buffer = try await request.body.collect(upTo: maxBodyBytes)
         } catch is NIOTooManyBytesError {
             throw RequestProblem(kind: .tooLarge(limit: maxBodyBytes))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // Reading the body fails only when the client's connection ends or breaks before
+            // the body does: a 400 for the client (if it still reads), never a store failure.
+            throw RequestProblem(kind: .malformed(.cutShort))
         }
         guard buffer.readableBytes > 0 else { throw RequestProblem(kind: .malformed(.empty)) }
         let data = Data(buffer: buffer)

@@ -25,6 +25,9 @@ struct RequestProblem: Error {
     /// What is wrong with a JSON body.
     enum BodyFault: Equatable {
         case empty
+        /// The connection ended (or failed) before the whole body came: the client's fault, as
+        /// its `Content-Length` promised more than it sent.
+        case cutShort
         case notJSON
         case notObject
         case missing(field: String)
@@ -36,6 +39,9 @@ struct RequestProblem: Error {
             let korean = language == .korean
             switch self {
             case .empty: return korean ? "본문이 비어 있습니다" : "it is empty"
+            case .cutShort:
+                return korean
+                    ? "본문이 Content-Length보다 짧게 끝났습니다" : "it ended before the length its Content-Length announced"
             case .notJSON: return korean ? "올바른 JSON이 아닙니다" : "not valid JSON"
             case .notObject: return korean ? "JSON 객체가 아닙니다" : "not a JSON object"
             case .missing(let field): return korean ? "\"\(field)\" 필드가 없습니다" : "the field \"\(field)\" is missing"
