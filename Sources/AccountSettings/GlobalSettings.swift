@@ -131,6 +131,11 @@ enum GlobalSettings {
         .integer(
             "password_checks_per_minute", in: 1...1_000_000, default: ServerDefaults.passwordChecksPerMinute,
             summary: "password changes and withdrawals one client may try per minute (429 beyond)"))
+    static let clientIPv6PrefixLength = GlobalSetting(
+        "server",
+        .integer(
+            "client_ipv6_prefix", in: 1...128, default: ServerDefaults.clientIPv6PrefixLength,
+            summary: "the IPv6 prefix length that is one client for the per-minute limits"))
     static let hashingConcurrency = GlobalSetting(
         "server",
         .integer(
@@ -174,7 +179,8 @@ enum GlobalSettings {
     static let serverKeys: [SettingKey] = [
         host.key, port.key, maxBodyBytes.key, idleTimeoutSeconds.key, requestTimeoutSeconds.key, trustedProxies.key,
         monitoringClients.key, corsOrigins.key, signUpsPerMinute.key, loginsPerMinute.key,
-        passwordChecksPerMinute.key, hashingConcurrency.key, hashingQueue.key, healthMinFreeMiB.key, webPages.key,
+        passwordChecksPerMinute.key, clientIPv6PrefixLength.key, hashingConcurrency.key, hashingQueue.key,
+        healthMinFreeMiB.key, webPages.key,
         secureCookies.key, tlsCertificate.key, tlsKey.key,
     ]
 }

@@ -26,6 +26,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var loginsPerMinute: Int
     /// Password changes and withdrawals one client may try per minute.
     public var passwordChecksPerMinute: Int
+    /// The IPv6 prefix length that is one client for those limits.
+    public var clientIPv6PrefixLength: Int
     /// Argon2id computations run at once (0: one per core).
     public var hashingConcurrency: Int
     /// Requests that may wait for a hashing slot; one more is answered 503 at once.
@@ -50,6 +52,7 @@ public struct ServerSettings: Sendable, Equatable {
         monitoringClients: [String] = ServerDefaults.monitoringClients, corsOrigins: [String] = [],
         signUpsPerMinute: Int = ServerDefaults.signUpsPerMinute, loginsPerMinute: Int = ServerDefaults.loginsPerMinute,
         passwordChecksPerMinute: Int = ServerDefaults.passwordChecksPerMinute,
+        clientIPv6PrefixLength: Int = ServerDefaults.clientIPv6PrefixLength,
         hashingConcurrency: Int = ServerDefaults.hashingConcurrency, hashingQueue: Int = ServerDefaults.hashingQueue,
         healthMinFreeMiB: Int = ServerDefaults.healthMinFreeMiB, webPages: Bool = ServerDefaults.webPages,
         secureCookies: Bool = ServerDefaults.secureCookies, tlsCertificatePath: String? = nil,
@@ -66,6 +69,7 @@ public struct ServerSettings: Sendable, Equatable {
         self.signUpsPerMinute = signUpsPerMinute
         self.loginsPerMinute = loginsPerMinute
         self.passwordChecksPerMinute = passwordChecksPerMinute
+        self.clientIPv6PrefixLength = clientIPv6PrefixLength
         self.hashingConcurrency = hashingConcurrency
         self.hashingQueue = hashingQueue
         self.healthMinFreeMiB = healthMinFreeMiB

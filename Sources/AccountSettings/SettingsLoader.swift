@@ -238,6 +238,7 @@ public enum SettingsLoader {
             signUpsPerMinute: try read(GlobalSettings.signUpsPerMinute),
             loginsPerMinute: try read(GlobalSettings.loginsPerMinute),
             passwordChecksPerMinute: try read(GlobalSettings.passwordChecksPerMinute),
+            clientIPv6PrefixLength: try read(GlobalSettings.clientIPv6PrefixLength),
             hashingConcurrency: try read(GlobalSettings.hashingConcurrency),
             hashingQueue: try read(GlobalSettings.hashingQueue),
             healthMinFreeMiB: try read(GlobalSettings.healthMinFreeMiB),

@@ -10,8 +10,11 @@ struct FieldModel {
     var errors: [String] = []
 
     var values: [String: Any] {
+        // A password is never written into a page, whatever the form kept: the HTML would hold
+        // it in clear (in the browser's cache, a proxy's, a screenshot of the source).
         var values: [String: Any] = [
-            "name": name, "label": label, "type": type, "value": value, "autocomplete": autocomplete,
+            "name": name, "label": label, "type": type, "value": type == "password" ? "" : value,
+            "autocomplete": autocomplete,
             "errors": errors, "invalid": !errors.isEmpty,
             "describedBy": ((rules == nil ? [] : ["\(name)-rules"]) + ["\(name)-error"]).joined(separator: " "),
         ]

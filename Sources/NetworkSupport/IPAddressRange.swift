@@ -58,6 +58,23 @@ public struct IPAddressRange: Sendable, Hashable, CustomStringConvertible {
         address.isIPv4 == isIPv4 && address.value & mask == network
     }
 
+    /// The client `address` counts as for a limit: an IPv4 address itself, an IPv6 address its
+    /// first `ipv6PrefixLength` bits (every address of one /64 is one client by default, as its
+    /// owner can use them all); text that is not an address, itself.
+    public static func clientKey(_ address: String, ipv6PrefixLength: Int) -> String {
+        guard let parsed = Address(address) else { return address }
+        if parsed.isIPv4 { return "v4 " + String(parsed.value.low) }
+        let masked = parsed.value & Bits.prefix(ipv6PrefixLength, of: 128)
+        return "v6 " + String(masked.high, radix: 16) + ":" + String(masked.low, radix: 16) + "/"
+            + String(ipv6PrefixLength)
+    }
+
+    /// Whether `text` is one IP address as a socket or a proxy writes it (`192.0.2.7`, `::1`),
+    /// not a block, a name or anything else.
+    public static func isAddress(_ text: String) -> Bool {
+        Address(text) != nil
+    }
+
     /// Why `text` is refused, or `nil` when it is an address or a block (the shape of
     /// `WebOrigin.problem(_:)`, for a `config_invalid` message).
     public static func problem(_ text: String) -> String? {

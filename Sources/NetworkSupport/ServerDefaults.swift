@@ -21,6 +21,9 @@ public enum ServerDefaults {
     public static let loginsPerMinute = 30
     /// Password changes and withdrawals one client may try per minute.
     public static let passwordChecksPerMinute = 10
+    /// The IPv6 prefix length that makes one client for the limits: a /64 is one network's
+    /// (a home's, a phone's), whose every address its owner can use.
+    public static let clientIPv6PrefixLength = 64
     /// Argon2id computations at once (0: one per core).
     public static let hashingConcurrency = 0
     /// Requests that may wait for a hashing slot; one more is answered 503.

@@ -15,23 +15,69 @@ struct AbuseTests {
     static let signUp = #"{"email":"leesoon7@example.com","password":"Tangerine-Kayak-42","nickname":"이순신"}"#
     static let unknownLogin = #"{"email":"nobody77@example.com","password":"Tangerine-Kayak-42"}"#
 
-    @Test("a client over its login limit gets 429 with Retry-After until the next minute")
+    @Test("a client over its login limit gets 429 until its bucket refills, with no window edge to use twice")
     func loginLimit() async throws {
         let limits = ClientLimits(signUpsPerMinute: 10, loginsPerMinute: 3, passwordChecksPerMinute: 10)
         try await LiveServer.with(Backends.sqlite, limits: limits) { server throws in
+            // The tries at the end of a clock minute: a per-minute window would start afresh
+            // a second later.
+            server.clock.advance(seconds: 59)
             for _ in 1...3 {
                 #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin).status == 401)
             }
             let limited = try await server.send(.POST, "/v1/login", json: Self.unknownLogin)
             #expect(limited.status == 429)
             #expect(limited.code == "too_many_attempts")
-            #expect(limited.headers.first(name: "Retry-After") == "60")
+            #expect(limited.headers.first(name: "Retry-After") == "20", "3 a minute: one try every 20 s")
+            #expect(
+                limited.json["message"] as? String
+                    == "Too many login attempts from your address; try again in 20 seconds.")
             // X-Forwarded-For from a peer that is not a trusted proxy changes nothing.
             let spoofed = try await server.send(
                 .POST, "/v1/login", json: Self.unknownLogin, headers: [("X-Forwarded-For", "203.0.113.9")])
             #expect(spoofed.status == 429)
-            server.clock.advance(seconds: 60)
+            server.clock.advance(seconds: 1)
+            #expect(
+                try await server.send(.POST, "/v1/login", json: Self.unknownLogin).status == 429,
+                "a new clock minute is no new allowance")
+            server.clock.advance(seconds: 19)
             #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin).status == 401)
+            #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin).status == 429)
+        }
+    }
+
+    @Test("each limit's message names its own cause: sign-ups are not failed attempts")
+    func signUpLimitMessage() async throws {
+        let limits = ClientLimits(signUpsPerMinute: 2, loginsPerMinute: 30, passwordChecksPerMinute: 10)
+        try await LiveServer.with(Backends.sqlite, limits: limits) { server throws in
+            for (index, name) in ["leesoon1", "leesoon2", "leesoon3"].enumerated() {
+                let body = #"{"email":"\#(name)@example.com","password":"\#(Self.password)","nickname":"이순신"}"#
+                let answer = try await server.send(.POST, "/v1/signup", json: body)
+                if index < 2 {
+                    #expect(answer.status == 201, "\(answer.json)")
+                } else {
+                    #expect(answer.status == 429)
+                    let message = try #require(answer.json["message"] as? String)
+                    #expect(message.hasPrefix("Too many sign-ups from your address; try again in"), "\(message)")
+                    #expect(!message.contains("failed"), "\(message)")
+                }
+            }
+        }
+    }
+
+    @Test("an IPv6 client is its /64: another address of it shares the limit, another /64 does not")
+    func ipv6Network() async throws {
+        let limits = ClientLimits(signUpsPerMinute: 10, loginsPerMinute: 2, passwordChecksPerMinute: 10)
+        try await LiveServer.with(Backends.sqlite, limits: limits, trustedProxies: ["127.0.0.1"]) { server throws in
+            for (client, expected) in [
+                ("2001:db8:0:7::1", 401), ("2001:db8:0:7::2", 401), ("2001:db8:0:7:ffff::3", 429),
+                ("2001:db8:0:8::1", 401),
+            ] {
+                let status = try await server.send(
+                    .POST, "/v1/login", json: Self.unknownLogin, headers: [("X-Forwarded-For", client)]
+                ).status
+                #expect(status == expected, "\(client)")
+            }
         }
     }
 
@@ -70,6 +116,35 @@ struct AbuseTests {
             #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin, headers: claimed).status == 429)
             let other = [("X-Forwarded-For", "203.0.113.8")]
             #expect(try await server.send(.POST, "/v1/login", json: Self.unknownLogin, headers: other).status == 401)
+        }
+    }
+
+    @Test("a forwarded entry that is not an address is never the client: the proxy itself is")
+    func forwardedGarbage() async throws {
+        let limits = ClientLimits(signUpsPerMinute: 10, loginsPerMinute: 2, passwordChecksPerMinute: 10)
+        try await LiveServer.with(Backends.sqlite, limits: limits, trustedProxies: ["127.0.0.1"]) { server throws in
+            // Each a different string: counted per string, none would reach the limit of 2.
+            for (garbage, expected) in [("garbage", 401), ("203.0.113.9:4444", 401), ("evil.example", 429)] {
+                let status = try await server.send(
+                    .POST, "/v1/login", json: Self.unknownLogin, headers: [("X-Forwarded-For", garbage)]
+                ).status
+                #expect(status == expected, "\(garbage)")
+            }
+            #expect(server.log.text.contains("client=127.0.0.1"), "the peer is logged as the client")
+            #expect(!server.log.text.contains("client=garbage"), "\(server.log.text)")
+        }
+    }
+
+    @Test("every answer, JSON errors and the metrics included, says nosniff")
+    func noSniff() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            for (method, path) in [(HTTPMethod.GET, "/v1/me"), (.GET, "/healthz"), (.GET, "/nope"), (.GET, "/metrics")]
+            {
+                let answer = try await server.send(method, path)
+                #expect(answer.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path)")
+            }
+            let login = try await server.send(.POST, "/v1/login", json: Self.unknownLogin)
+            #expect(login.headers.first(name: "X-Content-Type-Options") == "nosniff")
         }
     }
 

@@ -76,7 +76,7 @@ EXPECT = {
         "wrongPassword": "비밀번호가 올바르지 않습니다",
         "confirmWithdraw": "확인란을 선택하세요",
         "welcome": "{nick} 님 환영합니다.",
-        "start": "시작",
+        "start": "AccountStore에 오신 것을 환영합니다",
         "loggedOut": "로그아웃했습니다.",
         "withdrawn": "탈퇴했습니다.",
         "passwordChanged": "비밀번호를 변경했습니다.",
@@ -338,7 +338,7 @@ class Flow:
         b.go("/signup")
         self.button_disabled(True, "an empty sign-up form")
         if self.javascript and self.language == "en":
-            self.tab_order(["email", "password", "confirmation", "nickname", "remember"], "signup")
+            self.tab_order(["email", "nickname", "password", "confirmation", "remember"], "signup")
         self.page_checks("signup-empty")
         valid = {"email": self.email, "password": STRONG, "confirmation": STRONG, "nickname": self.nick}
         breaks = [
@@ -380,10 +380,11 @@ class Flow:
         self.check(b.path == "/signup", "a taken ID stays on the form")
         self.contains(b.errors("email"), "taken", "the taken ID, next to the ID field")
         self.check(b.value("nickname") == self.nick, "the nickname is kept after a taken ID")
-        self.check(b.value("password") == STRONG and b.value("confirmation") == STRONG,
-                   "the passwords are kept after a taken ID")
+        self.check(b.value("password") == "" and b.value("confirmation") == "",
+                   "no password is written back into the page after a taken ID")
+        self.check(STRONG not in b.driver.page_source, "the page's source holds no password")
         self.page_checks("signup-taken")
-        b.fill({"email": self.email})
+        b.fill({"email": self.email, "password": STRONG, "confirmation": STRONG})
         self.button_disabled(False, "a new ID")
         b.submit()
         self.check(b.path == "/welcome", f"a sign-up goes to welcome (at {b.path})")

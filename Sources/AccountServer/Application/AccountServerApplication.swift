@@ -109,7 +109,7 @@ public enum AccountServerApplication {
             try await api.respond(request, context, style: .native) { _ in
                 guard api.isMonitoringClient(request, context) else { throw RequestProblem(kind: .monitoringOnly) }
                 return Response(
-                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    status: .ok, headers: .answer("text/plain; version=0.0.4; charset=utf-8"),
                     body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))
             }
         }

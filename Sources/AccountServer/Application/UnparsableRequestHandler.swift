@@ -103,9 +103,8 @@ public final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChan
         let body = ByteBuffer(string: APIBody.failure(code: failure.code, message: failure.message).serialized())
         let head = HTTPResponse(
             status: failure.status,
-            headerFields: [
-                .contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes),
-                .connection: "close", .requestID: id,
+            headerFields: HTTPFields.jsonAnswer + [
+                .contentLength: String(body.readableBytes), .connection: "close", .requestID: id,
             ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)

@@ -62,6 +62,11 @@ package struct APIFailure: Error, HTTPResponseError {
                 ? "요청이 제한 시간을 넘었습니다. 처리가 아직 끝나지 않았을 수 있으니 결과를 확인한 뒤 다시 시도하세요."
                 : "The request took too long; it may still take effect, so check before trying again."
             retryAfterSeconds = 1
+        case let limited as ClientLimitExceeded:
+            status = .tooManyRequests
+            code = AccountError.tooManyAttempts(retryAfterSeconds: limited.retryAfterSeconds).code
+            message = limited.message(language)
+            retryAfterSeconds = limited.retryAfterSeconds
         case let busy as ServerBusy:
             status = .serviceUnavailable
             code = "server_busy"
@@ -158,7 +163,7 @@ package struct APIFailure: Error, HTTPResponseError {
     }
 
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        var headers = HTTPFields.jsonAnswer
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let allowedMethods { headers[.allow] = allowedMethods.joined(separator: ", ") }

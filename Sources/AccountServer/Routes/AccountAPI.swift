@@ -74,7 +74,7 @@ public struct AccountAPI: Sendable {
             limits: [
                 .signUp: limits.signUpsPerMinute, .login: limits.loginsPerMinute,
                 .passwordCheck: limits.passwordChecksPerMinute,
-            ], clock: clock)
+            ], ipv6PrefixLength: limits.ipv6PrefixLength, clock: clock)
         self.gate = gate
         clientAddress = ClientAddress(trustedProxies: trustedProxies.compactMap(IPAddressRange.init))
         self.monitoringClients = monitoringClients.compactMap(IPAddressRange.init)
@@ -103,7 +103,7 @@ public struct AccountAPI: Sendable {
         addStrapiRoutes(to: router.group("api"))
         router.getWithHead("openapi.json") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                status: .ok, headers: .jsonAnswer,
                 body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
         router.getWithHead("healthz") { request, context in
@@ -247,9 +247,10 @@ public struct AccountAPI: Sendable {
     }
 
     func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
+        var headers = HTTPFields.jsonAnswer
+        headers[.cacheControl] = "no-store"
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
     }
 }
 
@@ -261,15 +262,19 @@ public struct ClientLimits: Sendable {
     public var loginsPerMinute: Int
     /// Password changes and withdrawals.
     public var passwordChecksPerMinute: Int
+    /// The IPv6 prefix that is one client (64: a network, not one of its many addresses).
+    public var ipv6PrefixLength: Int
 
     /// The defaults of `accounts serve`.
     public init(
         signUpsPerMinute: Int = ServerDefaults.signUpsPerMinute, loginsPerMinute: Int = ServerDefaults.loginsPerMinute,
-        passwordChecksPerMinute: Int = ServerDefaults.passwordChecksPerMinute
+        passwordChecksPerMinute: Int = ServerDefaults.passwordChecksPerMinute,
+        ipv6PrefixLength: Int = ServerDefaults.clientIPv6PrefixLength
     ) {
         self.signUpsPerMinute = signUpsPerMinute
         self.loginsPerMinute = loginsPerMinute
         self.passwordChecksPerMinute = passwordChecksPerMinute
+        self.ipv6PrefixLength = ipv6PrefixLength
     }
 }
 

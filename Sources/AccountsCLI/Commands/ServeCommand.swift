@@ -58,7 +58,8 @@
                                 minimumFreeBytes: Int64(server.healthMinFreeMiB) << 20) : nil,
                         limits: ClientLimits(
                             signUpsPerMinute: server.signUpsPerMinute, loginsPerMinute: server.loginsPerMinute,
-                            passwordChecksPerMinute: server.passwordChecksPerMinute),
+                            passwordChecksPerMinute: server.passwordChecksPerMinute,
+                            ipv6PrefixLength: server.clientIPv6PrefixLength),
                         trustedProxies: server.trustedProxies, monitoringClients: server.monitoringClients,
                         gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
                         maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds))
