@@ -166,6 +166,11 @@ enum GlobalSettings {
         .path("tls_certificate", summary: "a PEM certificate chain: serve HTTPS directly (with server.tls_key)"))
     static let tlsKey = GlobalSetting(
         "server", .path("tls_key", summary: "the PEM private key of server.tls_certificate"))
+    static let hstsMaxAgeSeconds = GlobalSetting(
+        "server",
+        .integer(
+            "hsts_max_age", in: 0...63_072_000, default: ServerDefaults.hstsMaxAgeSeconds,
+            summary: "Strict-Transport-Security max-age in seconds when serving HTTPS directly (0: none)"))
 
     /// Every global key but `backend`, in the order `accounts config` and the reference list them.
     static let keys: [SettingKey] =
@@ -181,6 +186,6 @@ enum GlobalSettings {
         monitoringClients.key, corsOrigins.key, signUpsPerMinute.key, loginsPerMinute.key,
         passwordChecksPerMinute.key, clientIPv6PrefixLength.key, hashingConcurrency.key, hashingQueue.key,
         healthMinFreeMiB.key, webPages.key,
-        secureCookies.key, tlsCertificate.key, tlsKey.key,
+        secureCookies.key, tlsCertificate.key, tlsKey.key, hstsMaxAgeSeconds.key,
     ]
 }

@@ -43,6 +43,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var tlsCertificatePath: String?
     /// The PEM private key of ``tlsCertificatePath``.
     public var tlsKeyPath: String?
+    /// `Strict-Transport-Security`'s max-age when serving HTTPS directly (0: none).
+    public var hstsMaxAgeSeconds: Int
 
     /// The defaults of every key (`ServerDefaults`, which the settings' declarations take too).
     public init(
@@ -56,7 +58,7 @@ public struct ServerSettings: Sendable, Equatable {
         hashingConcurrency: Int = ServerDefaults.hashingConcurrency, hashingQueue: Int = ServerDefaults.hashingQueue,
         healthMinFreeMiB: Int = ServerDefaults.healthMinFreeMiB, webPages: Bool = ServerDefaults.webPages,
         secureCookies: Bool = ServerDefaults.secureCookies, tlsCertificatePath: String? = nil,
-        tlsKeyPath: String? = nil
+        tlsKeyPath: String? = nil, hstsMaxAgeSeconds: Int = ServerDefaults.hstsMaxAgeSeconds
     ) {
         self.host = host
         self.port = port
@@ -77,5 +79,6 @@ public struct ServerSettings: Sendable, Equatable {
         self.secureCookies = secureCookies
         self.tlsCertificatePath = tlsCertificatePath
         self.tlsKeyPath = tlsKeyPath
+        self.hstsMaxAgeSeconds = hstsMaxAgeSeconds
     }
 }

@@ -244,7 +244,8 @@ public enum SettingsLoader {
             healthMinFreeMiB: try read(GlobalSettings.healthMinFreeMiB),
             webPages: try read(GlobalSettings.webPages),
             secureCookies: try read(GlobalSettings.secureCookies),
-            tlsCertificatePath: certificate, tlsKeyPath: key)
+            tlsCertificatePath: certificate, tlsKeyPath: key,
+            hstsMaxAgeSeconds: try read(GlobalSettings.hstsMaxAgeSeconds))
     }
 
     /// One backend's section: every option (defaults filled in) and where its store is.

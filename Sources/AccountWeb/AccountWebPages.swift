@@ -125,9 +125,13 @@ public struct AccountWebPages: Sendable {
         return failure
     }
 
-    /// Reads a posted form and checks its form token; a form that cannot be read or carries
-    /// the wrong token gets a page saying nothing was changed.
+    /// Refuses a form another site posted, then reads the form and checks its form token; a
+    /// form that cannot be read or carries the wrong token gets a page saying nothing was
+    /// changed.
     func postedForm(_ request: Request, visit: WebVisit) async -> Result<FormBody, FormRejection> {
+        if CrossSiteRequest.isCrossSite(request) {
+            return .failure(FormRejection(status: .forbidden, message: visit.text.crossSiteForm))
+        }
         let form: FormBody
         do {
             form = try await FormBody.read(request, limit: api.maxBodyBytes)

@@ -54,13 +54,16 @@ struct PageText: Sendable {
     }
     var passwordMissing: String { ko ? "비밀번호를 입력하세요." : "Enter your password." }
     var currentPasswordMissing: String { ko ? "현재 비밀번호를 입력하세요." : "Enter your current password." }
-    var wrongCurrentPassword: String { ko ? "현재 비밀번호가 올바르지 않습니다." : "The current password is incorrect." }
-    var wrongPassword: String { ko ? "비밀번호가 올바르지 않습니다." : "The password is incorrect." }
 
     var staleForm: String {
         ko
             ? "양식이 만료되었습니다. 다시 입력한 뒤 제출하세요. 아무것도 변경되지 않았습니다."
             : "This form had expired; fill it in and send it again. Nothing was changed."
+    }
+    var crossSiteForm: String {
+        ko
+            ? "다른 사이트에서 보낸 양식은 받지 않습니다. 아무것도 변경되지 않았습니다."
+            : "This form was sent from another site, which is refused; nothing was changed."
     }
     var unreadableForm: String {
         ko ? "양식을 읽을 수 없습니다. 아무것도 변경되지 않았습니다." : "The form could not be read; nothing was changed."

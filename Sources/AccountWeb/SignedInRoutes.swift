@@ -96,10 +96,10 @@ extension AccountWebPages {
                     confirmation: entry.confirmation)
             }
             return redirect("/welcome?notice=password_changed")
-        } catch AccountError.invalidCredentials {
-            entry.currentErrors = [visit.text.wrongCurrentPassword]
+        } catch let wrong as AccountError where wrong == .wrongPassword(current: true) {
+            entry.currentErrors = [wrong.message(visit.language)]
             entry.current = ""
-            return passwordPage(entry, visit: visit, status: .unauthorized)
+            return passwordPage(entry, visit: visit, status: .forbidden)
         } catch let error as AccountError where error == .notSignedIn || error == .sessionExpired {
             return response(for: Redirect(location: "/?notice=session_expired", clearsSession: true))
         } catch {
@@ -125,9 +125,9 @@ extension AccountWebPages {
                 try await service.withdraw(token: token, password: entry.password)
             }
             return redirect("/?notice=withdrawn", cookies: [cookies.clearedSession()])
-        } catch AccountError.invalidCredentials {
-            entry.passwordErrors = [visit.text.wrongPassword]
-            return withdrawPage(entry, visit: visit, status: .unauthorized)
+        } catch let wrong as AccountError where wrong == .wrongPassword(current: false) {
+            entry.passwordErrors = [wrong.message(visit.language)]
+            return withdrawPage(entry, visit: visit, status: .forbidden)
         } catch let error as AccountError where error == .notSignedIn || error == .sessionExpired {
             return response(for: Redirect(location: "/?notice=session_expired", clearsSession: true))
         } catch {

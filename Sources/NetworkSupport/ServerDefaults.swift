@@ -30,6 +30,9 @@ public enum ServerDefaults {
     public static let hashingQueue = 32
     /// Below this many MiB free under the store, `/healthz` answers 503.
     public static let healthMinFreeMiB = 64
+    /// `Strict-Transport-Security`'s max-age when the server speaks HTTPS itself: a year, as
+    /// browsers' preload lists ask; 0 sends none.
+    public static let hstsMaxAgeSeconds = 31_536_000
     /// Whether the web pages are served beside the API.
     public static let webPages = true
     /// Whether the pages' cookies are marked `Secure` (only right when the site is reached over

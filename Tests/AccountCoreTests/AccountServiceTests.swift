@@ -154,7 +154,7 @@ struct AccountServiceTests {
                     try await h.service.changePassword(
                         token: first.token, currentPassword: "Wrong-Kayak-42", newPassword: newPassword,
                         confirmation: newPassword)
-                } == .invalidCredentials)
+                } == .wrongPassword(current: true))
             #expect(
                 await accountError {
                     try await h.service.changePassword(
@@ -219,7 +219,7 @@ struct AccountServiceTests {
             let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: true)
             #expect(
                 await accountError { try await h.service.withdraw(token: first.token, password: "Wrong-Kayak-42") }
-                    == .invalidCredentials)
+                    == .wrongPassword(current: false))
             #expect(try await h.repository.userCount() == 1)
             try await h.service.withdraw(token: first.token, password: password)
             #expect(try await h.repository.userCount() == 0)
@@ -245,10 +245,10 @@ struct AccountServiceTests {
                     try await h.service.changePassword(
                         token: signedIn.token, currentPassword: "Wrong-Kayak-42", newPassword: newPassword,
                         confirmation: newPassword)
-                } == .invalidCredentials)
+                } == .wrongPassword(current: true))
             #expect(
                 await accountError { try await h.service.withdraw(token: signedIn.token, password: "Wrong-Kayak-42") }
-                    == .invalidCredentials)
+                    == .wrongPassword(current: false))
             // What passwd and withdraw check first, at the CLI, changes nothing either.
             _ = try await h.service.whoami(token: signedIn.token, touching: false)
             #expect(try await h.repository.session(tokenHash: tokenHash) == before)

@@ -142,6 +142,7 @@ struct AbuseTests {
             {
                 let answer = try await server.send(method, path)
                 #expect(answer.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path)")
+                #expect(answer.headers.first(name: "Strict-Transport-Security") == nil, "no HSTS over plain HTTP")
             }
             let login = try await server.send(.POST, "/v1/login", json: Self.unknownLogin)
             #expect(login.headers.first(name: "X-Content-Type-Options") == "nosniff")

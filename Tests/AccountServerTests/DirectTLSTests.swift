@@ -10,7 +10,7 @@ import Testing
 @Suite("accounts serve over HTTPS")
 struct DirectTLSTests {
     @Test(
-        "with server.tls_certificate and server.tls_key it serves HTTPS, and the pages' cookies are Secure",
+        "with server.tls_certificate and server.tls_key it serves HTTPS with HSTS, and the pages' cookies are Secure",
         .enabled(if: TestCertificate.isAvailable, Comment(rawValue: TestCertificate.skipReason)))
     func https() async throws {
         let runner = try CLIRunner("serve-tls")
@@ -30,9 +30,11 @@ struct DirectTLSTests {
             let health = try await client.execute(
                 HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/healthz"), timeout: .seconds(30))
             #expect(health.status == .ok)
+            #expect(health.headers.first(name: "Strict-Transport-Security") == "max-age=31536000")
             let page = try await client.execute(
                 HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/signup"), timeout: .seconds(30))
             #expect(page.headers["Set-Cookie"].contains { $0.hasPrefix("accounts_form=") && $0.contains("Secure") })
+            #expect(page.headers.first(name: "Strict-Transport-Security") == "max-age=31536000", "pages too")
             await #expect(throws: (any Error).self, "plain HTTP is not answered on the HTTPS port") {
                 _ = try await plain.execute(
                     HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/healthz"), timeout: .seconds(10))

@@ -76,9 +76,9 @@ struct NativeAPITests {
     static let expected = [
         "signup 201 -", "signup again 409 email_taken", "signup with a bad ID 400 invalid_email", "me 200 -",
         "login 200 -", "login with a wrong password 401 invalid_credentials",
-        "password with a wrong current one 401 invalid_credentials", "password 200 -",
+        "password with a wrong current one 403 wrong_password", "password 200 -",
         "me with the other session 401 not_signed_in", "me with the session used 200 -", "logout 200 -",
-        "me after logout 401 not_signed_in", "withdraw with a wrong password 401 invalid_credentials",
+        "me after logout 401 not_signed_in", "withdraw with a wrong password 403 wrong_password",
         "withdraw 200 -", "me after withdrawal 401 not_signed_in", "healthz 200 -",
     ]
 

@@ -62,7 +62,8 @@ final class PageClient: Sendable {
     }
 
     func send(
-        _ method: HTTPMethod, _ path: String, body: String?, contentType: String?, accept: String? = nil
+        _ method: HTTPMethod, _ path: String, body: String?, contentType: String?, accept: String? = nil,
+        headers extra: [(String, String)] = []
     ) async throws -> Page {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
@@ -70,6 +71,7 @@ final class PageClient: Sendable {
         if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         if let acceptLanguage { request.headers.add(name: "Accept-Language", value: acceptLanguage) }
         if let accept { request.headers.add(name: "Accept", value: accept) }
+        for (name, value) in extra { request.headers.add(name: name, value: value) }
         let cookies = state.withLock { $0.jar.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
         if !cookies.isEmpty { request.headers.add(name: "Cookie", value: cookies) }
         let response = try await client.execute(request, timeout: .seconds(60))

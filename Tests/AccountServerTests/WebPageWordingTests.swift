@@ -63,12 +63,7 @@ struct WebPageWordingTests {
     @Test("a form field that is not UTF-8 is refused with its own rule, and nothing is stored")
     func brokenUTF8Field() async throws {
         try await WebPagesTests.withPages { server, browser in
-            _ = try await browser.get("/signup")
-            let token = try #require(browser.formToken)
-            let password = WebPagesTests.password
-            let body =
-                "email=minsu01%40example.com&nickname=%FF%FE%EA%B8%B8%EB%8F%99&password=\(password)"
-                + "&confirmation=\(password)&csrf=\(token)"
+            let body = try await WebPagesTests.signUpForm(browser, nickname: "%FF%FE%EA%B8%B8%EB%8F%99")
             let page = try await browser.send(
                 .POST, "/signup", body: body, contentType: "application/x-www-form-urlencoded")
             #expect(page.status == 400)
@@ -83,6 +78,33 @@ struct WebPageWordingTests {
                 .POST, "/signup", body: malformed, contentType: "application/x-www-form-urlencoded")
             #expect(refused.status == 400, "a % without two hex digits is no value either")
             #expect(try await server.repository.userCount() == 0)
+        }
+    }
+}
+
+/// Forms another site posts are refused before any work, whatever token they carry.
+@Suite("Cross-site forms")
+struct CrossSiteFormTests {
+    @Test(
+        "a cross-site post is refused and changes nothing; a same-origin one is taken",
+        arguments: [
+            [("Sec-Fetch-Site", "cross-site")], [("Origin", "https://evil.example")],
+            [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")], [("Origin", "null")],
+        ])
+    func refused(_ headers: [(String, String)]) async throws {
+        try await WebPagesTests.withPages { server, browser in
+            let body = try await WebPagesTests.signUpForm(browser, nickname: "Minsu")
+            let refused = try await browser.send(
+                .POST, "/signup", body: body, contentType: "application/x-www-form-urlencoded", headers: headers)
+            #expect(refused.status == 403, "\(headers)")
+            #expect(refused.html.contains("sent from another site"), "\(refused.html)")
+            #expect(try await server.repository.userCount() == 0)
+
+            let sameOrigin = try await browser.send(
+                .POST, "/signup", body: body, contentType: "application/x-www-form-urlencoded",
+                headers: [("Origin", "http://127.0.0.1:\(server.port)"), ("Sec-Fetch-Site", "same-origin")])
+            #expect(sameOrigin.status == 303, "the browser's own post still signs up")
+            #expect(try await server.repository.userCount() == 1)
         }
     }
 }

@@ -57,7 +57,7 @@ struct CLITests {
         #expect(again.status == 0, "the email is free after withdrawal")
     }
 
-    @Test("a wrong password in passwd and withdraw is invalid_credentials without mentioning an email")
+    @Test("a wrong password in passwd and withdraw is wrong_password, without mentioning an email")
     func wrongPasswordWithoutEmail() async throws {
         let cli = try CLIRunner("wrong-password")
         try await cli.run(
@@ -70,7 +70,10 @@ struct CLITests {
         let withdraw = try await cli.run(
             ["withdraw", "--yes", "--password-stdin", "--json"], stdin: ["Wrong-Kayak-42"])
         #expect(withdraw.status == 5)
-        #expect(withdraw.errorCode == "invalid_credentials")
+        #expect(withdraw.errorCode == "wrong_password")
+        #expect(
+            try withdraw.json()["error"].flatMap { ($0 as? [String: Any])?["message"] as? String }
+                == "The password is incorrect.")
         #expect(!withdraw.stdout.lowercased().contains("email"), "\(withdraw.stdout)")
         #expect(try await cli.run(["users", "count"]).stdout == "1\n", "nothing was withdrawn")
     }

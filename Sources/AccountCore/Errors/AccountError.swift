@@ -11,6 +11,10 @@ public enum AccountError: Error, Sendable, Hashable {
     case invalidNickname(NicknameRule)
     case emailTaken
     case invalidCredentials
+    /// A signed-in user's password, asked again to confirm a change (`current`: the password
+    /// change's current password) or a withdrawal, was wrong. Not `invalidCredentials`: no
+    /// email was given, and the session is still valid.
+    case wrongPassword(current: Bool)
     case tooManyAttempts(retryAfterSeconds: Int64)
     case notSignedIn
     case sessionExpired
@@ -38,6 +42,7 @@ public enum AccountError: Error, Sendable, Hashable {
         case .invalidNickname: "invalid_nickname"
         case .emailTaken: "email_taken"
         case .invalidCredentials: "invalid_credentials"
+        case .wrongPassword: "wrong_password"
         case .tooManyAttempts: "too_many_attempts"
         case .notSignedIn: "not_signed_in"
         case .sessionExpired: "session_expired"
@@ -57,7 +62,7 @@ public enum AccountError: Error, Sendable, Hashable {
     /// Every code, in a stable order (the *Error codes* article groups them by exit status).
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
-        "email_taken", "invalid_credentials", "too_many_attempts", "not_signed_in", "session_expired",
+        "email_taken", "invalid_credentials", "wrong_password", "too_many_attempts", "not_signed_in", "session_expired",
         "store_corrupted", "store_version_unsupported", "store_kind_mismatch", "store_busy", "store_io",
         "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",
     ]

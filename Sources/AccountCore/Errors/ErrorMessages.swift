@@ -21,6 +21,13 @@ enum ErrorMessages {
             return korean ? "이미 사용 중인 아이디(이메일)입니다." : "This email is already registered."
         case .invalidCredentials:
             return korean ? "이메일 또는 비밀번호가 올바르지 않습니다." : "The email or password is incorrect."
+        case .wrongPassword(let current):
+            switch (korean, current) {
+            case (true, true): return "현재 비밀번호가 올바르지 않습니다."
+            case (true, false): return "비밀번호가 올바르지 않습니다."
+            case (false, true): return "The current password is incorrect."
+            case (false, false): return "The password is incorrect."
+            }
         case .tooManyAttempts(let seconds):
             return korean
                 ? "로그인 실패가 너무 많습니다. \(seconds)초 후에 다시 시도하세요."

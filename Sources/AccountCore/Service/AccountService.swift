@@ -163,7 +163,8 @@ public struct AccountService: Sendable {
     /// in one repository call. The session used for the change stays valid.
     /// - Throws: `notSignedIn` or `sessionExpired` first, then the first rule the new password
     ///   breaks (`invalidPassword`, `weakPassword`, `passwordMismatch`), then
-    ///   `invalidCredentials` or `tooManyAttempts` for the current password, or a store error.
+    ///   `wrongPassword(current: true)` or `tooManyAttempts` for the current password, or a store
+    ///   error.
     ///   `changePasswordListingBrokenRules` reports every broken rule instead.
     public func changePassword(
         token: String?, currentPassword: String, newPassword: String, confirmation: String
@@ -185,7 +186,9 @@ public struct AccountService: Sendable {
             for: AccountProfile(user), current: currentPassword, newPassword: newPassword, confirmation: confirmation)
         if let invalid = InvalidForm(check) { throw invalid }
         let normalized = PasswordPolicy.normalize(newPassword)
-        let hash = try await checkPassword(currentPassword, of: user) { hasher in try hasher.hash(normalized) }
+        let hash = try await checkPassword(currentPassword, of: user, mismatch: .wrongPassword(current: true)) {
+            hasher in try hasher.hash(normalized)
+        }
         guard
             try await repository.updatePassword(
                 userID: user.id, passwordHash: hash, changedAt: clock.now(),
@@ -193,11 +196,12 @@ public struct AccountService: Sendable {
         else { throw AccountError.notSignedIn }
     }
 
-    /// Checks the password, then deletes the user and every one of its sessions. The email is
-    /// free to sign up again afterwards.
+    /// Checks the password (`wrongPassword(current: false)` when it does not match), then
+    /// deletes the user and every one of its sessions. The email is free to sign up again
+    /// afterwards.
     public func withdraw(token: String?, password: String) async throws {
         let (user, _) = try await signedInUser(token: token, touching: false)
-        try await checkPassword(password, of: user)
+        try await checkPassword(password, of: user, mismatch: .wrongPassword(current: false))
         guard try await repository.deleteUser(id: user.id) else { throw AccountError.notSignedIn }
     }
 
@@ -222,8 +226,10 @@ public struct AccountService: Sendable {
     }
 
     /// Verifies `password` against `user`, honouring and updating the throttle.
-    private func checkPassword(_ password: String, of user: UserRecord) async throws {
-        try await checkPassword(password, of: user) { _ in () }
+    private func checkPassword(
+        _ password: String, of user: UserRecord, mismatch: AccountError = .invalidCredentials
+    ) async throws {
+        try await checkPassword(password, of: user, mismatch: mismatch) { _ in () }
     }
 
     /// Verifies `password` against `user`, honouring and updating the throttle, and when it
@@ -231,7 +237,7 @@ public struct AccountService: Sendable {
     /// turn of the scheduler: a password change waits for one hashing slot, not two, and is
     /// never refused between its check and its hash. Returns what `andThen` returned.
     private func checkPassword<Result: Sendable>(
-        _ password: String, of user: UserRecord,
+        _ password: String, of user: UserRecord, mismatch: AccountError = .invalidCredentials,
         andThen work: @Sendable (any PasswordHasher) throws -> Result
     ) async throws -> Result {
         let now = clock.now()
@@ -249,7 +255,7 @@ public struct AccountService: Sendable {
         switch outcome {
         case .mismatched:
             _ = try await repository.recordLoginFailure(userID: user.id, at: now)
-            throw AccountError.invalidCredentials
+            throw mismatch
         case .matched(let result):
             if user.failedLoginCount > 0 { try await repository.resetLoginFailures(userID: user.id) }
             return result

@@ -5,6 +5,7 @@ import HummingbirdTLS
 public import Logging
 import NIOCore
 public import NIOSSL
+public import NetworkSupport
 
 /// How `accounts serve` listens.
 public struct ListenSettings: Sendable {
@@ -18,16 +19,20 @@ public struct ListenSettings: Sendable {
     public var corsOrigins: [String]
     /// Serve HTTPS with these files; plain HTTP when `nil` (behind a TLS proxy, say).
     public var tls: TLSFiles?
+    /// With ``tls``, every answer carries `Strict-Transport-Security: max-age=` this (0: none).
+    public var hstsMaxAgeSeconds: Int
 
     /// - Parameters: see the properties.
     public init(
-        host: String, port: Int, idleTimeoutSeconds: Int, corsOrigins: [String] = [], tls: TLSFiles? = nil
+        host: String, port: Int, idleTimeoutSeconds: Int, corsOrigins: [String] = [], tls: TLSFiles? = nil,
+        hstsMaxAgeSeconds: Int = ServerDefaults.hstsMaxAgeSeconds
     ) {
         self.host = host
         self.port = port
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.corsOrigins = corsOrigins
         self.tls = tls
+        self.hstsMaxAgeSeconds = hstsMaxAgeSeconds
     }
 
     /// `https` with TLS files, else `http`.
@@ -105,6 +110,9 @@ public enum AccountServerApplication {
         let metrics = ServerMetrics(gate: api.gate, storeDisk: api.storeDisk, log: logWriter)
         router.add(middleware: RequestLogMiddleware(metrics: metrics, clientAddress: api.clientAddress))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
+        if listen.tls != nil, listen.hstsMaxAgeSeconds > 0 {
+            router.add(middleware: StrictTransportMiddleware(maxAgeSeconds: listen.hstsMaxAgeSeconds))
+        }
         router.getWithHead("metrics") { request, context in
             try await api.respond(request, context, style: .native) { _ in
                 guard api.isMonitoringClient(request, context) else { throw RequestProblem(kind: .monitoringOnly) }

@@ -106,6 +106,9 @@ package struct APIFailure: Error, HTTPResponseError {
             // Strapi answers a taken email and wrong credentials with 400, and its clients
             // expect that; the native API says 409 and 401.
             if style == .strapi, account == .emailTaken || account == .invalidCredentials { status = .badRequest }
+            // Strapi answers a wrong current password with 400 ("The provided current password
+            // is invalid"); the native API's 403 keeps 401 for a session that is gone.
+            if style == .strapi, case .wrongPassword = account { status = .badRequest }
             self.status = status
             retryAfterSeconds = retryAfter
         default:
@@ -126,6 +129,7 @@ package struct APIFailure: Error, HTTPResponseError {
         case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname: (.badRequest, nil)
         case .emailTaken: (.conflict, nil)
         case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
+        case .wrongPassword: (.forbidden, nil)
         case .tooManyAttempts(let seconds): (.tooManyRequests, max(1, seconds))
         case .storeBusy: (.serviceUnavailable, 1)
         default: (.internalServerError, nil)

@@ -23,13 +23,9 @@ struct PasswdCommand: AsyncParsableCommand {
                 let new = try reader.read(context.messages.newPasswordPrompt, what: "new password")
                 let confirmation = try reader.read(
                     context.messages.confirmNewPasswordPrompt, what: "new password confirmation")
-                do {
-                    try await InvalidFields.naming(NewPasswordField.jsonNames) {
-                        try await service.changePasswordListingBrokenRules(
-                            token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
-                    }
-                } catch AccountError.invalidCredentials {
-                    throw WrongPassword(current: true)
+                try await InvalidFields.naming(NewPasswordField.jsonNames) {
+                    try await service.changePasswordListingBrokenRules(
+                        token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
                 }
                 return CommandReply(
                     lines: [context.messages.passwordChanged],

@@ -37,7 +37,7 @@
                     corsOrigins: server.corsOrigins,
                     tls: server.tlsCertificatePath.flatMap { certificate in
                         server.tlsKeyPath.map { TLSFiles(certificatePath: certificate, keyPath: $0) }
-                    })
+                    }, hstsMaxAgeSeconds: server.hstsMaxAgeSeconds)
                 // Requests hand their lines to the writer's thread and never wait for standard
                 // error; what is still queued is written when the server stops.
                 let log = LogLineWriter()

@@ -34,11 +34,7 @@ struct WithdrawCommand: AsyncParsableCommand {
                         exitStatus: ExitStatus.usage, jsonError: ("cancelled", context.messages.withdrawCancelled))
                 }
                 let password = try reader.read(context.messages.passwordPrompt, what: "password")
-                do {
-                    try await service.withdraw(token: token, password: password)
-                } catch AccountError.invalidCredentials {
-                    throw WrongPassword(current: false)
-                }
+                try await service.withdraw(token: token, password: password)
                 let warning = context.forgetRevokedSession(session)
                 let done = context.messages.withdrawn(profile.email)
                 return CommandReply(

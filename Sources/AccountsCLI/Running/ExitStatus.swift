@@ -33,7 +33,7 @@ enum ExitStatus {
         case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidExport:
             invalidInput
         case .emailTaken: emailTaken
-        case .invalidCredentials, .tooManyAttempts: invalidCredentials
+        case .invalidCredentials, .wrongPassword, .tooManyAttempts: invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
         case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty,
             .storeNotFound:

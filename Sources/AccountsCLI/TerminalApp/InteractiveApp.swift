@@ -200,8 +200,8 @@ struct InteractiveApp {
                     confirmation: form[.confirmation])
                 io.show(messages.passwordChanged)
                 return
-            } catch AccountError.invalidCredentials {
-                io.show("  ✗ " + WrongPassword(current: true).message(context.language))
+            } catch AccountError.wrongPassword {
+                io.show(problems: [.wrongPassword(current: true)])
                 form.clear(.current)
             } catch let error as AccountError where !error.isStoreFailure {
                 io.show(problems: [error])
@@ -236,8 +236,8 @@ struct InteractiveApp {
                 try session.forget()
                 io.show(messages.withdrawn(profile.email))
                 return
-            } catch AccountError.invalidCredentials {
-                io.show("  ✗ " + WrongPassword(current: false).message(context.language))
+            } catch AccountError.wrongPassword {
+                io.show(problems: [.wrongPassword(current: false)])
                 form.clear(.password)
             } catch let error as AccountError where !error.isStoreFailure {
                 io.show(problems: [error])
