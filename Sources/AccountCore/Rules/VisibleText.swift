@@ -29,9 +29,4 @@ public enum VisibleText {
         }
         return visible
     }
-
-    /// Whether `text` holds a character ``escaping(_:keeping:)`` would escape.
-    public static func hasHiddenCharacters(_ text: String) -> Bool {
-        text.contains { character in character.unicodeScalars.contains { Nickname.isHidden($0, in: character) } }
-    }
 }

@@ -59,11 +59,6 @@ struct SessionTokenFile {
         return contents.sessions
     }
 
-    /// The token saved for `store`, if any (a token of no known store is not returned here).
-    func token(for store: SessionStore) throws(AccountError) -> String? {
-        try sessions().first { $0.store?.storeID == store.storeID }?.token
-    }
-
     /// Saves `token` as `store`'s session, replacing only that store's (and `claimed`, a token
     /// of the earlier format that the store recognised), atomically with mode 0600.
     func save(_ token: String, for store: SessionStore, claiming claimed: String? = nil) throws(AccountError) {
