@@ -186,7 +186,7 @@ let package = Package(
         .target(
             name: "AccountServer",
             dependencies: [
-                "AccountCore", "JSONSupport", "NetworkSupport",
+                "AccountCore", "AccountCrypto", "JSONSupport", "NetworkSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -211,7 +211,7 @@ let package = Package(
         .target(
             name: "AccountWeb",
             dependencies: [
-                "AccountCore", "AccountServer",
+                "AccountCore", "AccountCrypto", "AccountServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

@@ -6,7 +6,8 @@ public struct AccountDetails: Sendable, Hashable {
     public let profile: AccountProfile
     /// When the password was last set.
     public let passwordChangedAt: Timestamp
-    /// Failed logins since the last success (the throttle's counter).
+    /// Wrong passwords since the last success, from anywhere (the CLI waits by this count; a
+    /// server's clients never do).
     public let failedLoginCount: Int
     /// Sessions the store holds for the account, expired ones included until purged.
     public let sessionCount: Int

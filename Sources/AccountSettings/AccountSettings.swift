@@ -23,7 +23,7 @@ public struct AccountSettings: Sendable {
     /// Session lifetimes.
     public var sessionPolicy: SessionPolicy
     /// Failed-login throttling.
-    public var throttlePolicy: ThrottlePolicy
+    public var throttlePolicy: LoginThrottlePolicy
     /// Argon2id passes.
     public var hashOpsLimit: Int
     /// Argon2id memory in KiB.

@@ -5,7 +5,7 @@ import NetworkSupport
 
 /// Every global setting, declared once with its type, range, default and doc line; the
 /// defaults come from the types that use them (``SessionPolicy``, ``PasswordPolicy``,
-/// ``ThrottlePolicy``, `Argon2idPasswordHasher.recommended`, `ServerDefaults`), so a library
+/// ``LoginThrottlePolicy``, `Argon2idPasswordHasher.recommended`, `ServerDefaults`), so a library
 /// user who builds those without settings gets what the CLI and the service get. The
 /// `backend` key, whose choices are the registry's, and each backend's section are added by
 /// ``SettingsSchema``.
@@ -67,7 +67,7 @@ enum GlobalSettings {
         "login",
         .integer(
             "throttle_after", in: 1...1_000, default: ThrottlePolicy().freeAttempts,
-            summary: "consecutive failed logins allowed before the account must wait"))
+            summary: "consecutive failed logins of one device or client on one account before it must wait"))
     static let throttleBaseDelaySeconds = GlobalSetting(
         "login",
         .integer(
@@ -78,6 +78,16 @@ enum GlobalSettings {
         .integer(
             "throttle_max_delay_seconds", in: 1...604_800, default: Int(ThrottlePolicy().maximumDelaySeconds),
             summary: "the longest wait"))
+    static let accountCeiling = GlobalSetting(
+        "login",
+        .integer(
+            "account_ceiling", in: 1...1_000_000, default: LoginThrottlePolicy().accountCeiling,
+            summary: "failed logins from unknown devices, all clients together, an account takes before they wait"))
+    static let ceilingDrainSeconds = GlobalSetting(
+        "login",
+        .integer(
+            "ceiling_drain_seconds", in: 1...86_400, default: Int(LoginThrottlePolicy().ceilingDrainSeconds),
+            summary: "one failure leaves an account's ceiling every this many seconds"))
 
     // MARK: server
 
@@ -161,6 +171,11 @@ enum GlobalSettings {
         .boolean(
             "secure_cookies", default: ServerDefaults.secureCookies,
             summary: "mark the pages' cookies Secure: set it when people reach the site over HTTPS"))
+    static let secretFile = GlobalSetting(
+        "server",
+        .path(
+            "secret_file",
+            summary: "the key that signs device and form tokens, made on first use (default: in the state folder)"))
     static let tlsCertificate = GlobalSetting(
         "server",
         .path("tls_certificate", summary: "a PEM certificate chain: serve HTTPS directly (with server.tls_key)"))
@@ -178,6 +193,7 @@ enum GlobalSettings {
             sessionFile.key, idleTimeoutMinutes.key, absoluteTimeoutHours.key, rememberIdleTimeoutDays.key,
             rememberAbsoluteTimeoutDays.key, minimumPasswordLength.key, minimumGuessesLog10.key, hashOpsLimit.key,
             hashMemoryKiB.key, throttleAfter.key, throttleBaseDelaySeconds.key, throttleMaxDelaySeconds.key,
+            accountCeiling.key, ceilingDrainSeconds.key,
         ] + serverKeys
 
     /// The keys of `accounts serve`.
@@ -186,6 +202,6 @@ enum GlobalSettings {
         monitoringClients.key, corsOrigins.key, signUpsPerMinute.key, loginsPerMinute.key,
         passwordChecksPerMinute.key, clientIPv6PrefixLength.key, hashingConcurrency.key, hashingQueue.key,
         healthMinFreeMiB.key, webPages.key,
-        secureCookies.key, tlsCertificate.key, tlsKey.key, hstsMaxAgeSeconds.key,
+        secureCookies.key, secretFile.key, tlsCertificate.key, tlsKey.key, hstsMaxAgeSeconds.key,
     ]
 }

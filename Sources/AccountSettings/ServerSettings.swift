@@ -39,6 +39,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var webPages: Bool
     /// Marks the pages' cookies `Secure`; set it when the site is reached over HTTPS.
     public var secureCookies: Bool
+    /// The file of the key that signs device and form tokens (made, mode 0600, when missing);
+    /// servers that share a store should share it.
+    public var secretFile: String
     /// A PEM certificate chain: the server speaks HTTPS itself (with ``tlsKeyPath``).
     public var tlsCertificatePath: String?
     /// The PEM private key of ``tlsCertificatePath``.
@@ -57,7 +60,8 @@ public struct ServerSettings: Sendable, Equatable {
         clientIPv6PrefixLength: Int = ServerDefaults.clientIPv6PrefixLength,
         hashingConcurrency: Int = ServerDefaults.hashingConcurrency, hashingQueue: Int = ServerDefaults.hashingQueue,
         healthMinFreeMiB: Int = ServerDefaults.healthMinFreeMiB, webPages: Bool = ServerDefaults.webPages,
-        secureCookies: Bool = ServerDefaults.secureCookies, tlsCertificatePath: String? = nil,
+        secureCookies: Bool = ServerDefaults.secureCookies, secretFile: String = "server-secret",
+        tlsCertificatePath: String? = nil,
         tlsKeyPath: String? = nil, hstsMaxAgeSeconds: Int = ServerDefaults.hstsMaxAgeSeconds
     ) {
         self.host = host
@@ -77,6 +81,7 @@ public struct ServerSettings: Sendable, Equatable {
         self.healthMinFreeMiB = healthMinFreeMiB
         self.webPages = webPages
         self.secureCookies = secureCookies
+        self.secretFile = secretFile
         self.tlsCertificatePath = tlsCertificatePath
         self.tlsKeyPath = tlsKeyPath
         self.hstsMaxAgeSeconds = hstsMaxAgeSeconds

@@ -171,15 +171,18 @@ public enum SettingsLoader {
                 absoluteTimeoutSeconds: Int64(try read(GlobalSettings.absoluteTimeoutHours)) * 3_600,
                 rememberIdleTimeoutSeconds: Int64(try read(GlobalSettings.rememberIdleTimeoutDays)) * 86_400,
                 rememberAbsoluteTimeoutSeconds: Int64(try read(GlobalSettings.rememberAbsoluteTimeoutDays)) * 86_400),
-            throttlePolicy: ThrottlePolicy(
-                freeAttempts: try read(GlobalSettings.throttleAfter),
-                baseDelaySeconds: Int64(try read(GlobalSettings.throttleBaseDelaySeconds)),
-                maximumDelaySeconds: Int64(try read(GlobalSettings.throttleMaxDelaySeconds))),
+            throttlePolicy: LoginThrottlePolicy(
+                backoff: ThrottlePolicy(
+                    freeAttempts: try read(GlobalSettings.throttleAfter),
+                    baseDelaySeconds: Int64(try read(GlobalSettings.throttleBaseDelaySeconds)),
+                    maximumDelaySeconds: Int64(try read(GlobalSettings.throttleMaxDelaySeconds))),
+                accountCeiling: try read(GlobalSettings.accountCeiling),
+                ceilingDrainSeconds: Int64(try read(GlobalSettings.ceilingDrainSeconds))),
             hashOpsLimit: try read(GlobalSettings.hashOpsLimit),
             hashMemLimitKiB: try read(GlobalSettings.hashMemoryKiB),
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
             sessionFileIsDefault: sessionPath == nil,
-            server: try serverSettings(config, origins))
+            server: try serverSettings(config, origins, locations))
         guard describing else { return (settings, []) }
         let reading = EffectiveReading(
             config: config, origins: origins, sources: sources, schema: schema, registry: registry,
@@ -197,9 +200,9 @@ public enum SettingsLoader {
         environment[key.environmentName].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    private static func serverSettings(_ config: ConfigReader, _ origins: PathOrigins) throws(AccountError)
-        -> ServerSettings
-    {
+    private static func serverSettings(
+        _ config: ConfigReader, _ origins: PathOrigins, _ locations: XDGLocations
+    ) throws(AccountError) -> ServerSettings {
         let certificateKey = GlobalSettings.tlsCertificate.key
         let privateKey = GlobalSettings.tlsKey.key
         let certificate = try origins.resolve(certificateKey)
@@ -244,6 +247,8 @@ public enum SettingsLoader {
             healthMinFreeMiB: try read(GlobalSettings.healthMinFreeMiB),
             webPages: try read(GlobalSettings.webPages),
             secureCookies: try read(GlobalSettings.secureCookies),
+            secretFile: try origins.resolve(GlobalSettings.secretFile.key) ?? locations.stateDirectory
+                + "/server-secret",
             tlsCertificatePath: certificate, tlsKeyPath: key,
             hstsMaxAgeSeconds: try read(GlobalSettings.hstsMaxAgeSeconds))
     }

@@ -21,10 +21,12 @@ import NIOCore
 /// ```
 ///
 /// Sessions live in an `HttpOnly`, `SameSite=Lax` cookie holding the same revocable token the
-/// API hands out; every form that changes something carries a form token (double submit).
+/// API hands out; every form that changes something carries a form token signed with the
+/// server's key (the `serverKey` given to `AccountAPI`).
 public struct AccountWebPages: Sendable {
     let api: AccountAPI
     let cookies: WebCookies
+    let forms: FormToken
     let renderer: PageRenderer
 
     /// - Parameters:
@@ -33,6 +35,7 @@ public struct AccountWebPages: Sendable {
     public init(api: AccountAPI, settings: WebSettings = WebSettings()) throws {
         self.api = api
         cookies = WebCookies(secure: settings.secureCookies)
+        forms = FormToken(key: api.serverKey)
         renderer = try PageRenderer()
     }
 
@@ -63,11 +66,16 @@ public struct AccountWebPages: Sendable {
     /// keeps the API's JSON 404.
     public func notFoundPage(for request: Request) -> Response? {
         guard request.method == .get, request.headers[.accept]?.contains("text/html") == true else { return nil }
-        let visit = WebVisit(request)
+        let visit = visit(of: request)
         var response = messagePage(
             title: visit.text.notFoundTitle, message: visit.text.notFoundMessage, visit: visit, status: .notFound)
         SecurityHeadersMiddleware<BasicRequestContext>.apply(to: &response)
         return response
+    }
+
+    /// The browser asking, as its cookies say.
+    func visit(of request: Request) -> WebVisit {
+        WebVisit(request, cookies: cookies, forms: forms)
     }
 
     // MARK: - Responses
@@ -92,7 +100,7 @@ public struct AccountWebPages: Sendable {
         var response = Response(
             status: status, headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(string: renderer.render(template, values))))
-        if visit.issuesFormToken { response.setCookie(cookies.formToken(visit.formToken)) }
+        if visit.issuesFormToken { response.setCookie(cookies.formToken(visit.formNonce)) }
         for cookie in extra { response.setCookie(cookie) }
         return response
     }
@@ -102,6 +110,15 @@ public struct AccountWebPages: Sendable {
         var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
         for cookie in extra { response.setCookie(cookie) }
         return response
+    }
+
+    /// The cookies of a browser that just signed in: the session, and the device token of the
+    /// account (the device's id kept when it had one for the same account).
+    func signedInCookies(_ signedIn: SignedInSession, remember: Bool, visit: WebVisit) -> [Cookie] {
+        [
+            cookies.session(signedIn, remember: remember),
+            cookies.device(api.deviceTokens.issue(for: signedIn.profile.email, current: visit.deviceToken)),
+        ]
     }
 
     /// A page that only says what went wrong, with a way back to the start.
@@ -153,7 +170,7 @@ public struct AccountWebPages: Sendable {
     func posted(
         _ request: Request, _ body: (FormBody, WebVisit) async throws -> Response
     ) async throws -> Response {
-        let visit = WebVisit(request)
+        let visit = visit(of: request)
         switch await postedForm(request, visit: visit) {
         case .success(let form): return try await body(form, visit)
         case .failure(let rejection): return rejectionPage(rejection, visit: visit)

@@ -1,35 +1,36 @@
-/// The token every state-changing form carries (double submit): a random value kept in a
-/// `SameSite=Strict`, `HttpOnly` cookie and repeated in a hidden field. A page on another site
-/// can make the browser post a form, but cannot read the cookie to fill the field.
-enum FormToken {
-    /// 32 random bytes from the system's CSPRNG, as hex.
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in
-            let word = generator.next()
-            return String(word, radix: 16).leftPadded(to: 16)
-        }.joined()
+import AccountCore
+import AccountCrypto
+
+/// The token every state-changing form carries. The browser keeps a random nonce in a
+/// `SameSite=Strict`, `HttpOnly` cookie; the form carries the server's signature over that
+/// nonce and the browser's session token. A page on another site can make the browser post a
+/// form, but cannot read the cookie, and even one who planted a nonce of their own cannot sign
+/// it without the server's key, nor sign for a session they do not hold.
+struct FormToken: Sendable {
+    let key: HMACKey
+
+    /// A new nonce: 32 random bytes from the system's CSPRNG, as hex.
+    static func makeNonce() -> String {
+        Hex.encode(SodiumRandomSource().bytes(32))
     }
 
-    /// A well-formed token (what `make` returns), so a forged cookie is never echoed.
-    static func isWellFormed(_ value: String) -> Bool {
-        value.utf8.count == 64 && value.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    /// A well-formed nonce (what `makeNonce` returns), so a planted oddity is never used.
+    static func isWellFormed(_ nonce: String) -> Bool {
+        Hex.isLowercaseHex(nonce, byteCount: 32)
     }
 
-    /// Compares in time independent of where the two differ.
-    static func matches(_ sent: String?, _ kept: String?) -> Bool {
-        guard let sent, let kept, isWellFormed(kept) else { return false }
-        let a = Array(sent.utf8)
-        let b = Array(kept.utf8)
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
+    /// The value a form carries for `nonce` in the browser whose session cookie is `session`.
+    func field(nonce: String, session: String?) -> String {
+        key.signature(of: Self.message(nonce: nonce, session: session))
     }
-}
 
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
+    /// Whether `sent` is the field for `nonce` and `session`, compared in constant time.
+    func accepts(_ sent: String?, nonce: String, session: String?) -> Bool {
+        guard let sent else { return false }
+        return key.isSignature(sent, of: Self.message(nonce: nonce, session: session))
+    }
+
+    private static func message(nonce: String, session: String?) -> String {
+        "accounts-form-v1\n\(nonce)\n\(session ?? "")"
     }
 }

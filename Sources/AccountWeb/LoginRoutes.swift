@@ -7,7 +7,7 @@ extension AccountWebPages {
     /// again; a throttled account or client is told how long to wait.
     func addLoginRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         group.getWithHead("login") { request, _ in
-            let visit = WebVisit(request)
+            let visit = visit(of: request)
             if try await isMember(visit) { return redirect("/welcome") }
             return loginPage(LoginEntry(), visit: visit)
         }
@@ -22,10 +22,14 @@ extension AccountWebPages {
                 }
                 do {
                     let service = service
+                    let origin = api.loginOrigin(
+                        request, context, email: entry.email, deviceToken: visit.deviceToken)
                     let signedIn = try await api.limited(.login, request, context) { [entry] in
-                        try await service.login(email: entry.email, password: entry.password, remember: entry.remember)
+                        try await service.login(
+                            email: entry.email, password: entry.password, remember: entry.remember, from: origin)
                     }
-                    return redirect("/welcome", cookies: [cookies.session(signedIn, remember: entry.remember)])
+                    return redirect(
+                        "/welcome", cookies: signedInCookies(signedIn, remember: entry.remember, visit: visit))
                 } catch {
                     let failure = failure(error, visit: visit, context: context)
                     entry.password = ""

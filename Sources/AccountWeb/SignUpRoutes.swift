@@ -9,7 +9,7 @@ extension AccountWebPages {
     /// reported under the ID, the other fields kept.
     func addSignUpRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         group.getWithHead("signup") { request, context in
-            let visit = WebVisit(request)
+            let visit = visit(of: request)
             if try await isMember(visit) { return redirect("/welcome") }
             return signUpPage(SignUpEntry(), visit: visit)
         }
@@ -28,7 +28,8 @@ extension AccountWebPages {
                             email: entry.email, password: entry.password, confirmation: entry.confirmation,
                             nickname: entry.nickname, remember: entry.remember)
                     }
-                    return redirect("/welcome", cookies: [cookies.session(signedIn, remember: entry.remember)])
+                    return redirect(
+                        "/welcome", cookies: signedInCookies(signedIn, remember: entry.remember, visit: visit))
                 } catch AccountError.emailTaken {
                     entry.errors[.email] = [AccountError.emailTaken.message(visit.language)]
                     return signUpPage(entry, visit: visit, status: .conflict)
@@ -43,7 +44,7 @@ extension AccountWebPages {
         group.post("signup/check") { request, _ in
             let entry = SignUpEntry(
                 (try? await FormBody.read(request, limit: api.maxBodyBytes)) ?? FormBody(fields: [:]))
-            let language = WebVisit(request).language
+            let language = visit(of: request).language
             let check = entry.problems(service)
             var fields: [String: [String]] = [:]
             for field in SignUpField.allCases { fields[field.rawValue] = check[field].map { $0.message(language) } }

@@ -20,7 +20,7 @@ extension AccountWebPages {
             }
         }
         group.getWithHead("password") { request, context in
-            let visit = WebVisit(request)
+            let visit = visit(of: request)
             return try await signedIn(visit, context) { _ in passwordPage(PasswordEntry(), visit: visit) }
         }
         group.post("password") { request, context in
@@ -31,7 +31,7 @@ extension AccountWebPages {
             }
         }
         group.post("password/check") { request, _ in
-            let visit = WebVisit(request)
+            let visit = visit(of: request)
             let form = (try? await FormBody.read(request, limit: api.maxBodyBytes)) ?? FormBody(fields: [:])
             guard case .success(let profile)? = try? await member(visit) else {
                 return checkAnswer(valid: true, fields: [:])
@@ -47,7 +47,7 @@ extension AccountWebPages {
                 ])
         }
         group.getWithHead("withdraw") { request, context in
-            let visit = WebVisit(request)
+            let visit = visit(of: request)
             return try await signedIn(visit, context) { _ in withdrawPage(WithdrawEntry(), visit: visit) }
         }
         group.post("withdraw") { request, context in
@@ -90,10 +90,11 @@ extension AccountWebPages {
         do {
             let service = service
             let token = visit.sessionToken
+            let origin = api.clientOrigin(request, context)
             try await api.limited(.passwordCheck, request, context) { [entry] in
                 try await service.changePassword(
                     token: token, currentPassword: entry.current, newPassword: entry.new,
-                    confirmation: entry.confirmation)
+                    confirmation: entry.confirmation, from: origin)
             }
             return redirect("/welcome?notice=password_changed")
         } catch let wrong as AccountError where wrong == .wrongPassword(current: true) {
@@ -121,8 +122,9 @@ extension AccountWebPages {
         do {
             let service = service
             let token = visit.sessionToken
+            let origin = api.clientOrigin(request, context)
             try await api.limited(.passwordCheck, request, context) { [entry] in
-                try await service.withdraw(token: token, password: entry.password)
+                try await service.withdraw(token: token, password: entry.password, from: origin)
             }
             return redirect("/?notice=withdrawn", cookies: [cookies.clearedSession()])
         } catch let wrong as AccountError where wrong == .wrongPassword(current: false) {

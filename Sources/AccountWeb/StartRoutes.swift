@@ -11,7 +11,7 @@ extension AccountWebPages {
     /// language switch and the assets.
     func addStartRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         group.getWithHead("/") { request, context in
-            let visit = WebVisit(request)
+            let visit = visit(of: request)
             do {
                 switch try await service.start(token: visit.sessionToken) {
                 case .member: return redirect("/welcome")
@@ -31,7 +31,7 @@ extension AccountWebPages {
             }
         }
         group.getWithHead("welcome") { request, context in
-            let visit = WebVisit(request)
+            let visit = visit(of: request)
             do {
                 let profile: AccountProfile
                 switch try await member(visit) {

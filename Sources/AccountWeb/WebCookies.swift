@@ -2,14 +2,31 @@ import AccountCore
 import Foundation
 import Hummingbird
 
-/// The pages' three cookies: the session, the form token, the chosen language. All are
-/// `HttpOnly` (no script reads them) and `Secure` when the settings say the site is on HTTPS.
+/// The pages' four cookies: the session, the form token's nonce, the device token, the chosen
+/// language. All are `HttpOnly` (no script reads them). On HTTPS they are `Secure` and their
+/// names carry the `__Host-` prefix, so the browser takes them only from this host over HTTPS,
+/// path `/`: a page on a sibling subdomain, or a network attacker on plain HTTP, cannot plant
+/// one. On plain HTTP (development on loopback) a browser would drop such a cookie, so the
+/// names are bare.
 struct WebCookies: Sendable {
-    static let session = "accounts_session"
-    static let formToken = "accounts_form"
-    static let language = "accounts_lang"
-
     let secure: Bool
+    /// The names, prefixed on HTTPS.
+    let sessionName: String
+    let formName: String
+    let deviceName: String
+    let languageName: String
+
+    /// A device token lasts a year after its last login; a new login renews it.
+    static let deviceMaxAgeSeconds = 31_536_000
+
+    init(secure: Bool) {
+        self.secure = secure
+        let prefix = secure ? "__Host-" : ""
+        sessionName = prefix + "accounts_session"
+        formName = prefix + "accounts_form"
+        deviceName = prefix + "accounts_device"
+        languageName = prefix + "accounts_lang"
+    }
 
     /// The session: `SameSite=Lax`, so following a link to the site keeps the member signed
     /// in, while a cross-site form post carries no session. A remembered session outlives the
@@ -18,26 +35,34 @@ struct WebCookies: Sendable {
         let expires =
             remember ? Date(timeIntervalSince1970: Double(signedIn.expiresAt.millisecondsSince1970) / 1000) : nil
         return Cookie(
-            name: Self.session, value: signedIn.token, expires: expires, path: "/", secure: secure, httpOnly: true,
+            name: sessionName, value: signedIn.token, expires: expires, path: "/", secure: secure, httpOnly: true,
             sameSite: .lax)
     }
 
-    /// The form token: `SameSite=Strict`, only ever compared with the copy in a form.
-    func formToken(_ value: String) -> Cookie {
-        Cookie(name: Self.formToken, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    /// The form token's nonce: `SameSite=Strict`; the forms carry its signature, never itself.
+    func formToken(_ nonce: String) -> Cookie {
+        Cookie(name: formName, value: nonce, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// The device token of the account last signed in here (`SameSite=Strict`: only the
+    /// site's own login form needs it).
+    func device(_ token: String) -> Cookie {
+        Cookie(
+            name: deviceName, value: token, maxAge: Self.deviceMaxAgeSeconds, path: "/", secure: secure,
+            httpOnly: true, sameSite: .strict)
     }
 
     /// The language picked on the page (a year).
     func language(_ language: Language) -> Cookie {
         Cookie(
-            name: Self.language, value: language.rawValue, maxAge: 31_536_000, path: "/", secure: secure,
+            name: languageName, value: language.rawValue, maxAge: 31_536_000, path: "/", secure: secure,
             httpOnly: true, sameSite: .lax)
     }
 
     /// Removes the session cookie from the browser.
     func clearedSession() -> Cookie {
         Cookie(
-            name: Self.session, value: "", expires: Date(timeIntervalSince1970: 0), maxAge: 0, path: "/",
+            name: sessionName, value: "", expires: Date(timeIntervalSince1970: 0), maxAge: 0, path: "/",
             secure: secure, httpOnly: true, sameSite: .lax)
     }
 }

@@ -3,41 +3,49 @@ import AccountServer
 import Hummingbird
 
 /// What a page needs to know about the browser asking: its language (picked on the page, else
-/// `Accept-Language`), its session token and its form token (a new one when it has none).
+/// `Accept-Language`), its session token, its device token, and its form token's nonce (a
+/// new one when it has none).
 struct WebVisit: Sendable {
     let language: Language
     let sessionToken: String?
-    let formToken: String
-    /// The browser has no (valid) form token yet: the page sets one.
+    let deviceToken: String?
+    let formNonce: String
+    /// The browser has no (well-formed) form nonce yet: the page sets one.
     let issuesFormToken: Bool
+    /// What this browser's forms carry: the signature over its nonce and session.
+    let formField: String
+    private let forms: FormToken
 
     var text: PageText { PageText(language: language) }
 
-    init(_ request: Request) {
+    init(_ request: Request, cookies names: WebCookies, forms: FormToken) {
         let cookies = request.cookies
         language =
-            cookies[WebCookies.language].flatMap { Language(rawValue: $0.value) }
+            cookies[names.languageName].flatMap { Language(rawValue: $0.value) }
             ?? AcceptLanguage.language(from: request.headers[.acceptLanguage])
-        sessionToken = cookies[WebCookies.session].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
-        if let kept = cookies[WebCookies.formToken]?.value, FormToken.isWellFormed(kept) {
-            formToken = kept
+        sessionToken = cookies[names.sessionName].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
+        deviceToken = cookies[names.deviceName].map(\.value)
+        if let kept = cookies[names.formName]?.value, FormToken.isWellFormed(kept) {
+            formNonce = kept
             issuesFormToken = false
         } else {
-            formToken = FormToken.make()
+            formNonce = FormToken.makeNonce()
             issuesFormToken = true
         }
+        self.forms = forms
+        formField = forms.field(nonce: formNonce, session: sessionToken)
     }
 
     /// Whether a posted form carries this browser's form token.
     func accepts(_ form: FormBody) -> Bool {
-        !issuesFormToken && FormToken.matches(form.fields["csrf"], formToken)
+        !issuesFormToken && forms.accepts(form.fields["csrf"], nonce: formNonce, session: sessionToken)
     }
 
     /// The values every page's head needs.
     func pageValues(title: String, path: String, notice: String? = nil, formError: String? = nil) -> [String: Any] {
         let text = text
         var values: [String: Any] = [
-            "lang": language.rawValue, "title": title, "path": path, "csrf": formToken,
+            "lang": language.rawValue, "title": title, "path": path, "csrf": formField,
             "otherLanguage": text.otherLanguage.rawValue, "otherLanguageName": text.otherLanguageName,
             "languageNavigation": text.languageNavigation,
         ]

@@ -19,7 +19,7 @@ enum LoginTiming {
             repository: store, hasher: Argon2idPasswordHasher.recommended, strength: ZxcvbnStrengthEstimator(),
             digester: SHA256TokenDigester(), random: SodiumRandomSource(),
             // No throttling: a throttled attempt skips verification and would skew the wrong-password side.
-            throttlePolicy: ThrottlePolicy(freeAttempts: Int.max / 2))
+            throttlePolicy: LoginThrottlePolicy(backoff: ThrottlePolicy(freeAttempts: Int.max / 2)))
         _ = try await service.signUp(
             email: "leesoon7@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",
             nickname: "이순신")

@@ -86,7 +86,7 @@ struct AccountServiceTests {
         }
     }
 
-    @Test("five failures throttle with a doubling delay; a success resets it", arguments: backends)
+    @Test("a device's five failures make it wait, doubling; a success resets it", arguments: backends)
     func throttling(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             try await h.signUp()
@@ -94,17 +94,118 @@ struct AccountServiceTests {
                 await accountError { _ = try await h.service.login(email: email, password: pw, remember: false) }
             }
             for _ in 1...5 { #expect(await login("Wrong-Kayak-42") == .invalidCredentials) }
-            // Locked for 1 s after the 5th failure: even the right password waits, in any spelling.
+            // The device waits 1 s after its 5th failure: even the right password, in any spelling.
             #expect(await login(password) == .tooManyAttempts(retryAfterSeconds: 1))
             #expect(await login(password, "leesoon7@EXAMPLE.com") == .tooManyAttempts(retryAfterSeconds: 1))
             h.clock.advance(seconds: 1)
             #expect(await login("Wrong-Kayak-42") == .invalidCredentials)
             #expect(await login(password) == .tooManyAttempts(retryAfterSeconds: 2), "the delay doubles")
+            #expect(
+                try await h.repository.user(email: "leesoon7@example.com")?.failedLoginCount == 6,
+                "the store counts the failures for the operator")
             h.clock.advance(seconds: 2)
             #expect(await login(password) == nil)
             #expect(try await h.repository.user(email: "leesoon7@example.com")?.failedLoginCount == 0)
             #expect(await login("Wrong-Kayak-42") == .invalidCredentials)
             #expect(await login(password) == nil, "one failure after a reset does not throttle")
+        }
+    }
+
+    @Test(
+        "strangers' failures never lock out the owner's known device; a new device waits for the ceiling",
+        arguments: backends)
+    func strangersCannotLockOut(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            try await h.signUp()
+            let email = "leesoon7@example.com"
+            let policy = h.service.throttle.policy
+            func login(_ pw: String, from origin: LoginOrigin) async -> AccountError? {
+                await accountError {
+                    _ = try await h.service.login(email: email, password: pw, remember: false, from: origin)
+                }
+            }
+            let known = LoginOrigin(client: "198.51.100.7", device: "0123456789abcdef0123456789abcdef")
+            // Strangers from three addresses: each is throttled on its own, and together they
+            // fill the account's ceiling (10) for unknown devices.
+            let strangers = ["203.0.113.1", "203.0.113.2", "203.0.113.3"].map { LoginOrigin(client: $0) }
+            var failures = 0
+            for round in 1...30 {
+                for stranger in strangers
+                where await login("Wrong-Kayak-\(round)", from: stranger) == .invalidCredentials {
+                    failures += 1
+                }
+                h.clock.advance(seconds: 1)
+                #expect(await login(password, from: known) == nil, "round \(round): the owner's device signs in")
+            }
+            #expect(failures == policy.accountCeiling, "the ceiling bounds the strangers' guesses")
+            // The owner on a new device waits for the ceiling to drain by one, as documented.
+            let newDevice = LoginOrigin(client: "198.51.100.9")
+            guard case .tooManyAttempts(let wait)? = await login(password, from: newDevice) else {
+                Issue.record("a new device is throttled while the ceiling is full")
+                return
+            }
+            #expect(wait > 0 && wait <= policy.ceilingDrainSeconds)
+            h.clock.advance(seconds: wait)
+            #expect(await login(password, from: newDevice) == nil)
+            // The owner's success used no room under the ceiling: the stranger who asks first
+            // gets the one failure that drained, and then waits again.
+            #expect(await login("Wrong-Kayak-1", from: strangers[0]) == .invalidCredentials)
+            guard case .tooManyAttempts? = await login("Wrong-Kayak-2", from: strangers[1]) else {
+                Issue.record("the ceiling is full again")
+                return
+            }
+        }
+    }
+
+    @Test("an unknown email is throttled exactly as a registered one, step by step", arguments: backends)
+    func unknownEmailsAlike(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            try await h.signUp()
+            func steps(_ email: String, client: String) async -> [String] {
+                var seen: [String] = []
+                for step in 1...16 {
+                    let error = await accountError {
+                        _ = try await h.service.login(
+                            email: email, password: "Wrong-Kayak-42", remember: false,
+                            from: LoginOrigin(client: client))
+                    }
+                    switch error {
+                    case .tooManyAttempts(let seconds)?: seen.append("wait \(seconds) s")
+                    case let other?: seen.append(other.code)
+                    case nil: seen.append("signed in")
+                    }
+                    if step % 4 == 0 { h.clock.advance(seconds: 3) }
+                }
+                return seen
+            }
+            let registered = await steps("leesoon7@example.com", client: "203.0.113.1")
+            let unknown = await steps("nobody77@example.com", client: "203.0.113.1")
+            #expect(registered == unknown)
+            #expect(registered.contains { $0.hasPrefix("wait") }, "the sequence reaches the throttle: \(registered)")
+        }
+    }
+
+    @Test("a wrong current password throttles the session that typed it, not the account's logins", arguments: backends)
+    func signedInChecksThrottleTheirSession(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let session = try await h.signUp()
+            let client = LoginOrigin(client: "203.0.113.1")
+            for _ in 1...5 {
+                #expect(
+                    await accountError {
+                        try await h.service.withdraw(token: session.token, password: "Wrong-Kayak-42", from: client)
+                    } == .wrongPassword(current: false))
+            }
+            #expect(
+                await accountError {
+                    try await h.service.withdraw(token: session.token, password: password, from: client)
+                }
+                    == .tooManyAttempts(retryAfterSeconds: 1))
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(
+                        email: "leesoon7@example.com", password: password, remember: false, from: client)
+                } == nil)
         }
     }
 

@@ -81,7 +81,7 @@ struct AbuseTests {
         }
     }
 
-    @Test("an account's own throttle (in the store) answers 429 with its wait, whoever asks")
+    @Test("one client's failures on an account answer 429 with its wait, the right password included")
     func accountThrottle() async throws {
         try await LiveServer.with(Backends.sqlite) { server in
             _ = try await server.send(.POST, "/v1/signup", json: Self.signUp)

@@ -33,7 +33,8 @@ struct DirectTLSTests {
             #expect(health.headers.first(name: "Strict-Transport-Security") == "max-age=31536000")
             let page = try await client.execute(
                 HTTPClientRequest(url: "https://127.0.0.1:\(server.port)/signup"), timeout: .seconds(30))
-            #expect(page.headers["Set-Cookie"].contains { $0.hasPrefix("accounts_form=") && $0.contains("Secure") })
+            #expect(
+                page.headers["Set-Cookie"].contains { $0.hasPrefix("__Host-accounts_form=") && $0.contains("Secure") })
             #expect(page.headers.first(name: "Strict-Transport-Security") == "max-age=31536000", "pages too")
             await #expect(throws: (any Error).self, "plain HTTP is not answered on the HTTPS port") {
                 _ = try await plain.execute(

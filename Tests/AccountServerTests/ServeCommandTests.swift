@@ -251,6 +251,40 @@ struct ServeCommandTests {
         #expect(await second.stop().status == 0)
     }
 
+    @Test("the server's secret: made 0600 at first start, shared by two servers, a file without a key refused and kept")
+    func secretFile() async throws {
+        let runner = try CLIRunner("serve-secret")
+        let path = runner.root + "/state/accounts/server-secret"
+        let first = try await ServeProcess(environment: runner.environment, folder: runner.root)
+        let second = try await ServeProcess(environment: runner.environment, folder: runner.root)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let key = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(key.wholeMatch(of: /[0-9a-f]{64}\n/) != nil)
+        // A form shown by one server is accepted by the other: they sign with one key.
+        let shown = PageClient(port: first.port)
+        let posted = PageClient(port: second.port)
+        _ = try await shown.get("/signup")
+        posted.setCookie("accounts_form", shown.cookie("accounts_form"))
+        let created = try await posted.post(
+            "/signup",
+            [
+                ("email", "leesoon7@example.com"), ("password", "Tangerine-Kayak-42"),
+                ("confirmation", "Tangerine-Kayak-42"), ("nickname", "이순신"),
+            ], token: .some(shown.formToken))
+        try await shown.shutdown()
+        try await posted.shutdown()
+        #expect(created.status == 303, "\(created.html)")
+        #expect(await first.stop().status == 0)
+        #expect(await second.stop().status == 0)
+        try "not a key\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try await runner.run(["serve", "--port", "0", "--json"])
+        #expect(refused.status == 8)
+        #expect(refused.errorCode == "config_invalid")
+        #expect(refused.stdout.contains("server.secret_file"), "\(refused.stdout)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a key\n", "left as it is")
+    }
+
     @Test("two servers on one SQLite file serve the same accounts and sessions")
     func twoHostsSQLite() async throws {
         let runner = try CLIRunner("serve-two-sqlite")

@@ -28,6 +28,7 @@ struct WebPageWordingTests {
     func oneNoticeAfterLogout() async throws {
         try await WebPagesTests.withPages { _, browser in
             _ = try await WebPagesTests.signUp(browser)
+            _ = try await browser.get("/welcome")
             let loggedOut = try await browser.post("/logout", [])
             let page = try await browser.get(try #require(loggedOut.location))
             #expect(page.html.contains("You are logged out."))

@@ -195,13 +195,23 @@ struct WebPagesTests {
         }
     }
 
-    @Test("cookies are Secure when the site is served over HTTPS")
+    @Test("over HTTPS every cookie is Secure and named __Host-, so no sibling site or plain-HTTP page can plant one")
     func secureCookies() async throws {
         try await Self.withPages(settings: WebSettings(secureCookies: true)) { _, browser in
             let start = try await browser.get("/")
-            #expect(start.setCookies["accounts_form"]?.contains("Secure") == true)
+            let form = try #require(start.setCookies["__Host-accounts_form"])
+            #expect(form.contains("Secure") && form.contains("Path=/") && !form.contains("Domain"))
+            #expect(start.setCookies["accounts_form"] == nil)
             let created = try await Self.signUp(browser)
-            #expect(created.setCookies["accounts_session"]?.contains("Secure") == true)
+            for name in ["__Host-accounts_session", "__Host-accounts_device"] {
+                #expect(created.setCookies[name]?.contains("Secure") == true, "\(name): \(created.setCookies)")
+            }
+            // A bare-named cookie planted beside them is not the site's: it is never read.
+            let session = try #require(browser.cookie("__Host-accounts_session"))
+            browser.setCookie("accounts_session", session)
+            browser.setCookie("__Host-accounts_session", nil)
+            let welcome = try await browser.get("/welcome")
+            #expect(welcome.status == 303, "signed out without the __Host- cookie")
         }
     }
 

@@ -67,7 +67,7 @@ package struct ServiceHarness {
     package static func with<T>(
         _ backend: any BackendDescriptor,
         hasher: any PasswordHasher = Argon2idPasswordHasher.fastForTests,
-        throttle: ThrottlePolicy = ThrottlePolicy(),
+        throttle: LoginThrottlePolicy = LoginThrottlePolicy(),
         _ body: (ServiceHarness) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder(backend.name)
@@ -83,7 +83,9 @@ package struct ServiceHarness {
         }
     }
 
-    package init(backend: any BackendDescriptor, folder: String, hasher: any PasswordHasher, throttle: ThrottlePolicy)
+    package init(
+        backend: any BackendDescriptor, folder: String, hasher: any PasswordHasher, throttle: LoginThrottlePolicy
+    )
         async throws
     {
         self.backend = backend

@@ -60,7 +60,7 @@ struct SettingsLoaderTests {
         #expect(settings.backend.values == ["synchronous": .word("full"), "busy_timeout_ms": .integer(5_000)])
         #expect(settings.sessionFile == box.root + "/home/.local/state/accounts/session")
         #expect(settings.storePathIsDefault && settings.sessionFileIsDefault)
-        #expect(settings.throttlePolicy == ThrottlePolicy())
+        #expect(settings.throttlePolicy == LoginThrottlePolicy())
         #expect(settings.hashOpsLimit == 2 && settings.hashMemLimitKiB == 19_456)
         #expect(settings.configFile == nil)
     }
@@ -82,13 +82,13 @@ struct SettingsLoaderTests {
         let fileOnly = try await box.load(.init(configFile: file))
         #expect(fileOnly.backend.location == box.root + "/etc/from-file.json", "relative to the file's folder")
         #expect(fileOnly.backend.values["lock_timeout_ms"] == .integer(111))
-        #expect(fileOnly.throttlePolicy.freeAttempts == 7)
+        #expect(fileOnly.throttlePolicy.backoff.freeAttempts == 7)
         #expect(fileOnly.sessionPolicy.idleTimeoutSeconds == 300)
 
         let environment = ["ACCOUNTS_JSON_PATH": "from-env.json", "ACCOUNTS_LOGIN_THROTTLE_AFTER": "9"]
         let withEnvironment = try await box.load(.init(configFile: file), environment: environment)
         #expect(withEnvironment.backend.location == box.root + "/cwd/from-env.json")
-        #expect(withEnvironment.throttlePolicy.freeAttempts == 9)
+        #expect(withEnvironment.throttlePolicy.backoff.freeAttempts == 9)
         #expect(withEnvironment.sessionPolicy.idleTimeoutSeconds == 300, "untouched keys still come from the file")
 
         let withFlags = try await box.load(.init(configFile: file, store: "/abs/flag.json"), environment: environment)
@@ -126,10 +126,10 @@ struct SettingsLoaderTests {
         let box = try Sandbox()
         let xdg = try box.write("login:\n  throttle_after: 3\n", to: "home/.config/accounts/config.yaml")
         #expect(try await box.load().configFile == xdg)
-        #expect(try await box.load().throttlePolicy.freeAttempts == 3)
+        #expect(try await box.load().throttlePolicy.backoff.freeAttempts == 3)
         let other = try box.write("login:\n  throttle_after: 4\n", to: "other.yaml")
         let viaEnvironment = try await box.load(environment: ["ACCOUNTS_CONFIG": other])
-        #expect(viaEnvironment.throttlePolicy.freeAttempts == 4)
+        #expect(viaEnvironment.throttlePolicy.backoff.freeAttempts == 4)
     }
 
     @Test("a wrong type names the key")
@@ -219,10 +219,13 @@ struct SettingsLoaderTests {
     @Test("with no config, every setting is what the library's own types default to")
     func defaultsAreTheLibrarysDefaults() async throws {
         let settings = try await Sandbox().load()
-        #expect(settings.server == ServerSettings(), "the server.… defaults are ServerDefaults'")
+        var expected = ServerSettings()
+        expected.secretFile = settings.server.secretFile
+        #expect(settings.server == expected, "the server.… defaults are ServerDefaults'")
+        #expect(settings.server.secretFile.hasSuffix("/.local/state/accounts/server-secret"), "in the state folder")
         #expect(settings.sessionPolicy == SessionPolicy())
         #expect(settings.passwordPolicy == PasswordPolicy())
-        #expect(settings.throttlePolicy == ThrottlePolicy())
+        #expect(settings.throttlePolicy == LoginThrottlePolicy())
         #expect(settings.hashOpsLimit == Int(Argon2idPasswordHasher.recommended.opsLimit))
         #expect(settings.hashMemLimitKiB * 1_024 == Argon2idPasswordHasher.recommended.memLimitBytes)
     }

@@ -389,6 +389,10 @@ class Flow:
         b.submit()
         self.check(b.path == "/welcome", f"a sign-up goes to welcome (at {b.path})")
         self.check(b.heading() == self.expect["welcome"].format(nick=self.nick), f"welcome heading {b.heading()!r}")
+        # The browser keeps the device cookie that makes it a known device for this account.
+        device = b.driver.get_cookie("accounts_device") or {}
+        self.check(device.get("httpOnly") is True and device.get("sameSite") == "Strict",
+                   f"the device cookie is kept, HttpOnly and SameSite=Strict: {sorted(device)}")
         self.page_checks("welcome")
 
     def logout(self):

@@ -1,8 +1,9 @@
-/// When repeated failed logins on one account make it wait.
+/// A doubling wait after repeated failures of one device or client on one account.
 ///
 /// After `freeAttempts` consecutive failures, each further attempt must wait
 /// `baseDelaySeconds × 2^(failures − freeAttempts)` seconds after the last failure, capped at
-/// `maximumDelaySeconds`. A successful login resets the count.
+/// `maximumDelaySeconds`. A successful login resets the count. ``LoginThrottlePolicy`` says
+/// whose failures count.
 public struct ThrottlePolicy: Sendable, Hashable {
     /// Consecutive failures allowed before any delay.
     public var freeAttempts: Int
@@ -18,8 +19,8 @@ public struct ThrottlePolicy: Sendable, Hashable {
         self.maximumDelaySeconds = maximumDelaySeconds
     }
 
-    /// Until when an account with `failures` consecutive failures, the last at `lastFailure`,
-    /// must wait; `nil` when it need not.
+    /// Until when a device or client with `failures` consecutive failures, the last at
+    /// `lastFailure`, must wait; `nil` when it need not.
     public func lockedUntil(failures: Int, lastFailure: Timestamp?) -> Timestamp? {
         guard failures >= freeAttempts, let lastFailure else { return nil }
         let exponent = min(failures - freeAttempts, 40)

@@ -14,8 +14,10 @@ public struct AccountService: Sendable {
     public let passwordPolicy: PasswordPolicy
     /// Session lifetimes.
     public let sessionPolicy: SessionPolicy
-    /// Failed-login throttling.
-    public let throttlePolicy: ThrottlePolicy
+    /// Failed-login throttling of remote clients, shared by every copy of this service.
+    public let throttle: LoginThrottle
+    /// The throttle's policy.
+    public var throttlePolicy: LoginThrottlePolicy { throttle.policy }
 
     /// A session is written back as "seen" at most this often, so reads stay reads.
     static let touchIntervalSeconds: Int64 = 60
@@ -31,7 +33,7 @@ public struct AccountService: Sendable {
         clock: any AccountClock = SystemClock(),
         passwordPolicy: PasswordPolicy = PasswordPolicy(),
         sessionPolicy: SessionPolicy = SessionPolicy(),
-        throttlePolicy: ThrottlePolicy = ThrottlePolicy(),
+        throttlePolicy: LoginThrottlePolicy = LoginThrottlePolicy(),
         hashing: any PasswordHashingScheduler = ImmediateHashing()
     ) {
         self.repository = repository
@@ -43,7 +45,7 @@ public struct AccountService: Sendable {
         self.clock = clock
         self.passwordPolicy = passwordPolicy
         self.sessionPolicy = sessionPolicy
-        self.throttlePolicy = throttlePolicy
+        throttle = LoginThrottle(policy: throttlePolicy)
     }
 
     /// This service with its password hashes run by `scheduler` (a server's bounded queue).
@@ -126,17 +128,34 @@ public struct AccountService: Sendable {
 
     /// Checks the credentials and opens a session ("remember me" makes it last longer).
     ///
-    /// An unknown email and a wrong password both give `invalidCredentials`, and both cost one
-    /// Argon2id verification. Throttled accounts give `tooManyAttempts` without verifying.
-    public func login(email rawEmail: String, password: String, remember: Bool) async throws -> SignedInSession {
+    /// An unknown email and a wrong password both give `invalidCredentials` and both cost one
+    /// Argon2id verification. A remote `origin` (a server's client) is throttled in memory by
+    /// ``throttle``, under ``LoginThrottlePolicy``: an unknown email exactly as a registered one,
+    /// `tooManyAttempts` before anything is looked up or verified, and strangers' failures never
+    /// hold up a known device. Every wrong password is also counted in the user's record
+    /// (`failedLoginCount`, reset by a success), which the local front ends (`.local`: the CLI,
+    /// one process per call) wait by instead.
+    public func login(
+        email rawEmail: String, password: String, remember: Bool, from origin: LoginOrigin = .local
+    ) async throws -> SignedInSession {
         let email = try EmailAddress(rawEmail)
-        guard let user = try await repository.user(email: email.normalized) else {
-            _ = try await hashing.run { [hasher] in
-                hasher.verify(PasswordPolicy.normalize(password), against: hasher.dummyHash())
+        if origin != .local { try begin(email.normalized, from: origin) }
+        let user: UserRecord
+        do {
+            guard let found = try await repository.user(email: email.normalized) else {
+                _ = try await hashing.run { [hasher] in
+                    hasher.verify(PasswordPolicy.normalize(password), against: hasher.dummyHash())
+                }
+                throw AccountError.invalidCredentials
             }
+            user = found
+        } catch AccountError.invalidCredentials {
             throw AccountError.invalidCredentials
+        } catch {
+            if origin != .local { throttle.abandoned(email: email.normalized, from: origin) }
+            throw error
         }
-        try await checkPassword(password, of: user)
+        try await checkPassword(password, of: user, from: origin, begun: true)
         if hasher.needsRehash(user.passwordHash) {
             let upgraded = try await hashing.run { [hasher] in try hasher.hash(PasswordPolicy.normalize(password)) }
             _ = try await repository.updatePassword(
@@ -167,11 +186,13 @@ public struct AccountService: Sendable {
     ///   error.
     ///   `changePasswordListingBrokenRules` reports every broken rule instead.
     public func changePassword(
-        token: String?, currentPassword: String, newPassword: String, confirmation: String
+        token: String?, currentPassword: String, newPassword: String, confirmation: String,
+        from origin: LoginOrigin = .local
     ) async throws {
         try await firstBrokenRule(of: NewPasswordField.self) {
             try await changePasswordListingBrokenRules(
-                token: token, currentPassword: currentPassword, newPassword: newPassword, confirmation: confirmation)
+                token: token, currentPassword: currentPassword, newPassword: newPassword, confirmation: confirmation,
+                from: origin)
         }
     }
 
@@ -179,14 +200,17 @@ public struct AccountService: Sendable {
     /// `InvalidForm<NewPasswordField>` with every one of them (what `newPasswordProblems` finds,
     /// checked once), for a front end that shows them all.
     public func changePasswordListingBrokenRules(
-        token: String?, currentPassword: String, newPassword: String, confirmation: String
+        token: String?, currentPassword: String, newPassword: String, confirmation: String,
+        from origin: LoginOrigin = .local
     ) async throws {
         let (user, session) = try await signedInUser(token: token, touching: false)
         let check = newPasswordProblems(
             for: AccountProfile(user), current: currentPassword, newPassword: newPassword, confirmation: confirmation)
         if let invalid = InvalidForm(check) { throw invalid }
         let normalized = PasswordPolicy.normalize(newPassword)
-        let hash = try await checkPassword(currentPassword, of: user, mismatch: .wrongPassword(current: true)) {
+        let hash = try await checkPassword(
+            currentPassword, of: user, from: Self.signedIn(session, origin), mismatch: .wrongPassword(current: true)
+        ) {
             hasher in try hasher.hash(normalized)
         }
         guard
@@ -199,9 +223,10 @@ public struct AccountService: Sendable {
     /// Checks the password (`wrongPassword(current: false)` when it does not match), then
     /// deletes the user and every one of its sessions. The email is free to sign up again
     /// afterwards.
-    public func withdraw(token: String?, password: String) async throws {
-        let (user, _) = try await signedInUser(token: token, touching: false)
-        try await checkPassword(password, of: user, mismatch: .wrongPassword(current: false))
+    public func withdraw(token: String?, password: String, from origin: LoginOrigin = .local) async throws {
+        let (user, session) = try await signedInUser(token: token, touching: false)
+        try await checkPassword(
+            password, of: user, from: Self.signedIn(session, origin), mismatch: .wrongPassword(current: false))
         guard try await repository.deleteUser(id: user.id) else { throw AccountError.notSignedIn }
     }
 
@@ -225,11 +250,27 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// Verifies `password` against `user`, honouring and updating the throttle.
+    /// The origin of a current password typed in a signed-in session from `origin`: for a
+    /// remote client that session is the device, so its failures throttle it alone.
+    private static func signedIn(_ session: SessionRecord, _ origin: LoginOrigin) -> LoginOrigin {
+        origin == .local ? .local : LoginOrigin(client: origin.client, device: "session:" + session.tokenHash)
+    }
+
+    /// Starts a try on the throttle; throws `tooManyAttempts` when `origin` must wait to try
+    /// `email`.
+    private func begin(_ email: String, from origin: LoginOrigin) throws {
+        if let seconds = throttle.begin(email: email, from: origin, at: clock.now()) {
+            throw AccountError.tooManyAttempts(retryAfterSeconds: seconds)
+        }
+    }
+
+    /// Verifies `password` against `user`, honouring and updating the throttle (whose try
+    /// the caller has `begun` already, or not).
     private func checkPassword(
-        _ password: String, of user: UserRecord, mismatch: AccountError = .invalidCredentials
+        _ password: String, of user: UserRecord, from origin: LoginOrigin, begun: Bool = false,
+        mismatch: AccountError = .invalidCredentials
     ) async throws {
-        try await checkPassword(password, of: user, mismatch: mismatch) { _ in () }
+        try await checkPassword(password, of: user, from: origin, begun: begun, mismatch: mismatch) { _ in () }
     }
 
     /// Verifies `password` against `user`, honouring and updating the throttle, and when it
@@ -237,26 +278,41 @@ public struct AccountService: Sendable {
     /// turn of the scheduler: a password change waits for one hashing slot, not two, and is
     /// never refused between its check and its hash. Returns what `andThen` returned.
     private func checkPassword<Result: Sendable>(
-        _ password: String, of user: UserRecord, mismatch: AccountError = .invalidCredentials,
-        andThen work: @Sendable (any PasswordHasher) throws -> Result
+        _ password: String, of user: UserRecord, from origin: LoginOrigin, begun: Bool = false,
+        mismatch: AccountError = .invalidCredentials, andThen work: @Sendable (any PasswordHasher) throws -> Result
     ) async throws -> Result {
-        let now = clock.now()
-        if let until = throttlePolicy.lockedUntil(failures: user.failedLoginCount, lastFailure: user.lastFailedLoginAt),
-            now < until
-        {
-            throw AccountError.tooManyAttempts(retryAfterSeconds: now.secondsUntil(until))
-        }
-        let outcome = try await hashing.run { [hasher] () throws -> PasswordCheck<Result> in
-            guard hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash) else {
-                return .mismatched
+        let remote = origin != .local
+        if !remote {
+            // One process per call has no memory of its own: the local front ends wait by the
+            // account's count in the store.
+            let now = clock.now()
+            if let until = throttlePolicy.backoff.lockedUntil(
+                failures: user.failedLoginCount, lastFailure: user.lastFailedLoginAt),
+                now < until
+            {
+                throw AccountError.tooManyAttempts(retryAfterSeconds: now.secondsUntil(until))
             }
-            return .matched(try work(hasher))
+        } else if !begun {
+            try begin(user.email, from: origin)
+        }
+        let outcome: PasswordCheck<Result>
+        do {
+            outcome = try await hashing.run { [hasher] () throws -> PasswordCheck<Result> in
+                guard hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash) else {
+                    return .mismatched
+                }
+                return .matched(try work(hasher))
+            }
+        } catch {
+            if remote { throttle.abandoned(email: user.email, from: origin) }
+            throw error
         }
         switch outcome {
         case .mismatched:
-            _ = try await repository.recordLoginFailure(userID: user.id, at: now)
+            _ = try await repository.recordLoginFailure(userID: user.id, at: clock.now())
             throw mismatch
         case .matched(let result):
+            if remote { throttle.succeeded(email: user.email, from: origin) }
             if user.failedLoginCount > 0 { try await repository.resetLoginFailures(userID: user.id) }
             return result
         }

@@ -6,8 +6,8 @@ import Synchronization
 /// minute, as a token bucket of `limit` tokens refilled evenly over a minute. A client may use
 /// the whole bucket at once, then gets one try every `60 / limit` seconds: there is no window
 /// edge to straddle for twice the limit. An IPv6 client is its /64 (configurable), since its
-/// owner can use any of those addresses. The accounts' own throttle (in the store, shared by
-/// every host) still applies; this one stops one client from trying many accounts.
+/// owner can use any of those addresses. The accounts' login throttle (`LoginThrottle`) still
+/// applies; this one stops one client from trying many accounts.
 ///
 /// A bucket that has filled up again is the same as none, so such buckets are dropped once a
 /// minute: memory is bounded by the clients of the last minute or two.

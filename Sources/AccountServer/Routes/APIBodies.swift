@@ -16,6 +16,13 @@ struct LoginBody: Decodable {
     let email: String
     let password: String
     let remember: Bool?
+    /// The device token an earlier sign-up or login on this device returned.
+    let deviceToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case email, password, remember
+        case deviceToken = "device_token"
+    }
 }
 
 struct ChangePasswordBody: Decodable {
@@ -46,8 +53,10 @@ enum APIBody {
         ])
     }
 
-    static func session(_ session: SignedInSession) -> JSONValue {
+    /// A new session, with the device token the client sends with its next logins.
+    static func session(_ session: SignedInSession, deviceToken: String) -> JSONValue {
         .object([
+            ("device_token", .string(deviceToken)),
             ("expires_at_ms", .int(session.expiresAt.millisecondsSince1970)), ("ok", .bool(true)),
             ("token", .string(session.token)), ("user", user(session.profile)),
         ])
@@ -97,8 +106,12 @@ enum APIBody {
 
     /// `{jwt, user}`: `jwt` carries AccountStore's opaque session token, which the server can
     /// revoke (logout, password change, withdrawal); clients treat it as opaque.
-    static func strapiAuth(token: String, profile: AccountProfile) -> JSONValue {
-        .object([("jwt", .string(token)), ("user", strapiUser(profile))])
+    /// Strapi's answer with a session; a new session carries its device token too (an extra
+    /// key Strapi clients ignore).
+    static func strapiAuth(token: String, profile: AccountProfile, deviceToken: String? = nil) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("jwt", .string(token)), ("user", strapiUser(profile))]
+        if let deviceToken { fields.insert(("device_token", .string(deviceToken)), at: 0) }
+        return .object(fields)
     }
 
     /// With field problems, `details.errors` lists them as Strapi lists a form's validation

@@ -1,4 +1,5 @@
 public import AccountCore
+public import AccountCrypto
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -30,12 +31,16 @@ public struct AccountAPI: Sendable {
     /// The disk under the store's files, which `/healthz` reports and checks (`nil`: a store
     /// elsewhere, such as a PostgreSQL server's).
     public let storeDisk: StoreDiskSpace?
+    /// Signs and checks the device tokens of logins (`LoginThrottlePolicy`'s known devices).
+    public let deviceTokens: DeviceTokens
     let limiter: ClientRateLimiter
+    let ipv6PrefixLength: Int
     let gate: HashingGate
     let clientAddress: ClientAddress
     let monitoringClients: [IPAddressRange]
     package let maxBodyBytes: Int
     let deadline: RequestDeadline
+    package let serverKey: HMACKey
 
     /// - Parameters:
     ///   - service: the service over the store all requests share.
@@ -52,6 +57,8 @@ public struct AccountAPI: Sendable {
     ///   - maxBodyBytes: the largest JSON body read.
     ///   - deadline: how long a request that checks or sets a password may take.
     ///   - clock: the limits' clock.
+    ///   - serverKey: the secret that signs device tokens (and the web pages' form tokens):
+    ///     ``ServerSecretFile`` keeps one; a random one lasts as long as this value.
     ///
     /// An entry of `trustedProxies` or `monitoringClients` that is not an IP address or a CIDR
     /// block matches nothing; `accounts serve` refuses one when it reads its settings
@@ -64,7 +71,7 @@ public struct AccountAPI: Sendable {
             concurrency: ServerDefaults.hashingConcurrency, queueLimit: ServerDefaults.hashingQueue),
         maxBodyBytes: Int = ServerDefaults.maxBodyBytes,
         deadline: RequestDeadline = .seconds(ServerDefaults.requestTimeoutSeconds),
-        clock: any AccountClock = SystemClock()
+        clock: any AccountClock = SystemClock(), serverKey: HMACKey = .random()
     ) {
         // The gate bounds the hashes themselves, whichever scheduler `service` came with.
         self.service = service.schedulingHashes(on: gate)
@@ -75,6 +82,9 @@ public struct AccountAPI: Sendable {
                 .signUp: limits.signUpsPerMinute, .login: limits.loginsPerMinute,
                 .passwordCheck: limits.passwordChecksPerMinute,
             ], ipv6PrefixLength: limits.ipv6PrefixLength, clock: clock)
+        ipv6PrefixLength = limits.ipv6PrefixLength
+        deviceTokens = DeviceTokens(key: serverKey)
+        self.serverKey = serverKey
         self.gate = gate
         clientAddress = ClientAddress(trustedProxies: trustedProxies.compactMap(IPAddressRange.init))
         self.monitoringClients = monitoringClients.compactMap(IPAddressRange.init)
@@ -175,6 +185,24 @@ public struct AccountAPI: Sendable {
         try limiter.admit(action, client: client)
         let gate = gate
         return try await deadline.run { try await gate.offEventLoops(body) }
+    }
+
+    /// Where a login of `email` comes from, for the throttle: the client (see
+    /// ``clientOrigin(_:_:)``), and the device `deviceToken` proves for that email, if any.
+    package func loginOrigin(
+        _ request: Request, _ context: some AccountRoutesContext, email: String, deviceToken: String?
+    ) -> LoginOrigin {
+        let normalized = (try? EmailAddress(email))?.normalized
+        return LoginOrigin(
+            client: clientOrigin(request, context).client,
+            device: normalized.flatMap { deviceTokens.device(in: deviceToken, for: $0) })
+    }
+
+    /// The request's client as the per-client limits count it (an IPv6 client is its
+    /// network), for the throttle of a password typed in a signed-in session.
+    package func clientOrigin(_ request: Request, _ context: some AccountRoutesContext) -> LoginOrigin {
+        let client = clientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor])
+        return LoginOrigin(client: IPAddressRange.clientKey(client, ipv6PrefixLength: ipv6PrefixLength))
     }
 
     /// The JSON body, read up to the limit and decoded.

@@ -18,17 +18,21 @@ extension AccountAPI {
                             nickname: body.nickname, remember: body.remember ?? false)
                     }
                 }
-                return json(APIBody.session(session), status: .created)
+                return json(
+                    APIBody.session(session, deviceToken: deviceTokens.issue(for: session.profile.email)),
+                    status: .created)
             }
         }
         group.post("login") { request, context in
             try await respond(request, context, style: .native) { _ in
                 let body = try await decode(LoginBody.self, from: request)
+                let origin = loginOrigin(request, context, email: body.email, deviceToken: body.deviceToken)
                 let session = try await limited(.login, request, context) {
                     try await service.login(
-                        email: body.email, password: body.password, remember: body.remember ?? false)
+                        email: body.email, password: body.password, remember: body.remember ?? false, from: origin)
                 }
-                return json(APIBody.session(session))
+                let deviceToken = deviceTokens.issue(for: session.profile.email, current: body.deviceToken)
+                return json(APIBody.session(session, deviceToken: deviceToken))
             }
         }
         group.post("logout") { request, context in
@@ -47,6 +51,7 @@ extension AccountAPI {
             try await respond(request, context, style: .native) { _ in
                 let body = try await decode(ChangePasswordBody.self, from: request)
                 let token = bearerToken(request)
+                let origin = clientOrigin(request, context)
                 let confirmation = body.confirmation ?? body.newPassword
                 let unconfirmed = body.confirmation == nil
                 try await limited(.passwordCheck, request, context) {
@@ -56,7 +61,7 @@ extension AccountAPI {
                     ) {
                         try await service.changePasswordListingBrokenRules(
                             token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
-                            confirmation: confirmation)
+                            confirmation: confirmation, from: origin)
                     }
                 }
                 return json(APIBody.done)
@@ -66,8 +71,9 @@ extension AccountAPI {
             try await respond(request, context, style: .native) { _ in
                 let body = try await decode(WithdrawBody.self, from: request)
                 let token = bearerToken(request)
+                let origin = clientOrigin(request, context)
                 try await limited(.passwordCheck, request, context) {
-                    try await service.withdraw(token: token, password: body.password)
+                    try await service.withdraw(token: token, password: body.password, from: origin)
                 }
                 return json(APIBody.done)
             }

@@ -13,6 +13,14 @@ struct StrapiLoginBody: Decodable {
     /// The email (Strapi also accepts a username here; AccountStore signs in by email only).
     let identifier: String
     let password: String
+    /// The device token an earlier registration or login on this device returned (not
+    /// Strapi's; its clients leave it out and are unknown devices).
+    let deviceToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case identifier, password
+        case deviceToken = "device_token"
+    }
 }
 
 struct StrapiChangePasswordBody: Decodable {

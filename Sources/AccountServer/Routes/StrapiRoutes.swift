@@ -26,27 +26,36 @@ extension AccountAPI {
                             nickname: body.username)
                     }
                 }
-                return json(APIBody.strapiAuth(token: session.token, profile: session.profile))
+                return json(
+                    APIBody.strapiAuth(
+                        token: session.token, profile: session.profile,
+                        deviceToken: deviceTokens.issue(for: session.profile.email)))
             }
         }
         group.post("auth/local") { request, context in
             try await respond(request, context, style: .strapi) { _ in
                 let body = try await decode(StrapiLoginBody.self, from: request)
+                let origin = loginOrigin(request, context, email: body.identifier, deviceToken: body.deviceToken)
                 let session = try await limited(.login, request, context) {
-                    try await service.login(email: body.identifier, password: body.password, remember: false)
+                    try await service.login(
+                        email: body.identifier, password: body.password, remember: false, from: origin)
                 }
-                return json(APIBody.strapiAuth(token: session.token, profile: session.profile))
+                return json(
+                    APIBody.strapiAuth(
+                        token: session.token, profile: session.profile,
+                        deviceToken: deviceTokens.issue(for: session.profile.email, current: body.deviceToken)))
             }
         }
         group.post("auth/change-password") { request, context in
             try await respond(request, context, style: .strapi) { _ in
                 let body = try await decode(StrapiChangePasswordBody.self, from: request)
                 let token = bearerToken(request)
+                let origin = clientOrigin(request, context)
                 let profile = try await limited(.passwordCheck, request, context) {
                     try await InvalidFields.naming(Self.strapiNewPasswordFields) {
                         try await service.changePasswordListingBrokenRules(
                             token: token, currentPassword: body.currentPassword, newPassword: body.password,
-                            confirmation: body.passwordConfirmation)
+                            confirmation: body.passwordConfirmation, from: origin)
                     }
                     return try await service.whoami(token: token)
                 }

@@ -47,6 +47,7 @@
                 // the store is opened (or created).
                 _ = try listen.tls?.serverConfiguration()
                 try await listen.probe()
+                let serverKey = try ServerSecretFile.key(at: server.secretFile)
                 try await context.withService(creating: true) { service in
                     let storesInFiles = try context.backends.descriptor(named: context.settings.backendName)
                         .storesInFiles
@@ -62,7 +63,8 @@
                             ipv6PrefixLength: server.clientIPv6PrefixLength),
                         trustedProxies: server.trustedProxies, monitoringClients: server.monitoringClients,
                         gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
-                        maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds))
+                        maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds),
+                        serverKey: serverKey)
                     let pages =
                         try server.webPages
                         ? AccountWebPages(
