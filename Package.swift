@@ -96,12 +96,16 @@ let package = Package(
         .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLMDB", providers: [.apt(["liblmdb-dev"])]),
+        // Other systems' password hashes, verified and never written: libxcrypt's crypt(3) for
+        // bcrypt and the sha512/sha256/md5-crypt family, OpenSSL's libcrypto for PBKDF2.
+        .systemLibrary(name: "CXCrypt", providers: [.apt(["libcrypt-dev"])]),
+        .systemLibrary(name: "COpenSSLCrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "AccountCore", swiftSettings: strict),
         // Keeps Argon2id's 19 MiB working memory mapped between hashes (see its source for why).
         .target(name: "CArgon2Memory", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "AccountCrypto",
-            dependencies: ["AccountCore", "CSodium", "CZxcvbn", "CArgon2Memory"],
+            dependencies: ["AccountCore", "CSodium", "CZxcvbn", "CArgon2Memory", "CXCrypt", "COpenSSLCrypto"],
             swiftSettings: strict
         ),
         // What a backend author needs, and nothing heavier: it depends on the domain alone.

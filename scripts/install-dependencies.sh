@@ -13,7 +13,7 @@
 # Uses sudo when not root; does nothing when everything is present.
 set -euo pipefail
 
-packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev liblmdb-dev)
+packages=(libsodium-dev libzxcvbn-dev libsqlite3-dev liblmdb-dev libcrypt-dev libssl-dev)
 for option in "$@"; do
     case "$option" in
         --test-server) packages+=(postgresql gcc libc6-dev fiu-utils openssl zsh fish man-db systemd-container curl) ;;

@@ -22,8 +22,9 @@
 #   scripts/install.sh --debug              the debug build instead: quick, for checking this
 #                                           script (scripts/install-check.sh; CI)
 #
-# The binary still loads libsodium, libzxcvbn, libsqlite3 and liblmdb: on a host that only gets
-# the installed files, install Debian's libsodium23 libzxcvbn0 libsqlite3-0 liblmdb0.
+# The binary still loads libsodium, libzxcvbn, libsqlite3, liblmdb, libcrypt and libcrypto: on a
+# host that only gets the installed files, install Debian's libsodium23 libzxcvbn0 libsqlite3-0
+# liblmdb0 libssl3 (libcrypt1 is in every Debian).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,4 +1,5 @@
 public import AccountCore
+import AccountCrypto
 
 /// The operator's service, beside `AccountService`: counting, listing and showing accounts,
 /// checking a store up, and exporting, importing and migrating it. Front ends (the CLI's `users`,
@@ -36,7 +37,8 @@ public struct AccountAdministration: Sendable {
         guard let user = try await repository.user(email: EmailAddress(email).normalized) else { return nil }
         return AccountDetails(
             profile: AccountProfile(user), passwordChangedAt: user.passwordChangedAt,
-            failedLoginCount: user.failedLoginCount, sessionCount: try await repository.sessions(userID: user.id).count)
+            failedLoginCount: user.failedLoginCount, sessionCount: try await repository.sessions(userID: user.id).count,
+            passwordScheme: PasswordSchemes.name(of: user.passwordHash))
     }
 
     // MARK: - Check-up

@@ -11,4 +11,7 @@ public struct AccountDetails: Sendable, Hashable {
     public let failedLoginCount: Int
     /// Sessions the store holds for the account, expired ones included until purged.
     public let sessionCount: Int
+    /// The scheme of the stored hash (`PasswordSchemes.name(of:)`): `argon2id`, or a legacy
+    /// scheme the next login replaces (`bcrypt`, `django_pbkdf2_sha256`…), or `unknown`.
+    public let passwordScheme: String
 }

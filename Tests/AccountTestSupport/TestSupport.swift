@@ -38,6 +38,9 @@ package final class CountingHasher: PasswordHasher {
     }
     package func needsRehash(_ phcString: String) -> Bool { inner.needsRehash(phcString) }
     package func dummyHash() -> String { inner.dummyHash() }
+    package func candidate(_ password: String, for stored: String) -> String {
+        inner.candidate(password, for: stored)
+    }
 }
 
 /// Counts the strength estimates a service asks for, so a test can tell a form was checked once.

@@ -298,7 +298,8 @@ public struct AccountService: Sendable {
         let outcome: PasswordCheck<Result>
         do {
             outcome = try await hashing.run { [hasher] () throws -> PasswordCheck<Result> in
-                guard hasher.verify(PasswordPolicy.normalize(password), against: user.passwordHash) else {
+                let typed = hasher.candidate(password, for: user.passwordHash)
+                guard hasher.verify(typed, against: user.passwordHash) else {
                     return .mismatched
                 }
                 return .matched(try work(hasher))

@@ -9,6 +9,17 @@ public protocol PasswordHasher: Sendable {
     /// A well-formed hash with the configured parameters that matches no password, verified on
     /// the unknown-email path so that it costs what a real verification costs.
     func dummyHash() -> String
+    /// The form of the typed `password` to verify against `stored`: NFKC-normalized
+    /// (`PasswordPolicy.normalize`) for this store's own hashes, the default; exactly as typed
+    /// for a hash another system made (``SchemedPasswordHasher``). A hasher that wraps another
+    /// forwards this too.
+    func candidate(_ password: String, for stored: String) -> String
+}
+
+extension PasswordHasher {
+    public func candidate(_ password: String, for stored: String) -> String {
+        PasswordPolicy.normalize(password)
+    }
 }
 
 /// Hashes session tokens for storage (SHA-256, lowercase hex).

@@ -72,6 +72,7 @@ struct UsersCommand: AsyncParsableCommand {
                     fields: [
                         ("user", CommandContext.json(account.profile)),
                         ("password_changed_at_ms", .int(account.passwordChangedAt.millisecondsSince1970)),
+                        ("password_scheme", .string(account.passwordScheme)),
                         ("failed_login_count", .int(Int64(account.failedLoginCount))),
                         ("sessions", .int(Int64(account.sessionCount))),
                     ])

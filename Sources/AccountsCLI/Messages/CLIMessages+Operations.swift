@@ -71,6 +71,7 @@ extension CLIMessages {
             ("Email", "이메일", account.profile.email), ("Nickname", "닉네임", account.profile.nickname),
             ("Id", "ID", "\(account.profile.id)"), ("Created", "가입일", account.profile.createdAt.iso8601),
             ("Password changed", "비밀번호 변경일", account.passwordChangedAt.iso8601),
+            ("Password scheme", "비밀번호 방식", account.passwordScheme),
             ("Failed logins", "로그인 실패", String(account.failedLoginCount)),
             ("Sessions", "세션", String(account.sessionCount)),
         ]

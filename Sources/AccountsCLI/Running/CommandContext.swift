@@ -180,8 +180,9 @@ struct CommandContext {
     private func makeService(_ repository: any UserRepository) -> AccountService {
         AccountService(
             repository: repository,
-            hasher: Argon2idPasswordHasher(
-                opsLimit: UInt64(settings.hashOpsLimit), memLimitBytes: settings.hashMemLimitKiB * 1024),
+            hasher: PasswordSchemes.standard(
+                current: Argon2idPasswordHasher(
+                    opsLimit: UInt64(settings.hashOpsLimit), memLimitBytes: settings.hashMemLimitKiB * 1024)),
             strength: ZxcvbnStrengthEstimator(),
             digester: SHA256TokenDigester(),
             random: SodiumRandomSource(),

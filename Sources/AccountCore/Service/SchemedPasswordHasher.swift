@@ -1,0 +1,44 @@
+/// The current hasher, which makes every new hash, with the legacy schemes it also verifies.
+///
+/// A stored hash a legacy scheme owns is verified by that scheme, against the password exactly
+/// as typed (those systems never normalized it), and always `needsRehash`: the service
+/// replaces it with the current hasher's at the first successful login. Anything else is the
+/// current hasher's.
+public struct SchemedPasswordHasher: PasswordHasher {
+    /// Makes every new hash, and verifies its own.
+    public let current: any PasswordHasher
+    /// The schemes of hashes made elsewhere, tried in order.
+    public let legacy: [any PasswordScheme]
+
+    /// `current` for new hashes, `legacy` for the hashes of other systems.
+    public init(current: any PasswordHasher, legacy: [any PasswordScheme]) {
+        self.current = current
+        self.legacy = legacy
+    }
+
+    /// The legacy scheme that owns `stored`, or `nil` for the current hasher's.
+    public func legacyScheme(of stored: String) -> (any PasswordScheme)? {
+        legacy.first { $0.owns(stored) }
+    }
+
+    public func hash(_ password: String) throws -> String {
+        try current.hash(password)
+    }
+
+    public func verify(_ password: String, against stored: String) -> Bool {
+        if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
+        return current.verify(password, against: stored)
+    }
+
+    public func needsRehash(_ stored: String) -> Bool {
+        legacyScheme(of: stored) != nil || current.needsRehash(stored)
+    }
+
+    public func dummyHash() -> String {
+        current.dummyHash()
+    }
+
+    public func candidate(_ password: String, for stored: String) -> String {
+        legacyScheme(of: stored) != nil ? password : current.candidate(password, for: stored)
+    }
+}

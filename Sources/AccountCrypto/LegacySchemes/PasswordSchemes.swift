@@ -1,0 +1,22 @@
+public import AccountCore
+
+/// The one place the password schemes are assembled.
+public enum PasswordSchemes {
+    /// Every legacy scheme this build verifies, in the order they are tried.
+    public static let legacy: [any PasswordScheme] = [
+        CryptScheme.bcrypt, CryptScheme.sha512Crypt, CryptScheme.sha256Crypt, CryptScheme.md5Crypt,
+        DjangoBcryptSHA256Scheme(), DjangoPBKDF2Scheme.sha256, DjangoPBKDF2Scheme.sha1,
+    ]
+
+    /// `current` for every new hash, with every legacy scheme for the hashes of other systems.
+    public static func standard(current: any PasswordHasher) -> SchemedPasswordHasher {
+        SchemedPasswordHasher(current: current, legacy: legacy)
+    }
+
+    /// The name of the scheme of `stored`: a legacy scheme's, `argon2id` for this store's own,
+    /// or `unknown` for a hash nothing here can verify.
+    public static func name(of stored: String) -> String {
+        if let scheme = legacy.first(where: { $0.owns(stored) }) { return scheme.name }
+        return stored.hasPrefix("$argon2id$") ? "argon2id" : "unknown"
+    }
+}
