@@ -38,8 +38,9 @@ package final class CountingHasher: PasswordHasher {
     }
     package func needsRehash(_ phcString: String) -> Bool { inner.needsRehash(phcString) }
     package func dummyHash() -> String { inner.dummyHash() }
-    package func candidate(_ password: String, for stored: String) -> String {
-        inner.candidate(password, for: stored)
+    package func verify(typed password: String, against stored: String) -> Bool {
+        counts.withLock { $0.verifications += 1 }
+        return inner.verify(typed: password, against: stored)
     }
 }
 

@@ -298,8 +298,7 @@ public struct AccountService: Sendable {
         let outcome: PasswordCheck<Result>
         do {
             outcome = try await hashing.run { [hasher] () throws -> PasswordCheck<Result> in
-                let typed = hasher.candidate(password, for: user.passwordHash)
-                guard hasher.verify(typed, against: user.passwordHash) else {
+                guard hasher.verify(typed: password, against: user.passwordHash) else {
                     return .mismatched
                 }
                 return .matched(try work(hasher))

@@ -9,21 +9,21 @@ public protocol PasswordHasher: Sendable {
     /// A well-formed hash with the configured parameters that matches no password, verified on
     /// the unknown-email path so that it costs what a real verification costs.
     func dummyHash() -> String
-    /// The form of the typed `password` to verify against `stored`: NFKC-normalized
-    /// (`PasswordPolicy.normalize`) for this store's own hashes, the default; exactly as typed
-    /// for a hash another system made (``SchemedPasswordHasher``). A hasher that wraps another
-    /// forwards this too.
-    func candidate(_ password: String, for stored: String) -> String
-}
-
-extension PasswordHasher {
-    public func candidate(_ password: String, for stored: String) -> String {
-        PasswordPolicy.normalize(password)
-    }
+    /// Whether the password, exactly as the person typed it, matches `stored`. The default
+    /// verifies its NFKC form (`PasswordPolicy.normalize`), the form this store hashes;
+    /// ``SchemedPasswordHasher`` also checks hashes other systems made, against the password as
+    /// typed. A hasher that wraps another forwards this too.
+    func verify(typed password: String, against stored: String) -> Bool
 }
 
 /// Hashes session tokens for storage (SHA-256, lowercase hex).
 public protocol TokenDigester: Sendable {
     /// The 64-character lowercase hex SHA-256 of the token's UTF-8 bytes.
     func digest(_ token: String) -> String
+}
+
+extension PasswordHasher {
+    public func verify(typed password: String, against stored: String) -> Bool {
+        verify(PasswordPolicy.normalize(password), against: stored)
+    }
 }

@@ -3,7 +3,10 @@
 /// A stored hash a legacy scheme owns is verified by that scheme, against the password exactly
 /// as typed (those systems never normalized it), and always `needsRehash`: the service
 /// replaces it with the current hasher's at the first successful login. Anything else is the
-/// current hasher's.
+/// current hasher's kind, which this store fills with NFKC-normalized passwords; one made
+/// elsewhere (an Argon2id hash from Django or Kratos) was made from the password as typed, so
+/// a password that NFKC changes is tried in both forms. Such a hash's parameters differ from
+/// the current ones, so it is replaced at the first login too.
 public struct SchemedPasswordHasher: PasswordHasher {
     /// Makes every new hash, and verifies its own.
     public let current: any PasswordHasher
@@ -38,7 +41,11 @@ public struct SchemedPasswordHasher: PasswordHasher {
         current.dummyHash()
     }
 
-    public func candidate(_ password: String, for stored: String) -> String {
-        legacyScheme(of: stored) != nil ? password : current.candidate(password, for: stored)
+    public func verify(typed password: String, against stored: String) -> Bool {
+        if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
+        if current.verify(typed: password, against: stored) { return true }
+        // The typed form matches one of this store's own hashes only if it is its own NFKC
+        // form, which was just tried: the second try can only match a hash made elsewhere.
+        return PasswordPolicy.normalize(password) != password && current.verify(password, against: stored)
     }
 }

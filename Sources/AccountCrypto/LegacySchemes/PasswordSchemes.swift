@@ -5,7 +5,8 @@ public enum PasswordSchemes {
     /// Every legacy scheme this build verifies, in the order they are tried.
     public static let legacy: [any PasswordScheme] = [
         CryptScheme.bcrypt, CryptScheme.sha512Crypt, CryptScheme.sha256Crypt, CryptScheme.md5Crypt,
-        DjangoBcryptSHA256Scheme(), DjangoPBKDF2Scheme.sha256, DjangoPBKDF2Scheme.sha1,
+        DjangoBcryptSHA256Scheme(), DjangoPBKDF2Scheme.sha256, DjangoPBKDF2Scheme.sha1, Argon2Scheme.django,
+        Argon2Scheme.argon2i,
     ]
 
     /// `current` for every new hash, with every legacy scheme for the hashes of other systems.
