@@ -39,6 +39,6 @@ public struct HMACKey: Sendable {
         guard let given = Hex.decode(signature), given.count == Int(crypto_auth_hmacsha256_BYTES),
             let expected = Hex.decode(self.signature(of: message))
         else { return false }
-        return sodium_memcmp(given, expected, given.count) == 0
+        return ConstantTime.equal(given, expected)
     }
 }
