@@ -56,16 +56,8 @@ public struct DjangoPBKDF2Scheme: PasswordScheme {
         guard parts.count == 4, let iterations = Int32(parts[1]), iterations > 0,
             let expected = Data(base64Encoded: String(parts[3])), !expected.isEmpty
         else { return false }
-        let salt = Array(parts[2].utf8)
-        let bytes = Array(password.utf8)
-        var derived = [UInt8](repeating: 0, count: expected.count)
-        let made = bytes.withUnsafeBufferPointer { pass in
-            pass.withMemoryRebound(to: CChar.self) { pass in
-                PKCS5_PBKDF2_HMAC(
-                    pass.baseAddress, Int32(pass.count), salt, Int32(salt.count), iterations, digest(),
-                    Int32(derived.count), &derived)
-            }
-        }
-        return made == 1 && ConstantTime.equal(derived, Array(expected))
+        let derived = PBKDF2Scheme.derive(
+            Array(password.utf8), Array(parts[2].utf8), Int(iterations), expected.count, digest())
+        return ConstantTime.equal(derived, Array(expected))
     }
 }

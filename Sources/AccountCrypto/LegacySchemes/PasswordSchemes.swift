@@ -6,7 +6,8 @@ public enum PasswordSchemes {
     public static let legacy: [any PasswordScheme] = [
         CryptScheme.bcrypt, CryptScheme.sha512Crypt, CryptScheme.sha256Crypt, CryptScheme.md5Crypt,
         DjangoBcryptSHA256Scheme(), DjangoPBKDF2Scheme.sha256, DjangoPBKDF2Scheme.sha1, Argon2Scheme.django,
-        Argon2Scheme.argon2i,
+        Argon2Scheme.argon2i, PBKDF2Scheme.sha256, PBKDF2Scheme.sha512, PBKDF2Scheme.sha1, ScryptScheme.standard,
+        ScryptScheme.firebase,
     ]
 
     /// `current` for every new hash, with every legacy scheme for the hashes of other systems.
@@ -14,10 +15,13 @@ public enum PasswordSchemes {
         SchemedPasswordHasher(current: current, legacy: legacy)
     }
 
-    /// The name of the scheme of `stored`: a legacy scheme's, `argon2id` for this store's own,
-    /// or `unknown` for a hash nothing here can verify.
+    /// The name of the current scheme, every new hash's.
+    public static let currentName = "argon2id"
+
+    /// The name of the scheme of `stored`: a legacy scheme's, ``currentName`` for this store's
+    /// own, or `unknown` for a hash nothing here can verify.
     public static func name(of stored: String) -> String {
         if let scheme = legacy.first(where: { $0.owns(stored) }) { return scheme.name }
-        return stored.hasPrefix("$argon2id$") ? "argon2id" : "unknown"
+        return stored.hasPrefix("$argon2id$") ? currentName : "unknown"
     }
 }

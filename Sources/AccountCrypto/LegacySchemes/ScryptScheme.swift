@@ -1,0 +1,89 @@
+public import AccountCore
+import COpenSSLCrypto
+
+/// scrypt hashes in the modular form passlib writes and Kratos imports,
+/// `$scrypt$ln=<log2 N>,r=<block size>,p=<parallelism>$<salt>$<hash>`, and Firebase Auth's
+/// modified scrypt in Kratos's form, `$firescrypt$ln=<memory cost>,r=<rounds>,p=1$<salt>$<hash>$<salt
+/// separator>$<signer key>`: the project's scrypt key, taken over the salt and the separator,
+/// encrypts the signer key with AES-256-CTR, and that is the stored hash. Both run on OpenSSL's
+/// `EVP_PBE_scrypt` and AES.
+public struct ScryptScheme: PasswordScheme {
+    public let name: String
+    private let prefix: String
+    private let firebase: Bool
+
+    /// `$scrypt$`.
+    public static let standard = ScryptScheme(name: "scrypt", prefix: "$scrypt$", firebase: false)
+    /// `$firescrypt$`, Firebase Auth's export.
+    public static let firebase = ScryptScheme(name: "firebase_scrypt", prefix: "$firescrypt$", firebase: true)
+
+    /// The most memory one verification may take (N·r·128 bytes): a stored hash asking for more
+    /// is refused rather than allowed to exhaust the server.
+    static let maximumMemory = 256 * 1024 * 1024
+
+    init(name: String, prefix: String, firebase: Bool) {
+        self.name = name
+        self.prefix = prefix
+        self.firebase = firebase
+    }
+
+    /// The stored form of a Firebase Auth hash, for the importer: the user's `passwordHash` and
+    /// `salt`, with the project's hash parameters (all base64 as Firebase shows them).
+    public static func firebaseStored(
+        hash: [UInt8], salt: [UInt8], saltSeparator: [UInt8], signerKey: [UInt8], rounds: Int, memoryCost: Int
+    ) -> String {
+        "$firescrypt$ln=\(memoryCost),r=\(rounds),p=1$"
+            + [salt, hash, saltSeparator, signerKey].map(Base64.unpadded).joined(separator: "$")
+    }
+
+    public func owns(_ stored: String) -> Bool {
+        stored.hasPrefix(prefix)
+    }
+
+    public func verify(_ password: String, against stored: String) -> Bool {
+        guard let phc = PHCFields(stored, prefix: prefix), phc.fields.count == (firebase ? 5 : 3),
+            let logN = phc.integer("ln", in: 1...30), let r = phc.integer("r", in: 1...64),
+            let p = phc.integer("p", in: 1...16), let salt = phc.bytes(1), let expected = phc.bytes(2),
+            !expected.isEmpty
+        else { return false }
+        let password = Array(password.utf8)
+        guard firebase else {
+            return ConstantTime.equal(Self.scrypt(password, salt, logN, r, p, expected.count), expected)
+        }
+        guard let separator = phc.bytes(3), let signerKey = phc.bytes(4) else { return false }
+        let key = Self.scrypt(password, salt + separator, logN, r, p, 64)
+        guard key.count == 64 else { return false }
+        return ConstantTime.equal(Self.aes256CTR(key: Array(key.prefix(32)), signerKey), expected)
+    }
+
+    /// scrypt of `password` (empty on failure or when it would take more than
+    /// `maximumMemory`, which never equals a stored hash).
+    static func scrypt(_ password: [UInt8], _ salt: [UInt8], _ logN: Int, _ r: Int, _ p: Int, _ length: Int)
+        -> [UInt8]
+    {
+        let n = UInt64(1) << UInt64(logN)
+        guard n * UInt64(r) * 128 <= UInt64(maximumMemory) else { return [] }
+        var derived = [UInt8](repeating: 0, count: length)
+        let made = password.withUnsafeBufferPointer { pass in
+            pass.withMemoryRebound(to: CChar.self) { pass in
+                EVP_PBE_scrypt(
+                    pass.baseAddress, pass.count, salt, salt.count, n, UInt64(r), UInt64(p),
+                    UInt64(maximumMemory) * 2, &derived, length)
+            }
+        }
+        return made == 1 ? derived : []
+    }
+
+    /// `plain` encrypted with AES-256-CTR under `key`, counter starting at zero (empty on failure).
+    static func aes256CTR(key: [UInt8], _ plain: [UInt8]) -> [UInt8] {
+        guard let context = EVP_CIPHER_CTX_new() else { return [] }
+        defer { EVP_CIPHER_CTX_free(context) }
+        let iv = [UInt8](repeating: 0, count: 16)
+        var out = [UInt8](repeating: 0, count: plain.count + 16)
+        var written: Int32 = 0
+        guard EVP_EncryptInit_ex(context, EVP_aes_256_ctr(), nil, key, iv) == 1,
+            EVP_EncryptUpdate(context, &out, &written, plain, Int32(plain.count)) == 1
+        else { return [] }
+        return Array(out.prefix(Int(written)))
+    }
+}

@@ -1,0 +1,138 @@
+public import AccountCore
+
+/// What an import did.
+public struct ImportReport: Sendable {
+    /// Users written.
+    public var imported = 0
+    /// Sessions written.
+    public var sessions = 0
+    /// Emails already in the store (with `merge`), left as they were.
+    public var conflicts: [String] = []
+}
+
+/// An export file that has been read through and found sound.
+public struct ValidatedExport: Sendable {
+    /// The file.
+    public let path: String
+    /// What messages call it: `path`, or what `path` is a copy of.
+    public let name: String
+    /// Its header.
+    public let header: ExportHeader
+    /// The users that break a rule of stored records, when they are to be skipped (otherwise
+    /// the file is refused).
+    public let refused: [RefusedRecord]
+    /// Whether the users that break a rule are left out (otherwise the file was refused).
+    public let skippingInvalid: Bool
+}
+
+/// Loads an export file into a store: the whole file is checked first (before the store is
+/// even opened), so a truncated or edited file writes nothing.
+public enum StoreImporter {
+    /// Users written per transaction.
+    static let batchSize = 1_000
+
+    /// Reads the whole file and checks it.
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - name: what messages call the file, when `path` is a copy of it.
+    ///   - skippingInvalid: collect the users that break a rule of stored records (email,
+    ///     nickname) to be left out, instead of refusing the file.
+    /// - Throws: `invalidExport` naming the first bad line (and the rule, for a user that
+    ///   breaks one).
+    public static func validate(
+        _ path: String, shownAs name: String? = nil, skippingInvalid: Bool = false
+    ) throws(AccountError) -> ValidatedExport {
+        do {
+            let (header, refused) = try ExportFileReader.validate(
+                path: path, shownAs: name, skippingInvalid: skippingInvalid)
+            return ValidatedExport(
+                path: path, name: name ?? path, header: header, refused: refused, skippingInvalid: skippingInvalid)
+        } catch {
+            throw error.addingOutcome(.nothingWritten)
+        }
+    }
+
+    /// Imports a validated file into `store`.
+    /// - Parameters:
+    ///   - file: a file `validate(_:)` accepted.
+    ///   - store: the store to load.
+    ///   - merge: allow a non-empty store; an email (or id) already there is reported as a
+    ///     conflict and never overwritten.
+    ///   - progress: called with the number of users done after each batch.
+    /// - Throws: `storeNotEmpty` without `merge` when the store holds users.
+    public static func importFile(
+        _ file: ValidatedExport, into store: any UserRepository, merge: Bool,
+        progress: (_ usersDone: Int) -> Void = { _ in }
+    ) async throws -> ImportReport {
+        let path = file.path
+        if !merge {
+            let existing = try await store.userCount()
+            guard existing == 0 else {
+                throw AccountError.storeNotEmpty(
+                    detail: ErrorDetail([
+                        .outcome(.holdsUsers(existing)), .outcome(.nothingWritten), .outcome(.useMergeToAdd),
+                    ])
+                )
+            }
+        }
+        var report = ImportReport()
+        var users: [UserRecord] = []
+        var sessions: [SessionRecord] = []
+        // Whether a batch was being written when an error came: a store that fails after its
+        // commit (a folder that cannot be synced) may have kept that batch.
+        var writing = false
+        func flush() async throws {
+            // Each batch lands whole, users with their sessions, or not at all.
+            writing = true
+            let skipped = Set(try await store.createUsers(users, sessions: sessions))
+            writing = false
+            report.conflicts += users.map(\.email).filter(skipped.contains)
+            report.imported += users.count - skipped.count
+            let storedIDs = Set(users.filter { !skipped.contains($0.email) }.map(\.id))
+            report.sessions += sessions.filter { storedIDs.contains($0.userID) }.count
+            users.removeAll(keepingCapacity: true)
+            sessions.removeAll(keepingCapacity: true)
+            progress(report.imported + report.conflicts.count)
+        }
+        var skippingID: UserID?
+        do {
+            let reader = try ExportFileReader(path: path, shownAs: file.name, skippingInvalid: file.skippingInvalid)
+            while let record = try reader.next() {
+                switch record {
+                case .user(let user):
+                    // An id already in the store (under another email) is a conflict too, not an error.
+                    if merge, try await store.user(id: user.id) != nil {
+                        report.conflicts.append(user.email)
+                        skippingID = user.id
+                        continue
+                    }
+                    skippingID = nil
+                    // A full batch is written when the next user starts, never right after its
+                    // last user: that user's session lines come after it and belong to its batch.
+                    if users.count >= batchSize { try await flush() }
+                    users.append(user)
+                case .session(let session):
+                    if session.userID != skippingID { sessions.append(session) }
+                case .refused(let refused):
+                    // Counted by `validate(_:skippingInvalid:)`; left out with its sessions.
+                    skippingID = refused.user.id
+                }
+            }
+            try await flush()
+        } catch var error as AccountError {
+            if case .invalidExport = error {
+                // `validate(_:)` accepted the file, so it was changed or replaced since.
+                error = error.addingOutcome(.fileChangedAfterCheck)
+            }
+            guard report.imported > 0 || report.sessions > 0 || writing else {
+                if case .invalidExport = error { throw error.addingOutcome(.nothingWritten) }
+                throw error
+            }
+            throw error.addingOutcome(
+                .importedBeforeFailure(
+                    users: report.imported, sessions: report.sessions, batchInFlight: writing ? users.count : nil))
+        }
+        report.conflicts.sort()
+        return report
+    }
+}
