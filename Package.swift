@@ -161,7 +161,7 @@ let package = Package(
         ),
         .target(
             name: "AccountOperations",
-            dependencies: ["AccountCore", "AccountCrypto", "FileSupport", "JSONSupport"],
+            dependencies: ["AccountCore", "AccountCrypto", "FileSupport", "JSONSupport", "CSQLite"],
             swiftSettings: strict
         ),
         .target(
@@ -283,6 +283,7 @@ let package = Package(
                 "AccountTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountOperations",
                 "FileSupport", "JSONSupport", "MemoryBackend",
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         // Each backend on its own: engines, files, crashes, faults, several processes.
@@ -320,7 +321,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 "accounts", "accounts-bench", "accounts-torture",
             ],
-            exclude: ["Scenarios"],
+            exclude: ["Scenarios", "Fixtures"],
             swiftSettings: strict
         ),
         // The HTTP service: the real server on a free loopback port, driven over HTTP.

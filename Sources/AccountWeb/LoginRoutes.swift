@@ -14,7 +14,7 @@ extension AccountWebPages {
         group.post("login") { request, context in
             return try await posted(request) { form, visit in
                 var entry = LoginEntry(form)
-                let emailRules = EmailAddress.brokenRules(in: entry.email)
+                let emailRules = StoredEmail.brokenRules(in: entry.email)
                 if !emailRules.isEmpty || entry.password.isEmpty {
                     entry.emailErrors = emailRules.map { AccountError.invalidEmail($0).message(visit.language) }
                     entry.passwordErrors = entry.password.isEmpty ? [visit.text.passwordMissing] : []

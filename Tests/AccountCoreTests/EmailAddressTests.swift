@@ -114,4 +114,24 @@ struct EmailAddressTests {
             #expect(!error.message(.english).isEmpty && error.message(.english) != error.message(.korean))
         }
     }
+
+    @Test("a stored email is any well-formed lowercase address: accounts made elsewhere keep theirs")
+    func storedEmail() throws {
+        for address in ["john.doe@gmail.com", "o'brien+tag@example.co.uk", "a@example.com", "abcdef@example.com"] {
+            #expect(try StoredEmail(address).normalized == address)
+            #expect(StoredEmail.brokenRules(ofStored: address).isEmpty, "\(address)")
+        }
+        #expect(try StoredEmail(" john.doe@Gmail.COM ").normalized == "john.doe@gmail.com")
+        #expect(rule("john.doe@gmail.com") == .localInvalidCharacter, "sign-up still takes only its own IDs")
+        #expect(StoredEmail.brokenRules(in: "John@example.com") == [.localUppercase])
+        for bad in [
+            ".john@example.com", "john.@example.com", "jo..hn@example.com", "@example.com", "jo hn@example.com",
+        ] {
+            #expect(StoredEmail.brokenRules(in: bad) == [.localMalformed], "\(bad)")
+        }
+        #expect(StoredEmail.brokenRules(in: String(repeating: "a", count: 65) + "@example.com") == [.localMalformed])
+        #expect(StoredEmail.brokenRules(in: "A@b") == [.localUppercase, .domainSingleLabel, .domainBadTopLevel])
+        #expect(StoredEmail.brokenRules(ofStored: "john@Example.com") == [.notNormalized])
+        #expect(StoredEmail.brokenRules(ofStored: " john@example.com") == [.notNormalized])
+    }
 }

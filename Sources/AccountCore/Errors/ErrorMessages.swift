@@ -131,6 +131,14 @@ enum ErrorMessages {
             korean
                 ? "이메일이 올바른 UTF-8이 아닙니다 (깨진 바이트가 있습니다). 단말기나 파일의 인코딩을 UTF-8로 맞추세요."
                 : "The email is not valid UTF-8 (it has broken bytes); set the terminal's or file's encoding to UTF-8."
+        case .localMalformed:
+            korean
+                ? "@ 앞부분은 1–64자의 영문자, 숫자, !#$%&'*+/=?^_`{|}~- 와 그 사이의 점 하나씩이어야 합니다."
+                : "The part before '@' must be 1–64 letters, digits or !#$%&'*+/=?^_`{|}~- with single dots between them."
+        case .notNormalized:
+            korean
+                ? "이메일이 정규화된 형태가 아닙니다 (앞뒤 공백 없이, 도메인은 소문자)."
+                : "The email is not in its normalized form (no surrounding space, the domain in lowercase)."
         }
     }
 
@@ -169,6 +177,10 @@ enum ErrorMessages {
             korean
                 ? "닉네임이 올바른 UTF-8이 아닙니다 (깨진 바이트가 있습니다). 단말기나 파일의 인코딩을 UTF-8로 맞추세요."
                 : "The nickname is not valid UTF-8 (it has broken bytes); set the terminal's or file's encoding to UTF-8."
+        case .notNormalized:
+            korean
+                ? "닉네임이 정규화된 형태가 아닙니다 (앞뒤 공백 없이, 유니코드 NFC)."
+                : "The nickname is not in its normalized form (no surrounding space, Unicode NFC)."
         }
     }
 }

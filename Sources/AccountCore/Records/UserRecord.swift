@@ -42,11 +42,15 @@ public struct UserRecord: Sendable, Hashable, Codable {
 }
 
 extension UserRecord {
-    /// The rules a stored account must meet that this one breaks: the email is a valid ID and
-    /// the nickname a valid nickname, as sign-up made them. A hand-edited or imported store can
-    /// hold a record that breaks them; `accounts doctor` reports it with the rule.
+    /// The rules a stored account must meet that this one breaks, however it arrived (sign-up,
+    /// import, a hand-edited store): the email is a well-formed stored email
+    /// (``StoredEmail``) written in its normalized form, and the nickname meets the nickname
+    /// rule, normalized. `accounts doctor` reports a record that breaks one; an import refuses
+    /// it.
     public var brokenRules: [AccountError] {
-        EmailAddress.brokenRules(in: email).map(AccountError.invalidEmail)
-            + Nickname.brokenRules(in: nickname).map(AccountError.invalidNickname)
+        let nicknameRules = Nickname.brokenRules(in: nickname)
+        let nicknameNormalized = nicknameRules.isEmpty && Nickname.normalize(nickname) != nickname
+        return StoredEmail.brokenRules(ofStored: email).map(AccountError.invalidEmail)
+            + (nicknameRules + (nicknameNormalized ? [.notNormalized] : [])).map(AccountError.invalidNickname)
     }
 }

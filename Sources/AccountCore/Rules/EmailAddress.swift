@@ -66,7 +66,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         text.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? false
     }
 
-    private static func domainRules(_ raw: Substring) -> [EmailRule] {
+    static func domainRules(_ raw: Substring) -> [EmailRule] {
         guard raw.unicodeScalars.allSatisfy(\.isASCII) else { return [.domainNotASCII] }
         let domain = raw.lowercased()
         guard !domain.isEmpty else { return [.domainEmptyLabel] }

@@ -36,7 +36,9 @@ public struct Nickname: Sendable, Hashable, CustomStringConvertible {
         return broken.rules
     }
 
-    private static func normalize(_ input: String) -> String {
+    /// `input` as a nickname is stored: trimmed and NFC-normalized (the rules are checked on
+    /// this form).
+    public static func normalize(_ input: String) -> String {
         input.trimmingWhitespace().precomposedStringWithCanonicalMapping
     }
 

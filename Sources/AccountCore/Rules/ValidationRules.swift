@@ -19,6 +19,13 @@ public enum EmailRule: String, Sendable, Hashable, CaseIterable {
     /// The bytes given are not valid UTF-8 (refused, never repaired: a repaired ID would be
     /// another account's ID than the one typed).
     case notUTF8
+    /// A stored account's email (``StoredEmail``): the part before `@` is not 1–64 characters
+    /// of an address's dot-atom (letters, digits, ``!#$%&'*+/=?^_`{|}~-`` and single dots
+    /// between them).
+    case localMalformed
+    /// A stored email that is not written in its normalized form (no surrounding space, the
+    /// domain in lowercase).
+    case notNormalized
 }
 
 /// Which password rule an input broke.
@@ -43,6 +50,9 @@ public enum NicknameRule: String, Sendable, Hashable, CaseIterable {
     case controlCharacter
     /// The bytes given are not valid UTF-8 (refused, never repaired into `�`).
     case notUTF8
+    /// A stored nickname that is not written in its normalized form (no surrounding space,
+    /// Unicode NFC).
+    case notNormalized
 }
 
 /// Rules in the order they were first broken, each once (a form lists them all at once).

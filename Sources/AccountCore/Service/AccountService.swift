@@ -138,7 +138,8 @@ public struct AccountService: Sendable {
     public func login(
         email rawEmail: String, password: String, remember: Bool, from origin: LoginOrigin = .local
     ) async throws -> SignedInSession {
-        let email = try EmailAddress(rawEmail)
+        // Accounts moved in from other systems keep addresses the sign-up ID rule refuses.
+        let email = try StoredEmail(rawEmail)
         if origin != .local { try begin(email.normalized, from: origin) }
         let user: UserRecord
         do {

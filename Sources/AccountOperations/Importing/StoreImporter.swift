@@ -52,6 +52,19 @@ public enum StoreImporter {
         }
     }
 
+    /// Throws `storeNotEmpty` when `store` holds users (an import without `merge` needs an
+    /// empty store).
+    static func requireEmpty(_ store: any UserRepository) async throws {
+        let existing = try await store.userCount()
+        guard existing == 0 else {
+            throw AccountError.storeNotEmpty(
+                detail: ErrorDetail([
+                    .outcome(.holdsUsers(existing)), .outcome(.nothingWritten), .outcome(.useMergeToAdd),
+                ])
+            )
+        }
+    }
+
     /// Imports a validated file into `store`.
     /// - Parameters:
     ///   - file: a file `validate(_:)` accepted.
@@ -65,16 +78,7 @@ public enum StoreImporter {
         progress: (_ usersDone: Int) -> Void = { _ in }
     ) async throws -> ImportReport {
         let path = file.path
-        if !merge {
-            let existing = try await store.userCount()
-            guard existing == 0 else {
-                throw AccountError.storeNotEmpty(
-                    detail: ErrorDetail([
-                        .outcome(.holdsUsers(existing)), .outcome(.nothingWritten), .outcome(.useMergeToAdd),
-                    ])
-                )
-            }
-        }
+        if !merge { try await requireEmpty(store) }
         var report = ImportReport()
         var users: [UserRecord] = []
         var sessions: [SessionRecord] = []

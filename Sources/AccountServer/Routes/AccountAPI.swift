@@ -192,7 +192,7 @@ public struct AccountAPI: Sendable {
     package func loginOrigin(
         _ request: Request, _ context: some AccountRoutesContext, email: String, deviceToken: String?
     ) -> LoginOrigin {
-        let normalized = (try? EmailAddress(email))?.normalized
+        let normalized = (try? StoredEmail(email))?.normalized
         return LoginOrigin(
             client: clientOrigin(request, context).client,
             device: normalized.flatMap { deviceTokens.device(in: deviceToken, for: $0) })

@@ -63,7 +63,7 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.run(options) { context in
-                let key = try EmailAddress(email).normalized
+                let key = try StoredEmail(email).normalized
                 guard let account = try await context.withAdministration({ try await $0.account(email: key) }) else {
                     throw AccountNotFound(email: key)
                 }

@@ -59,6 +59,29 @@ extension CLIMessages {
             : "conflict: \(email) is already in the store (left as it was)"
     }
 
+    /// One refused record, with where it was and every reason.
+    func refused(_ record: RefusedRecord) -> String {
+        (ko ? "거부: " : "refused: ") + record.source + ": " + record.problem(language)
+    }
+
+    func wouldImport(users: Int, refused: Int) -> String {
+        ko
+            ? "시험 실행: 사용자 \(users)명을 가져오고 \(refused)명을 거부합니다. 아무것도 쓰지 않았습니다."
+            : "Dry run: would import \(EnglishPlural.count(users, "user")) and refuse \(refused). Nothing was written."
+    }
+
+    func refusedWritten(_ count: Int, to path: String) -> String {
+        ko
+            ? "거부한 레코드 \(count)개를 \(path)에 썼습니다. 고친 뒤 --from refused --merge로 가져오세요."
+            : "Wrote \(EnglishPlural.count(count, "refused record")) to \(path); fix them, then import it with --from refused --merge."
+    }
+
+    /// "password schemes: bcrypt 3, django_pbkdf2_sha256 2", most used first.
+    func schemeCounts(_ counts: [String: Int]) -> String {
+        let list = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) \($0.value)" }
+        return (ko ? "비밀번호 방식: " : "password schemes: ") + list.joined(separator: ", ")
+    }
+
     func migrated(users: Int, sessions: Int, from source: String, to target: String, digest: String) -> String {
         ko
             ? "사용자 \(users)명과 세션 \(sessions)개를 \(source)에서 \(target)(으)로 옮기고 검증했습니다 (sha256 \(digest))."

@@ -136,7 +136,7 @@ struct InteractiveApp {
     private func logIn() async throws {
         var form = TerminalForm<LoginField>([
             .init(field: .id, prompt: text.idPrompt, notUTF8: SignUpField.email.notUTF8) { answer, _ in
-                EmailAddress.brokenRules(in: answer).map(AccountError.invalidEmail)
+                StoredEmail.brokenRules(in: answer).map(AccountError.invalidEmail)
             },
             .init(field: .password, prompt: messages.passwordPrompt, hidden: true),
         ])

@@ -1,0 +1,91 @@
+public import AccountCore
+import AccountCrypto
+
+/// What an import of another system's accounts would store, and what it refuses.
+public struct ImportPlan: Sendable {
+    /// The records to store, in the source's order.
+    public var users: [UserRecord] = []
+    /// The records refused, with why.
+    public var refused: [RefusedRecord] = []
+    /// How many of `users` are on each password scheme, by the scheme's name.
+    public var schemes: [String: Int] = [:]
+}
+
+/// Maps accounts read from another system onto this store's records and holds each to the
+/// rules every stored record meets, then writes them in batches.
+///
+/// The mapping, declared here once:
+/// - the email is the source's, in lowercase (the key every other system folds too); it must
+///   then be a well-formed stored email (`StoredEmail`), and one source record per email;
+/// - the nickname is the first of the source's names that is not blank, else the part of the
+///   email before `@`, trimmed and NFC-normalized; it must then meet the nickname rule;
+/// - the password hash is kept as the source's scheme wrote it (a scheme here must verify it),
+///   and becomes Argon2id at the user's first login;
+/// - the creation time is the source's, or the time of the import when the source keeps none;
+/// - the id is new.
+public enum ForeignImporter {
+    /// Maps and checks every account.
+    public static func plan(
+        _ accounts: [ForeignAccount], now: Timestamp, random: some RandomSource
+    ) -> ImportPlan {
+        var plan = ImportPlan()
+        var seen: [String: String] = [:]
+        for account in accounts {
+            let email = account.email.lowercased()
+            let name = account.names.lazy.compactMap { $0 }.first { !$0.trimmingWhitespace().isEmpty }
+            let nickname = Nickname.normalize(name ?? String(email.prefix { $0 != "@" }))
+            var reasons: [RecordProblem] = []
+            var hash = ""
+            switch account.password {
+            case .hash(let stored):
+                hash = stored
+                if PasswordSchemes.name(of: stored) == "unknown" { reasons.append(.unverifiableHash(stored)) }
+            case .none(let problem):
+                reasons.append(problem)
+            }
+            let user = UserRecord(
+                id: .random(using: random), email: email, nickname: nickname, passwordHash: hash,
+                createdAt: account.createdAt ?? now)
+            reasons = RecordRules.broken(by: user) + reasons
+            if let first = seen[email] {
+                reasons.append(.duplicateEmail(of: first))
+            } else {
+                seen[email] = account.source
+            }
+            guard reasons.isEmpty else {
+                plan.refused.append(RefusedRecord(source: account.source, user: user, reasons: reasons))
+                continue
+            }
+            plan.users.append(user)
+            plan.schemes[PasswordSchemes.name(of: hash), default: 0] += 1
+        }
+        return plan
+    }
+
+    /// Stores `plan.users` in batches of `StoreImporter.batchSize`; without `merge` the store
+    /// must be empty, with it an email already there is a conflict, left as it was.
+    public static func store(
+        _ plan: ImportPlan, into store: any UserRepository, merge: Bool,
+        progress: (_ usersDone: Int) -> Void = { _ in }
+    ) async throws -> ImportReport {
+        if !merge { try await StoreImporter.requireEmpty(store) }
+        var report = ImportReport()
+        var start = 0
+        do {
+            while start < plan.users.count {
+                let batch = Array(plan.users[start..<min(start + StoreImporter.batchSize, plan.users.count)])
+                let skipped = Set(try await store.createUsers(batch, sessions: []))
+                report.conflicts += batch.map(\.email).filter(skipped.contains)
+                report.imported += batch.count - skipped.count
+                start += batch.count
+                progress(start)
+            }
+        } catch let error as AccountError {
+            guard report.imported > 0 else { throw error }
+            throw error.addingOutcome(
+                .importedBeforeFailure(users: report.imported, sessions: 0, batchInFlight: StoreImporter.batchSize))
+        }
+        report.conflicts.sort()
+        return report
+    }
+}

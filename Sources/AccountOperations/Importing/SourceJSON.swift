@@ -1,0 +1,66 @@
+import Foundation
+
+/// Any JSON value of another system's export, decoded without a schema: the importers pick
+/// the fields they map and leave the rest.
+indirect enum SourceJSON: Decodable {
+    case text(String)
+    case integer(Int64)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([SourceJSON])
+    case object([String: SourceJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .text(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode([SourceJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: SourceJSON].self))
+        }
+    }
+
+    /// `bytes` decoded, or nil when they are not JSON.
+    static func decode(_ bytes: [UInt8]) -> SourceJSON? {
+        try? JSONDecoder().decode(SourceJSON.self, from: Data(bytes))
+    }
+
+    /// The member `key` of an object (nil for anything else).
+    subscript(key: String) -> SourceJSON? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// A string as it is, a number as its digits; nil for the rest.
+    var text: String? {
+        switch self {
+        case .text(let value): value
+        case .integer(let value): String(value)
+        case .number(let value): String(value)
+        default: nil
+        }
+    }
+
+    /// The elements of an array (empty for anything else).
+    var elements: [SourceJSON] {
+        if case .array(let values) = self { return values }
+        return []
+    }
+
+    /// A JSON object held as text (Keycloak's `secretData`, Supabase's metadata column in CSV),
+    /// decoded; an object as it is.
+    var embedded: SourceJSON? {
+        if case .text(let value) = self { return Self.decode(Array(value.utf8)) }
+        return self
+    }
+}
