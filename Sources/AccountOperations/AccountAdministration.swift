@@ -32,9 +32,9 @@ public struct AccountAdministration: Sendable {
     }
 
     /// One account by email (any spelling of the domain), or `nil` when none has it.
-    /// - Throws: `invalidEmail` for a string that is not a valid ID.
+    /// - Throws: `invalidEmail` for a string that is not a well-formed stored email.
     public func account(email: String) async throws -> AccountDetails? {
-        guard let user = try await repository.user(email: EmailAddress(email).normalized) else { return nil }
+        guard let user = try await repository.user(email: StoredEmail(email).normalized) else { return nil }
         return AccountDetails(
             profile: AccountProfile(user), passwordChangedAt: user.passwordChangedAt,
             failedLoginCount: user.failedLoginCount, sessionCount: try await repository.sessions(userID: user.id).count,
@@ -56,9 +56,12 @@ public struct AccountAdministration: Sendable {
         var users = 0
         var expired: [String] = []
         var broken: [(email: String, rule: AccountError)] = []
+        var legacy: [String: Int] = [:]
         for try await page in repository.userPages(size: Self.pageSize) {
             for user in page {
                 if let rule = user.brokenRules.first { broken.append((user.email, rule)) }
+                let scheme = PasswordSchemes.name(of: user.passwordHash)
+                if scheme != PasswordSchemes.currentName { legacy[scheme, default: 0] += 1 }
                 expired += try await repository.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
                     \.tokenHash)
             }
@@ -71,7 +74,7 @@ public struct AccountAdministration: Sendable {
         }
         return StoreCheckup(
             info: try await repository.storeInfo(), problems: integrity.filter { $0 != "ok" }, brokenRecords: broken,
-            users: users,
+            users: users, legacySchemes: legacy,
             expiredSessions: expired.count, purgedSessions: purged, removedOrphanedSessions: removed)
     }
 

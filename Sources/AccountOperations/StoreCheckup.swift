@@ -11,6 +11,9 @@ public struct StoreCheckup: Sendable {
     public let brokenRecords: [(email: String, rule: AccountError)]
     /// Users walked.
     public let users: Int
+    /// How many accounts are still on each legacy password scheme (not yet signed in since
+    /// they were moved in), by the scheme's name; `unknown` counts hashes no scheme verifies.
+    public let legacySchemes: [String: Int]
     /// Sessions found expired.
     public let expiredSessions: Int
     /// Expired sessions deleted (only when purging was asked for).

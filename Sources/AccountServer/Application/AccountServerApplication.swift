@@ -108,6 +108,7 @@ public enum AccountServerApplication {
     ) throws -> some ApplicationProtocol {
         let router = Router(context: AccountRequestContext.self)
         let metrics = ServerMetrics(gate: api.gate, storeDisk: api.storeDisk, log: logWriter)
+        let census = PasswordSchemeCensus()
         router.add(middleware: RequestLogMiddleware(metrics: metrics, clientAddress: api.clientAddress))
         if !listen.corsOrigins.isEmpty { router.add(middleware: CORSMiddleware(origins: Set(listen.corsOrigins))) }
         if listen.tls != nil, listen.hstsMaxAgeSeconds > 0 {
@@ -116,9 +117,10 @@ public enum AccountServerApplication {
         router.getWithHead("metrics") { request, context in
             try await api.respond(request, context, style: .native) { _ in
                 guard api.isMonitoringClient(request, context) else { throw RequestProblem(kind: .monitoringOnly) }
+                await census.refreshIfStale(api.service.repository)
                 return Response(
                     status: .ok, headers: .answer("text/plain; version=0.0.4; charset=utf-8"),
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit())))
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit(legacySchemes: census.counts))))
             }
         }
         moreRoutes(router)

@@ -66,8 +66,17 @@ public final class ServerMetrics: Sendable {
         histogram.record(duration)
     }
 
-    /// The exposition text.
-    public func emit() -> String {
+    /// The exposition text, with `legacySchemes` (accounts per legacy password scheme) as
+    /// gauges labelled by scheme.
+    public func emit(legacySchemes: [String: Int] = [:]) -> String {
+        for (scheme, count) in legacySchemes {
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "accounts", subsystem: "users", metricName: "legacy_password_scheme", unitName: "",
+                    helpText: "Accounts still on a legacy password scheme (Argon2id at their next login)"),
+                labels: [("scheme", scheme)]
+            ).set(Double(count))
+        }
         registry.makeGauge(
             descriptor: MetricNameDescriptor(
                 namespace: "accounts", subsystem: "hashing", metricName: "queue_depth", unitName: "",

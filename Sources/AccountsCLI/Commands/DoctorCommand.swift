@@ -42,6 +42,9 @@ struct DoctorCommand: AsyncParsableCommand {
             lines += checkup.problems.map(text.doctorProblem)
             lines += checkup.brokenRecords.map { text.doctorBrokenRecord($0.email, $0.rule) }
             lines.append(text.doctorUsers(checkup.users))
+            lines += checkup.legacySchemes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                text.doctorLegacyScheme($0.key, accounts: $0.value)
+            }
             lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
             if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
             return CommandReply(
@@ -59,7 +62,13 @@ struct DoctorCommand: AsyncParsableCommand {
                                 ])
                             })
                     ),
-                    ("users", .int(Int64(checkup.users))), ("expired_sessions", .int(Int64(checkup.expiredSessions))),
+                    ("users", .int(Int64(checkup.users))),
+                    (
+                        "legacy_password_schemes",
+                        .object(
+                            checkup.legacySchemes.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
+                    ),
+                    ("expired_sessions", .int(Int64(checkup.expiredSessions))),
                     ("purged_sessions", .int(Int64(checkup.purgedSessions))),
                     ("removed_orphaned_sessions", .int(Int64(checkup.removedOrphanedSessions))),
                 ],

@@ -88,6 +88,14 @@ struct CLIMessages {
 
     func doctorUsers(_ count: Int) -> String { ko ? "사용자:    \(count)명" : "users:     \(count)" }
 
+    /// "312 accounts still on bcrypt": users moved in who have not signed in since (their
+    /// hash becomes Argon2id when they do).
+    func doctorLegacyScheme(_ scheme: String, accounts: Int) -> String {
+        ko
+            ? "           \(accounts)개 계정이 아직 \(scheme) 방식입니다 (로그인하면 Argon2id로 바뀝니다)"
+            : "           \(EnglishPlural.count(accounts, "account")) still on \(scheme) (Argon2id at the next login)"
+    }
+
     /// `purged` is `nil` without `--fix`.
     func doctorExpired(_ count: Int, purged: Int?) -> String {
         if ko {

@@ -1,0 +1,170 @@
+import AccountCore
+import AccountOperations
+import AccountTestSupport
+import Foundation
+import MemoryBackend
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `accounts import --from NAME` over one small export of each system, made by that system's
+/// own code where it runs here (scripts/fixtures/foreign-exports.py). SQLite is the store: that
+/// every backend keeps legacy hashes byte for byte is LegacyHashTests' and TransferTests' part.
+@Suite("Importing other systems' users")
+struct ForeignImportTests {
+    struct Expected: Decodable {
+        struct User: Decodable {
+            let email: String
+            let nickname: String
+            let password: String
+            let scheme: String
+            let createdAtMs: Int64?
+        }
+        struct Parameters: Decodable {
+            let signerKey: String
+            let saltSeparator: String
+            let rounds: Int
+            let memCost: Int
+        }
+        let imported: [User]
+        let refused: [String]
+        let parameters: Parameters?
+    }
+
+    static let folder = PackageFiles.path("Tests/AccountsCLITests/Fixtures/Imports")
+    static let expected: [String: Expected] = {
+        let data = FileManager.default.contents(atPath: folder + "/expected.json") ?? Data()
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return (try? decoder.decode([String: Expected].self, from: data)) ?? [:]
+    }()
+    static let files = [
+        "strapi": "strapi.sqlite", "django": "django.json", "firebase": "firebase.json", "supabase": "supabase.csv",
+        "devise": "devise.csv", "kratos": "kratos.json", "keycloak": "keycloak.json", "aspnet": "aspnet.csv",
+    ]
+
+    @Test("every system has a fixture and an expectation")
+    func coverage() {
+        #expect(Set(Self.expected.keys) == Set(Self.files.keys))
+    }
+
+    @Test(
+        "dry run, refusal, --skip-invalid, then each user signs in with the old password and moves to Argon2id",
+        arguments: files.keys.sorted())
+    func imports(_ system: String) async throws {
+        let cli = try CLIRunner("import-\(system)")
+        let expected = try #require(Self.expected[system])
+        let store = ["--store", cli.root + "/accounts.sqlite"]
+        var command = ["import", "--from", system, "--input", Self.folder + "/" + Self.files[system]!] + store
+        if let parameters = expected.parameters {
+            command += [
+                "--firebase-signer-key", parameters.signerKey, "--firebase-salt-separator", parameters.saltSeparator,
+                "--firebase-rounds", String(parameters.rounds), "--firebase-mem-cost", String(parameters.memCost),
+            ]
+        }
+        let dryRun = try await cli.run(command + ["--dry-run", "--json"])
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        let report = try dryRun.json()
+        #expect(report["would_import"] as? Int == expected.imported.count)
+        let refused = (report["refused"] as? [[String: Any]] ?? []).compactMap { $0["source"] as? String }
+        #expect(refused == expected.refused)
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/accounts.sqlite"), "a dry run writes nothing")
+
+        let strict = try await cli.run(command + ["--json"])
+        #expect(strict.errorCode == "invalid_export", "\(strict.stdout)")
+        #expect(strict.stdout.contains(expected.refused[0]) && strict.stdout.contains("nothing was written"))
+        let empty = try await cli.run(["users", "count"] + store)
+        #expect(empty.status != 0 || empty.stdout.hasPrefix("0"), "a refused import stores nobody: \(empty.stdout)")
+
+        let refusedFile = cli.root + "/refused.jsonl"
+        let imported = try await cli.run(command + ["--skip-invalid", refusedFile, "--json"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try imported.json()["imported"] as? Int == expected.imported.count)
+        let refusedLines = try String(contentsOfFile: refusedFile, encoding: .utf8).split(separator: "\n")
+        #expect(refusedLines.count == expected.refused.count)
+        var info = stat()
+        #expect(stat(refusedFile, &info) == 0 && info.st_mode & 0o777 == 0o600, "it holds hashes: private")
+
+        let schemes = Dictionary(expected.imported.map { ($0.scheme, 1) }, uniquingKeysWith: +)
+        let before = try await cli.run(["doctor", "--json"] + store)
+        #expect(try before.json()["legacy_password_schemes"] as? [String: Int] == schemes, "\(before.stdout)")
+        for user in expected.imported {
+            let shown = try await cli.run(["users", "show", user.email, "--json"] + store)
+            let details = try shown.json()
+            #expect(details["password_scheme"] as? String == user.scheme, "\(user.email): \(shown.stdout)")
+            #expect((details["user"] as? [String: Any])?["nickname"] as? String == user.nickname)
+            if let created = user.createdAtMs {
+                #expect(
+                    (details["user"] as? [String: Any])?["created_at_ms"] as? Int64 == created, "creation time kept")
+            }
+            let wrong = try await cli.run(
+                ["login", "--email", user.email, "--password-stdin"] + store, stdin: [user.password + "x"])
+            #expect(wrong.status == 5, "\(user.email): \(wrong.stderr)")
+            let login = try await cli.run(
+                ["login", "--email", user.email, "--password-stdin"] + store, stdin: [user.password])
+            #expect(login.status == 0, "\(system) \(user.email): \(login.stderr)")
+            let after = try await cli.run(["users", "show", user.email, "--json"] + store)
+            #expect(try after.json()["password_scheme"] as? String == "argon2id")
+            _ = try await cli.run(["logout"] + store)
+        }
+        let after = try await cli.run(["doctor"] + store)
+        #expect(after.status == 0 && !after.stdout.contains("still on"), "every user moved on: \(after.stdout)")
+    }
+
+    @Test("this store's own export is held to the same rules: a bad record is named, then fixed and imported")
+    func ownExportRules() async throws {
+        let cli = try CLIRunner("import-own-rules")
+        // Hand-made, the trailer recomputed: what the issue's reporter imported with exit 0.
+        let source = MemoryUserRepository()
+        let random = SeededRandom()
+        let records = [
+            ("A@b", "ok nick"), ("leesoon7@example.com", "\u{1B}[31mRED\u{1B}[0m"),
+            ("good.user@example.com", "좋은 사용자"),
+        ]
+        for (email, nickname) in records {
+            try await source.createUser(
+                UserRecord(
+                    id: .random(using: random), email: email, nickname: nickname,
+                    passwordHash: "$2b$04$" + String(repeating: "a", count: 53),
+                    createdAt: Timestamp(millisecondsSince1970: 1_700_000_000_000)), initialSession: nil)
+        }
+        var lines: [String] = []
+        _ = try await StoreExporter.export(
+            source, sourceBackend: "memory", withSessions: false, now: Timestamp(millisecondsSince1970: 0)
+        ) { lines.append($0) }
+        let file = cli.root + "/hand-made.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let store = ["--store", cli.root + "/accounts.sqlite"]
+
+        let refused = try await cli.run(["import", "--input", file, "--json"] + store)
+        #expect(refused.errorCode == "invalid_export")
+        #expect(refused.stdout.contains("line 2") && refused.stdout.contains("The domain needs at least two labels"))
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/accounts.sqlite"), "nothing was written")
+
+        let dryRun = try await cli.run(["import", "--input", file, "--dry-run"] + store)
+        #expect(dryRun.status == 0 && dryRun.stdout.contains("would import 1 user and refuse 2"), "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains("line 4") && dryRun.stdout.contains("control or format characters"))
+        #expect(!dryRun.stdout.contains("\u{1B}"), "the escape codes never reach the terminal")
+
+        let rejects = cli.root + "/refused.jsonl"
+        let kept = try await cli.run(["import", "--input", file, "--skip-invalid", rejects] + store)
+        #expect(kept.status == 0 && kept.stdout.contains("Imported 1 user"), "\(kept.stderr)")
+        // The operator fixes both records in the file and brings them in.
+        var fixed = try String(contentsOfFile: rejects, encoding: .utf8)
+        fixed = fixed.replacingOccurrences(of: #""email":"A@b""#, with: #""email":"a.user@b.example""#)
+        fixed = fixed.replacingOccurrences(of: #"\u001b[31mRED\u001b[0m"#, with: "RED")
+        let again = try await cli.run(
+            ["import", "--from", "refused", "--merge", "--input", rejects + ".fixed"] + store)
+        #expect(again.status != 0, "no such file yet")
+        try fixed.write(toFile: rejects + ".fixed", atomically: true, encoding: .utf8)
+        let merged = try await cli.run(
+            ["import", "--from", "refused", "--merge", "--input", rejects + ".fixed", "--json"] + store)
+        #expect(try merged.json()["imported"] as? Int == 2, "\(merged.stdout)")
+        let shown = try await cli.run(["users", "show", "leesoon7@example.com", "--json"] + store)
+        #expect((try shown.json()["user"] as? [String: Any])?["nickname"] as? String == "RED")
+        let doctor = try await cli.run(["doctor"] + store)
+        #expect(doctor.status == 0, "every stored record meets the rules: \(doctor.stdout)")
+    }
+}
