@@ -1,5 +1,5 @@
 # Convenience targets; the README's two commands are scripts/quickstart.sh and scripts/test.sh.
-.PHONY: bench bench-serve bench-cli test fuzz install uninstall
+.PHONY: bench bench-serve bench-cli bench-import test fuzz install uninstall
 PREFIX ?= /usr/local
 DESTDIR ?=
 install:  ## the release build (as you), its manual page and completions under PREFIX (sudo only for the copy, when PREFIX is not yours)
@@ -13,6 +13,8 @@ bench-serve:  ## accounts serve under wrk: GET /v1/me per backend vs a bare rout
 	bash bench/serve.sh
 bench-cli:  ## one accounts process per call on 100,000 users vs sqlite3 / json.load, hyperfine (~4 min)
 	bash bench/cli.sh
+bench-import:  ## 1,000,000 users moved in from a Django export vs this store's own export, into SQLite (~10 min)
+	bash bench/import.sh
 test:
 	./scripts/test.sh
 fuzz:    ## 1,000,000 executions per fuzz target

@@ -101,6 +101,8 @@ stage "an app's package beside its own pins: Examples/App"
 ./scripts/example-app.sh
 stage "bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
 BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
+stage "bench/import.sh on 2,000 users, debug build (a smoke of the script: make bench-import measures)"
+BENCH_BUILD=debug N=2000 RUNS=1 bash bench/import.sh
 stage "make install, staged under a scratch folder (debug build): the files, the manual, the completions, uninstall"
 ./scripts/install-check.sh
 stage "the installed systemd unit under a real systemd, booted in a container (systemd-nspawn)"

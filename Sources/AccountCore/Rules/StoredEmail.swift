@@ -3,8 +3,8 @@
 ///
 /// The sign-up ID rule (``EmailAddress``) governs new sign-ups only. An account moved in from
 /// another system keeps its address when it is well formed (`john.doe@gmail.com`): the part
-/// before `@` is 1–64 characters of an address's dot-atom (`a-z`, `0-9`,
-/// ``!#$%&'*+/=?^_`{|}~-``, single dots between them), lowercase, and the domain follows the
+/// before `@` is 1–64 characters of an address's dot-atom (`a-z`, `0-9`, the symbols of RFC
+/// 5322's `atext` such as `+`, `'` and `_`, single dots between them), lowercase, and the domain follows the
 /// same rules as a sign-up ID's. Every sign-up ID is a stored email.
 public struct StoredEmail: Sendable, Hashable, CustomStringConvertible {
     /// The unique key a backend stores: `local@lowercased-domain`.

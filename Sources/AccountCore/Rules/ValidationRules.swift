@@ -20,8 +20,8 @@ public enum EmailRule: String, Sendable, Hashable, CaseIterable {
     /// another account's ID than the one typed).
     case notUTF8
     /// A stored account's email (``StoredEmail``): the part before `@` is not 1–64 characters
-    /// of an address's dot-atom (letters, digits, ``!#$%&'*+/=?^_`{|}~-`` and single dots
-    /// between them).
+    /// of an address's dot-atom (letters, digits, the symbols of RFC 5322's `atext` and single
+    /// dots between them).
     case localMalformed
     /// A stored email that is not written in its normalized form (no surrounding space, the
     /// domain in lowercase).

@@ -71,9 +71,11 @@ public enum ForeignImporter {
         if !merge { try await StoreImporter.requireEmpty(store) }
         var report = ImportReport()
         var start = 0
+        var inFlight = 0
         do {
             while start < plan.users.count {
                 let batch = Array(plan.users[start..<min(start + StoreImporter.batchSize, plan.users.count)])
+                inFlight = batch.count
                 let skipped = Set(try await store.createUsers(batch, sessions: []))
                 report.conflicts += batch.map(\.email).filter(skipped.contains)
                 report.imported += batch.count - skipped.count
@@ -83,7 +85,7 @@ public enum ForeignImporter {
         } catch let error as AccountError {
             guard report.imported > 0 else { throw error }
             throw error.addingOutcome(
-                .importedBeforeFailure(users: report.imported, sessions: 0, batchInFlight: StoreImporter.batchSize))
+                .importedBeforeFailure(users: report.imported, sessions: 0, batchInFlight: inFlight))
         }
         report.conflicts.sort()
         return report
