@@ -9,7 +9,8 @@
 # With --browser, also the headless browser of scripts/browser-check.sh: Chromium, its
 # WebDriver, and a font with Hangul so the Korean screenshots show text, not boxes.
 # With --bench, also the benchmarks' tools: wrk (bench/serve.sh), hyperfine, jq and the sqlite3
-# shell (bench/cli.sh), and a C compiler (the raw-engine reference of bench/run.sh).
+# shell (bench/cli.sh), a C compiler (the raw-engine reference of bench/run.sh), and GNU time
+# (bench/import.sh's peak memory).
 # Uses sudo when not root; does nothing when everything is present.
 set -euo pipefail
 
@@ -18,7 +19,7 @@ for option in "$@"; do
     case "$option" in
         --test-server) packages+=(postgresql gcc libc6-dev fiu-utils openssl zsh fish man-db systemd-container curl) ;;
         --browser) packages+=(chromium chromium-driver fonts-noto-cjk) ;;
-        --bench) packages+=(wrk hyperfine jq sqlite3 gcc libc6-dev) ;;
+        --bench) packages+=(wrk hyperfine jq sqlite3 gcc libc6-dev time) ;;
         *) echo "usage: $0 [--test-server] [--browser] [--bench]" >&2; exit 2 ;;
     esac
 done
