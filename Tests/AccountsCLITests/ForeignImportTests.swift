@@ -22,15 +22,13 @@ struct ForeignImportTests {
             let scheme: String
             let createdAtMs: Int64?
         }
-        struct Parameters: Decodable {
-            let signerKey: String
-            let saltSeparator: String
-            let rounds: Int
-            let memCost: Int
-        }
+        /// The `--from` name.
+        let system: String
+        /// What else the import takes (Firebase's hash parameters, Devise's pepper file, which
+        /// is named relative to the fixtures' folder).
+        let arguments: [String]
         let imported: [User]
         let refused: [String]
-        let parameters: Parameters?
     }
 
     static let folder = PackageFiles.path("Tests/AccountsCLITests/Fixtures/Imports")
@@ -40,33 +38,22 @@ struct ForeignImportTests {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         return (try? decoder.decode([String: Expected].self, from: data)) ?? [:]
     }()
-    /// Each system's files, named `<system>.<form>`: Django's as `dumpdata` JSON and as its
-    /// SQLite database.
-    static let files = [
-        "aspnet.csv", "devise.csv", "django.json", "django.sqlite3", "firebase.json", "keycloak.json", "kratos.json",
-        "strapi.sqlite", "supabase.csv",
-    ]
 
-    @Test("every system has a fixture and an expectation")
+    @Test("every system --from reads has a fixture with its expectation")
     func coverage() {
-        #expect(Set(Self.expected.keys) == Set(Self.files.map { String($0.prefix { $0 != "." }) }))
+        #expect(Set(Self.expected.values.map(\.system)) == Set(ForeignSources.names).subtracting(["refused"]))
     }
 
     @Test(
         "dry run, refusal, --skip-invalid, then each user signs in with the old password and moves to Argon2id",
-        arguments: files)
+        arguments: expected.keys.sorted())
     func imports(_ file: String) async throws {
-        let system = String(file.prefix { $0 != "." })
+        let expected = try #require(Self.expected[file])
+        let system = expected.system
         let cli = try CLIRunner("import-\(system)")
-        let expected = try #require(Self.expected[system])
         let store = ["--store", cli.root + "/accounts.sqlite"]
-        var command = ["import", "--from", system, "--input", Self.folder + "/" + file] + store
-        if let parameters = expected.parameters {
-            command += [
-                "--firebase-signer-key", parameters.signerKey, "--firebase-salt-separator", parameters.saltSeparator,
-                "--firebase-rounds", String(parameters.rounds), "--firebase-mem-cost", String(parameters.memCost),
-            ]
-        }
+        let arguments = expected.arguments.map { $0.hasSuffix(".txt") ? Self.folder + "/" + $0 : $0 }
+        let command = ["import", "--from", system, "--input", Self.folder + "/" + file] + store + arguments
         let dryRun = try await cli.run(command + ["--dry-run", "--json"])
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         let report = try dryRun.json()

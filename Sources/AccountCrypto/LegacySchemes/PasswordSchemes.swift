@@ -7,7 +7,7 @@ public enum PasswordSchemes {
         CryptScheme.bcrypt, CryptScheme.sha512Crypt, CryptScheme.sha256Crypt, CryptScheme.md5Crypt,
         DjangoBcryptSHA256Scheme(), DjangoPBKDF2Scheme.sha256, DjangoPBKDF2Scheme.sha1, Argon2Scheme.django,
         Argon2Scheme.argon2i, PBKDF2Scheme.sha256, PBKDF2Scheme.sha512, PBKDF2Scheme.sha1, ScryptScheme.standard,
-        ScryptScheme.firebase,
+        ScryptScheme.firebase, PepperedBcryptScheme(),
     ]
 
     /// `current` for every new hash, with every legacy scheme for the hashes of other systems.

@@ -10,7 +10,8 @@ public protocol ForeignSource: Sendable {
     func accounts(in path: String) throws(AccountError) -> [ForeignAccount]
 }
 
-/// What an operator tells an import beyond the file: the hash parameters of a Firebase project.
+/// What an operator tells an import beyond the file: the hash parameters of a Firebase project,
+/// a Devise app's pepper.
 public struct ForeignSourceOptions: Sendable {
     /// Firebase Auth's project hash parameters (the console's "Password hash parameters").
     public struct FirebaseHash: Sendable {
@@ -34,9 +35,12 @@ public struct ForeignSourceOptions: Sendable {
 
     /// Firebase's hash parameters, which `--from firebase` needs.
     public var firebase: FirebaseHash?
+    /// Devise's `config.pepper`, when the app set one.
+    public var devisePepper: [UInt8]?
 
     /// Creates options.
-    public init(firebase: FirebaseHash? = nil) {
+    public init(firebase: FirebaseHash? = nil, devisePepper: [UInt8]? = nil) {
         self.firebase = firebase
+        self.devisePepper = devisePepper
     }
 }

@@ -18,7 +18,7 @@ public enum ForeignSources {
         case StrapiSource.name: return StrapiSource()
         case DjangoSource.name: return DjangoSource()
         case SupabaseSource.name: return SupabaseSource()
-        case DeviseSource.name: return DeviseSource()
+        case DeviseSource.name: return DeviseSource(pepper: options.devisePepper)
         case KratosSource.name: return KratosSource()
         case KeycloakSource.name: return KeycloakSource()
         case AspNetIdentitySource.name: return AspNetIdentitySource()

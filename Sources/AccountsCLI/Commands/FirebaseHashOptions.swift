@@ -20,6 +20,4 @@ struct FirebaseHashOptions: ParsableArguments {
         return .init(signerKey: key, saltSeparator: separator, rounds: rounds, memoryCost: memoryCost)
     }
 
-    /// What the import's reader is given.
-    var options: ForeignSourceOptions { ForeignSourceOptions(firebase: parameters) }
 }

@@ -38,6 +38,7 @@ struct ImportCommand: AsyncParsableCommand {
             valueName: "file"), completion: .file())
     var skipInvalid: String?
     @OptionGroup var firebase: FirebaseHashOptions
+    @OptionGroup var devise: DevisePepperOption
     @OptionGroup var options: StoreOptions
 
     func validate() throws {
@@ -71,7 +72,8 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 }
             }
-            let source = try ForeignSources.source(named: from, options: firebase.options)!
+            let options = ForeignSourceOptions(firebase: firebase.parameters, devisePepper: try devise.pepper())
+            let source = try ForeignSources.source(named: from, options: options)!
             let plan = ForeignImporter.plan(
                 try source.accounts(in: path), now: SystemClock().now(), random: SodiumRandomSource())
             if skipInvalid == nil, !dryRun, let first = plan.refused.first {

@@ -63,19 +63,26 @@ public struct SupabaseSource: ForeignSource {
 }
 
 /// A Rails app's Devise users table, as CSV (or JSON rows, or a SQLite database's `users`).
-/// `encrypted_password` is bcrypt (Devise's default, without a pepper); the nickname comes from
-/// `username`, `name`, `nickname` or `first_name` when the table has one.
+/// `encrypted_password` is bcrypt, over the password and the app's `config.pepper` when it set
+/// one; the nickname comes from `username`, `name`, `nickname` or `first_name` when the table
+/// has one.
 public struct DeviseSource: ForeignSource {
     public static let name = "devise"
-    public init() {}
+    let pepper: [UInt8]?
+
+    /// A reader for an app with `pepper` (nil: none).
+    public init(pepper: [UInt8]? = nil) {
+        self.pepper = pepper
+    }
 
     public func accounts(in path: String) throws(AccountError) -> [ForeignAccount] {
         try SourceRows(path, system: "Devise", table: "users").rows.enumerated().map { index, row in
             ForeignAccount(
                 source: "user \(row.value("id") ?? String(index + 1))", email: row.value("email") ?? "",
                 names: [row.value("username"), row.value("name"), row.value("nickname"), row.value("first_name")],
-                password: row.value("encrypted_password").map(ForeignAccount.Password.hash)
-                    ?? .none(.noPassword("it has no encrypted_password")),
+                password: row.value("encrypted_password").map { bcrypt in
+                    .hash(pepper.map { PepperedBcryptScheme.stored(bcrypt: bcrypt, pepper: $0) } ?? bcrypt)
+                } ?? .none(.noPassword("it has no encrypted_password")),
                 createdAt: row.value("created_at").flatMap(SourceTime.parse))
         }
     }

@@ -1,0 +1,25 @@
+import AccountCore
+import ArgumentParser
+import FileSupport
+
+/// Devise's `config.pepper`, which `import --from devise` needs when the app set one: read from
+/// a file, so the secret never shows in the process list or the shell's history.
+struct DevisePepperOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A file holding the Devise app's config.pepper (one line), when it set one.", valueName: "file"),
+        completion: .file())
+    var devisePepperFile: String?
+
+    /// The pepper's bytes (one trailing newline, which an editor adds, is not part of it), or
+    /// nil without the option.
+    func pepper() throws -> [UInt8]? {
+        guard let devisePepperFile else { return nil }
+        guard var bytes = try? WholeInput.read(devisePepperFile, atMost: 4096) else {
+            throw ValidationError("--devise-pepper-file \(devisePepperFile) cannot be read.")
+        }
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        guard !bytes.isEmpty else { throw ValidationError("--devise-pepper-file \(devisePepperFile) is empty.") }
+        return bytes
+    }
+}
