@@ -103,6 +103,23 @@ struct ForeignImportTests {
         #expect(after.status == 0 && !after.stdout.contains("still on"), "every user moved on: \(after.stdout)")
     }
 
+    @Test("Firebase's parameters come from the console's block in a file; one missing is named, nothing written")
+    func firebaseHashConfig() async throws {
+        let cli = try CLIRunner("import-firebase-config")
+        let config = cli.root + "/hash-config.txt"
+        let full = try String(contentsOfFile: Self.folder + "/firebase-hash-config.txt", encoding: .utf8)
+        try full.split(separator: "\n").filter { !$0.contains("rounds") }.joined(separator: "\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let store = cli.root + "/accounts.sqlite"
+        let input = Self.folder + "/firebase.json"
+        let missing = try await cli.run(["import", "--from", "firebase", "--input", input, "--store", store])
+        #expect(missing.status != 0 && missing.stderr.contains("--firebase-hash-config"), "\(missing.stderr)")
+        let partial = try await cli.run(
+            ["import", "--from", "firebase", "--input", input, "--store", store, "--firebase-hash-config", config])
+        #expect(partial.status != 0 && partial.stderr.contains("rounds is missing"), "\(partial.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store), "nothing was written")
+    }
+
     @Test("this store's own export is held to the same rules: a bad record is named, then fixed and imported")
     func ownExportRules() async throws {
         let cli = try CLIRunner("import-own-rules")

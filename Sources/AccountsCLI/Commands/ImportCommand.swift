@@ -47,9 +47,9 @@ struct ImportCommand: AsyncParsableCommand {
                 "Unknown --from '\(from)'; one of: \(([Self.ownFormat] + ForeignSources.names).joined(separator: ", "))."
             )
         }
-        guard from != FirebaseSource.name || firebase.parameters != nil else {
+        guard from != FirebaseSource.name || firebase.firebaseHashConfig != nil else {
             throw ValidationError(
-                "--from firebase needs the project's hash parameters: --firebase-signer-key, --firebase-salt-separator, --firebase-rounds and --firebase-mem-cost (Firebase console, Authentication, Users, Password hash parameters)."
+                "--from firebase needs the project's password hash parameters: paste them from the Firebase console (Authentication, Users, Password hash parameters) into a file and give it with --firebase-hash-config."
             )
         }
     }
@@ -72,7 +72,7 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 }
             }
-            let options = ForeignSourceOptions(firebase: firebase.parameters, devisePepper: try devise.pepper())
+            let options = ForeignSourceOptions(firebase: try firebase.parameters(), devisePepper: try devise.pepper())
             let source = try ForeignSources.source(named: from, options: options)!
             let plan = ForeignImporter.plan(
                 try source.accounts(in: path), now: SystemClock().now(), random: SodiumRandomSource())
