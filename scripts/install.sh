@@ -22,9 +22,10 @@
 #   scripts/install.sh --debug              the debug build instead: quick, for checking this
 #                                           script (scripts/install-check.sh; CI)
 #
-# The binary still loads libsodium, libzxcvbn, libsqlite3, liblmdb, libcrypt and libcrypto: on a
-# host that only gets the installed files, install Debian's libsodium23 libzxcvbn0 libsqlite3-0
-# liblmdb0 libssl3 (libcrypt1 is in every Debian).
+# libsodium, libsqlite3, liblmdb, libcrypt and libcrypto are linked in from their static archives
+# (the -dev packages), so a security update of one reaches the binary when it is built and
+# installed again; it still loads libzxcvbn (Debian ships no position-independent archive of
+# it): on a host that only gets the installed files, install Debian's libzxcvbn0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

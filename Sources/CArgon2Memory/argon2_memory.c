@@ -4,8 +4,9 @@
 // running one of the process's threads. Measured on the 2-core machine this is built on
 // (a C loop over crypto_pwhash, two threads): 99 hashes/s with a fresh mapping each time, 188/s
 // with the mapping kept. libsodium's API cannot be given memory, so this file defines `mmap`
-// and `munmap` in the executable (which the dynamic linker finds before libc's for calls from
-// libsodium.so) and, only while the calling thread has armed it around one hash, keeps that
+// and `munmap` in the executable (libsodium is linked in from its static archive, so its calls
+// bind to these at link time; a libsodium.so would find them first too, through the dynamic
+// linker) and, only while the calling thread has armed it around one hash, keeps that
 // one mapping per thread for the next hash. Everything else (and every call on a thread that
 // has not armed it) goes straight on to the next definition (an LD_PRELOAD shim such as the
 // fault sweep's, then libc), unchanged.
