@@ -6,10 +6,16 @@
 # Stores of N users (default 100,000, each with a session; made by `accounts import` of a
 # generated export) in SQLite, LMDB and JSON, plus one more user whose session file the calls
 # use. Commands: `accounts users count`, `accounts whoami`, `accounts start` on each backend,
-# and `accounts --help` (start-up alone). References: the sqlite3 shell counting the SQLite
-# store's users (for SQLite and LMDB), CPython's json.load of the JSON store (C parser) and
-# `jq length`. Release build with the standard library and Foundation linked statically
-# (bench/lib/release-build.sh).
+# and `accounts --version` and `--help` (start-up alone). References: the sqlite3 shell counting
+# the SQLite store's users (for SQLite and LMDB), a static Swift hello (bench/reference/hello, for
+# --version and --help), CPython's json.load of the JSON store (C parser) and `jq length`. The
+# binary `make install` installs: the release build with the standard library and Foundation
+# linked statically (bench/lib/release-build.sh), debug info stripped as the install does; the
+# hello is built and stripped the same way.
+#
+# The table is printed, and a release run saves it dated under bench/results/ (YYYY-MM-DD-HHMM-cli.md)
+# and rewrites the README's speed line from it (bench/lib/cli_table.py; BENCH_SAVE=0 to only
+# print).
 #
 # The SQLite and LMDB calls run in ROUNDS hyperfine runs, each with the reference: hyperfine
 # runs one command's runs back to back, so a burst of load from the machine's other tenants lands
@@ -32,9 +38,16 @@ JSON_RUNS=${JSON_RUNS-5}
 
 ./scripts/install-dependencies.sh --bench
 release_build accounts
-accounts="$bin/accounts"
 work=$(mktemp -d "${TMPDIR:-/tmp}/accounts-cli-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+accounts="$bin/accounts"
+release_build_package bench/reference/hello hello
+hello="$bin/hello"
+if [ "${BENCH_BUILD:-release}" = release ]; then
+    cp "$accounts" "$hello" "$work/"
+    strip --strip-debug "$work/accounts" "$work/hello"
+    accounts="$work/accounts" hello="$work/hello"
+fi
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
 unset ACCOUNTS_CONFIG
 password=Tangerine-Kayak-42
@@ -74,33 +87,16 @@ run() { # run NAME RUNS REFERENCE... -- COMMAND...: one hyperfine run, its JSON 
 mapfile -t sqlite_calls < <(calls sqlite)
 mapfile -t lmdb_calls < <(calls lmdb)
 mapfile -t json_calls < <(calls json)
-# SQLite and LMDB in each round's one run, beside the one reference, so their ratios share its
+# SQLite and LMDB in each round's one run, beside the references, so their ratios share its
 # conditions.
 for round in $(seq "$ROUNDS"); do
-    run "embedded-$round" "$RUNS" "sqlite3 $work/users.sqlite 'select count(*) from users'" "$accounts --help" \
+    run "embedded-$round" "$RUNS" "sqlite3 $work/users.sqlite 'select count(*) from users'" "$hello" \
+        "$accounts --version" "$accounts --help" \
         "${sqlite_calls[@]}" "${lmdb_calls[@]}"
 done
 run json "$JSON_RUNS" "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' $work/users.json" \
     "jq length $work/users.json" "${json_calls[@]}"
 
-python3 - "$work" "$N" "$work/" "${BENCH_BUILD:-release}" "$ROUNDS" <<'EOF'
-import json, statistics, sys
-work, n, prefix, build, rounds = sys.argv[1:6]
-print(f"\nOne process per call, {n} users, {build} build. ms = median of a command's runs (the median")
-print(f"over the rounds); ratio = that / the same round's first line: the median over {rounds} rounds,")
-print("then the lowest and highest round (JSON: one round)")
-if build == "debug":
-    print("  (a debug build: this run checks the script, its figures mean nothing)")
-
-def name(command):
-    words = command.replace(prefix, "").replace(work, "").split()
-    return " ".join("accounts" if w.endswith("/accounts") else w for w in words)
-
-for group in ([f"embedded-{r}" for r in range(1, int(rounds) + 1)], ["json"]):
-    runs = [json.load(open(f"{work}/{round}.json"))["results"] for round in group]
-    for index, result in enumerate(runs[0]):
-        medians = [statistics.median(run[index]["times"]) for run in runs]
-        ratios = [statistics.median(run[index]["times"]) / statistics.median(run[0]["times"]) for run in runs]
-        spread = f"{min(ratios):5.2f}-{max(ratios):4.2f}" if len(runs) > 1 else " " * 10
-        print(f"  {statistics.median(medians) * 1000:9.1f}  {statistics.median(ratios):5.2f}x  {spread}  {name(result['command'])}")
-EOF
+save=()
+if [ "${BENCH_BUILD:-release}" = release ] && [ "${BENCH_SAVE:-1}" = 1 ]; then save=(bench/results); fi
+python3 bench/lib/cli_table.py table "$work" "$N" "${BENCH_BUILD:-release}" "$ROUNDS" "$RUNS" "${save[@]}"

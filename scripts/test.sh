@@ -88,6 +88,8 @@ size_limit() { # size_limit FILE BYTES
 }
 size_limit README.md 10240
 size_limit bench/README.md 20480
+# The README's speed line is the latest saved `make bench-cli` run's, never written by hand.
+python3 bench/lib/cli_table.py readme --check
 ./scripts/snippet-check.py
 stage "swift build --build-tests"
 swift build --build-tests

@@ -20,3 +20,13 @@ release_build() {
     done
     bin="$(swift build "${release_flags[@]}" --show-bin-path)"
 }
+# release_build_package FOLDER PRODUCT: the same for a package of its own (a benchmark's
+# reference program), setting `bin` to its folder.
+release_build_package() {
+    local build_log
+    if ! build_log=$(swift build --package-path "$1" "${release_flags[@]}" --product "$2" 2>&1); then
+        echo "$build_log" >&2
+        exit 1
+    fi
+    bin="$(swift build --package-path "$1" "${release_flags[@]}" --show-bin-path)"
+}

@@ -1,0 +1,3 @@
+import Foundation
+
+print("hello")
