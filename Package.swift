@@ -244,8 +244,10 @@ let package = Package(
         .target(
             name: "AccountsBench",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountConformance", "AccountSettings",
+                "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountConformance", "AccountSettings", "CSodium",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                // `serve-raw-postgres`, the yardstick of signed-in reads on PostgreSQL (with Server).
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
             swiftSettings: strict),
         .executableTarget(

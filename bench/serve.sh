@@ -2,7 +2,10 @@
 # make bench-serve: `accounts serve` under load from wrk (Debian), release build, one machine.
 #
 #   - authenticated GET /v1/me on SQLite, LMDB and PostgreSQL (a throwaway server), against a
-#     bare Hummingbird route with a constant JSON body (accounts-bench serve-baseline);
+#     bare Hummingbird route with a constant JSON body (accounts-bench serve-baseline); on
+#     PostgreSQL also against its own yardstick, Hummingbird and postgres-nio alone running the
+#     same session-and-user query on a pool of the same size over the same store
+#     (accounts-bench serve-raw-postgres), right after it in each rep;
 #   - login and sign-up throughput on SQLite (and login on PostgreSQL), against the hashing
 #     limit: cores ÷ one Argon2id's time (accounts-bench hash, the configured parameters),
 #     measured just before each of those loads: one hash took 10.4 ms in one run and 15.0 ms in
@@ -47,17 +50,21 @@ server_env() {
     if [ "$backend" = postgres ]; then
         echo "ACCOUNTS_POSTGRES_HOST=$TEST_POSTGRES_HOST" "ACCOUNTS_POSTGRES_PORT=$TEST_POSTGRES_PORT" \
             "ACCOUNTS_POSTGRES_USER=$TEST_POSTGRES_USER" "ACCOUNTS_POSTGRES_DATABASE=$TEST_POSTGRES_DATABASE" \
-            "ACCOUNTS_POSTGRES_PASSWORD=$TEST_POSTGRES_PASSWORD" "ACCOUNTS_POSTGRES_SCHEMA=bench_$RANDOM"
+            "ACCOUNTS_POSTGRES_PASSWORD=$TEST_POSTGRES_PASSWORD" "ACCOUNTS_POSTGRES_SCHEMA=$pg_schema" \
+            ACCOUNTS_POSTGRES_POOL_SIZE=8
     fi
 }
 
-# Starts a server (`accounts serve` for backend $1, or the baseline for "baseline") and sets
-# $url and $server_pid.
+# Starts a server (`accounts serve` for backend $1, the bare route for "baseline", the raw
+# PostgreSQL route over the postgres store for "raw-postgres") and sets $url and $server_pid.
 start_server() {
     local backend=$1 home="$work/$1-$RANDOM"
     mkdir -p "$home"
     if [ "$backend" = baseline ]; then
         "$bin/accounts-bench" serve-baseline --port 0 >"$home/out" 2>/dev/null &
+    elif [ "$backend" = raw-postgres ]; then
+        # shellcheck disable=SC2046
+        env -i $(server_env postgres "$home") "$bin/accounts-bench" serve-raw-postgres --port 0 >"$home/out" 2>"$home/log" &
     else
         # shellcheck disable=SC2046
         env -i $(server_env "$backend" "$home") "$bin/accounts" serve --port 0 >"$home/out" 2>"$home/log" &
@@ -140,6 +147,7 @@ for rep in $(seq 1 "$REPS"); do
     echo "baseline $(wrk_figures "$CONNECTIONS" "$url/")" >>"$results"
     stop_server
     for backend in $backends; do
+        pg_schema=bench_$RANDOM
         start_server "$backend"
         curl -s "$url/v1/signup" -H 'Content-Type: application/json' \
             -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\",\"nickname\":\"이순신\"}" >/dev/null
@@ -154,6 +162,14 @@ for rep in $(seq 1 "$REPS"); do
             # Logins whose session writes are round trips to another process: what a hashing
             # slot held through the store's calls would cost shows here first.
             hashing_load login-postgres login.lua /v1/login
+            # The same signed-in read by Hummingbird and postgres-nio alone, over the same
+            # store, with a session of its own (the logins above ended none of them).
+            token=$(curl -s "$url/v1/login" -H 'Content-Type: application/json' \
+                -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\"}" |
+                python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+            stop_server
+            start_server raw-postgres
+            echo "raw-postgres $(wrk_figures "$CONNECTIONS" -H "Authorization: Bearer $token" "$url/v1/me")" >>"$results"
         fi
         stop_server
     done
@@ -188,6 +204,17 @@ for backend in $backends; do
         "$(figure "me-$backend" 4)" "$(figure "me-$backend" 5)" \
         "$(awk -v a="$rps" -v b="$base_rps" 'BEGIN { printf "%.2f of the baseline", a / b }')"
 done
+if grep -q "^raw-postgres " "$results"; then
+    raw_rps=$(figure raw-postgres 2)
+    printf '%-28s %10s %9s %9s %8s %s\n' "raw postgres-nio GET /v1/me" "$raw_rps" "$(figure raw-postgres 3)" \
+        "$(figure raw-postgres 4)" "$(figure raw-postgres 5)" \
+        "$(awk -v a="$raw_rps" -v b="$base_rps" 'BEGIN { printf "%.2f of the baseline", a / b }')"
+    # Each rep's own ratio (the two ran a minute apart), then their median.
+    paste <(awk '$1 == "me-postgres" { print $2 }' "$results") <(awk '$1 == "raw-postgres" { print $2 }' "$results") |
+        awk '{ printf "%.3f\n", $1 / $2 }' >"$work/raw-ratios"
+    echo "GET /v1/me (postgres) / the raw postgres-nio route: $(median <"$work/raw-ratios") (median of the reps;" \
+        "reps $(sort -n "$work/raw-ratios" | head -1)-$(sort -n "$work/raw-ratios" | tail -1))"
+fi
 for row in login-sqlite signup-sqlite login-postgres; do
     grep -q "^$row " "$results" || continue
     rps=$(figure "$row" 2)

@@ -119,6 +119,10 @@ struct Bench {
             case "serve-baseline":
                 try await BaselineServer.run(port: options.port)
         #endif
+        #if Server && PostgreSQL
+            case "serve-raw-postgres":
+                try await RawPostgresServer.run(port: options.port)
+        #endif
         default:
             throw BenchOptions.UsageError(BenchOptions.usage)
         }

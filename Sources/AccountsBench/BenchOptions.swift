@@ -20,7 +20,7 @@ struct BenchOptions {
     var memLimitKiB: Int?
     var configFile: String?
     var json = false
-    /// The port of `serve-baseline` (0: any free one, printed).
+    /// The port of `serve-baseline` and `serve-raw-postgres` (0: any free one, printed).
     var port = 0
 
     static let usage = """
@@ -28,6 +28,8 @@ struct BenchOptions {
                accounts-bench hash [--ops T] [--mem-kib M] [--iterations N] [--threads K] [--config FILE] [--json]
                accounts-bench login-timing [--backend NAME] [--iterations N] [--json]
                accounts-bench serve-baseline [--port P]   (a bare Hummingbird route, for bench/serve.sh)
+               accounts-bench serve-raw-postgres [--port P]   (GET /v1/me with Hummingbird and postgres-nio
+                                                              alone, over the ACCOUNTS_POSTGRES_* store)
         MODE: a value of the backend's sync or synchronous setting (sqlite full|normal, lmdb full|nometasync|none)
         PHASES: A sign-up, B lookup, C duplicate, D withdraw, E bulk import (the default: ABCDE);
         T the last tenth of A's sign-ups on its own, for stores whose writes grow with their size
