@@ -35,21 +35,17 @@ struct FormBody: Sendable {
         return parse(Array(buffer.readableBytesView))
     }
 
-    /// Splits `a=1&b=x+y` into fields, `+` as a space and `%XX` decoded, from the bytes as sent
-    /// (decoding them as a string first would repair broken UTF-8 before it could be seen). A
-    /// name that does not decode is dropped; a value that does not (broken UTF-8, or a `%`
-    /// without two hex digits) is listed in `unreadable`.
+    /// The fields of `a=1&b=x+y` (`URLEncodedForm`). A name that does not decode is dropped; a
+    /// value that does not (broken UTF-8, or a `%` without two hex digits) is listed in
+    /// `unreadable`.
     static func parse(_ bytes: [UInt8]) -> FormBody {
         var fields: [String: String] = [:]
         var unreadable: Set<String> = []
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            guard let nameBytes = percentDecoded(parts[0]), let name = String(validating: nameBytes, as: UTF8.self),
+        for pair in URLEncodedForm.pairs(bytes) {
+            guard let nameBytes = pair.name, let name = String(validating: nameBytes, as: UTF8.self),
                 fields[name] == nil, !unreadable.contains(name)
             else { continue }
-            let value =
-                parts.count > 1 ? percentDecoded(parts[1]).flatMap { String(validating: $0, as: UTF8.self) } : ""
-            if let value {
+            if let value = pair.value.flatMap({ String(validating: $0, as: UTF8.self) }) {
                 fields[name] = value
             } else {
                 fields[name] = ""
@@ -57,36 +53,6 @@ struct FormBody: Sendable {
             }
         }
         return FormBody(fields: fields, unreadable: unreadable)
-    }
-
-    /// `+` as a space and `%XX` as its byte; `nil` when a `%` is not followed by two hex digits.
-    private static func percentDecoded(_ part: ArraySlice<UInt8>) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(part.count)
-        var index = part.startIndex
-        while index < part.endIndex {
-            let byte = part[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < part.endIndex, let high = hexValue(part[index + 1]),
-                    let low = hexValue(part[index + 2])
-                else { return nil }
-                bytes.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

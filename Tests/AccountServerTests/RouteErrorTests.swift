@@ -82,8 +82,7 @@ struct RouteErrorTests {
     func strapiMediaType() async throws {
         try await LiveServer.with(Backends.sqlite) { server in
             let reply = try await server.send(
-                .POST, "/api/auth/local", json: "identifier=a&password=b",
-                contentType: "application/x-www-form-urlencoded")
+                .POST, "/api/auth/local", json: "identifier=a&password=b", contentType: "text/plain")
             #expect(reply.status == 415)
             let error = try #require(reply.json["error"] as? [String: Any])
             #expect(error["name"] as? String == "UnsupportedMediaTypeError")

@@ -121,18 +121,16 @@ public struct AccountAPI: Sendable {
             // much room its disk has are the monitoring clients' alone.
             let detailed = isMonitoringClient(request, context)
             return try await respond(request, context, style: .native) { _ in
-                // One lookup by email (an index read on every backend) proves the store answers;
-                // a count would scan every user on each probe of a load balancer, and on SQLite
-                // drop the reader's cached pages.
-                _ = try await service.repository.user(email: "healthz-probe@example.invalid")
-                // A full disk fails every sign-up and login (each writes a session) while reads
-                // still answer, so the probe measures it too.
-                let free = storeDisk?.availableBytes()
-                if let storeDisk, let free, free < storeDisk.minimumFreeBytes {
-                    throw StoreDiskFull(
-                        availableBytes: free, minimumFreeBytes: storeDisk.minimumFreeBytes, detailed: detailed)
-                }
+                let free = try await probeStore(detailed: detailed)
                 return json(detailed ? APIBody.health(backend: backendName, diskFreeBytes: free) : APIBody.done)
+            }
+        }
+        // Strapi's own probe, which its clients call (strapi-client's `check_health()`): 204 and
+        // Strapi's header when the store answers; the same probe as `/healthz`.
+        router.getWithHead("_health") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                _ = try await probeStore(detailed: false)
+                return Response(status: .noContent, headers: [HTTPField.Name("strapi")!: "You are so French!"])
             }
         }
         var allowed: [String: [HTTPRequest.Method]] = [:]
@@ -142,6 +140,20 @@ public struct AccountAPI: Sendable {
         }
         router.add(
             middleware: UnknownRouteMiddleware(allowed: allowed, namespaces: namespaces, notFoundPage: notFoundPage))
+    }
+
+    /// Proves the store answers and its disk has room; returns the disk's free bytes, if
+    /// measured. One lookup by email (an index read on every backend): a count would scan every
+    /// user on each probe of a load balancer, and on SQLite drop the reader's cached pages. A
+    /// full disk fails every sign-up and login (each writes a session) while reads still
+    /// answer, so the probe measures it too.
+    private func probeStore(detailed: Bool) async throws -> Int64? {
+        _ = try await service.repository.user(email: "healthz-probe@example.invalid")
+        let free = storeDisk?.availableBytes()
+        if let storeDisk, let free, free < storeDisk.minimumFreeBytes {
+            throw StoreDiskFull(availableBytes: free, minimumFreeBytes: storeDisk.minimumFreeBytes, detailed: detailed)
+        }
+        return free
     }
 
     // MARK: - Shared by both route families
@@ -205,11 +217,24 @@ public struct AccountAPI: Sendable {
         return LoginOrigin(client: IPAddressRange.clientKey(client, ipv6PrefixLength: ipv6PrefixLength))
     }
 
-    /// The JSON body, read up to the limit and decoded.
-    func decode<Body: Decodable>(_ type: Body.Type, from request: Request) async throws -> Body {
-        let mediaType = request.headers[.contentType]?.split(separator: ";").first
+    /// The JSON body, read up to the limit and decoded. With `forms`, also a form body
+    /// (`application/x-www-form-urlencoded` or `multipart/form-data`, as Strapi takes them),
+    /// read as the JSON object of its fields and decoded the same way, with the same errors.
+    func decode<Body: Decodable>(_ type: Body.Type, from request: Request, forms: Bool = false) async throws -> Body {
+        let contentType = request.headers[.contentType] ?? ""
+        let mediaType = contentType.split(separator: ";").first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard mediaType == "application/json" else { throw RequestProblem(kind: .unsupportedMediaType) }
+        let form: FormRequestBody.Encoding?
+        switch mediaType {
+        case "application/json": form = nil
+        case "application/x-www-form-urlencoded" where forms: form = .urlEncoded
+        case "multipart/form-data" where forms:
+            guard let boundary = MultipartForm.boundary(inContentType: contentType) else {
+                throw RequestProblem(kind: .malformed(.notForm))
+            }
+            form = .multipart(boundary: boundary)
+        default: throw RequestProblem(kind: .unsupportedMediaType(formsToo: forms))
+        }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
             throw RequestProblem(kind: .tooLarge(limit: maxBodyBytes))
         }
@@ -226,7 +251,8 @@ public struct AccountAPI: Sendable {
             throw RequestProblem(kind: .malformed(.cutShort))
         }
         guard buffer.readableBytes > 0 else { throw RequestProblem(kind: .malformed(.empty)) }
-        let data = Data(buffer: buffer)
+        let data =
+            try form.map { try FormRequestBody.json(Array(buffer.readableBytesView), $0) } ?? Data(buffer: buffer)
         let body: Body
         do {
             body = try JSONDecoder().decode(Body.self, from: data)

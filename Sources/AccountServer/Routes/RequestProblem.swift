@@ -3,10 +3,12 @@ import AccountCore
 /// A request the API cannot take as it is, before any account rule is checked.
 struct RequestProblem: Error {
     enum Kind {
-        /// Not JSON, not an object, or a field missing, null, repeated or of the wrong type.
+        /// Not JSON (or not a form), not an object, or a field missing, null, repeated or of the
+        /// wrong type.
         case malformed(BodyFault)
-        /// A content type other than `application/json`.
-        case unsupportedMediaType
+        /// A content type other than `application/json` (and, where `formsToo`, a form's: the
+        /// Strapi routes take what Strapi's body parser takes).
+        case unsupportedMediaType(formsToo: Bool)
         /// A body over the configured limit.
         case tooLarge(limit: Int)
         /// A request line and headers over the HTTP parser's limit of `limit` bytes (or more
@@ -22,7 +24,7 @@ struct RequestProblem: Error {
         case monitoringOnly
     }
 
-    /// What is wrong with a JSON body.
+    /// What is wrong with a JSON or form body.
     enum BodyFault: Equatable {
         case empty
         /// The connection ended (or failed) before the whole body came: the client's fault, as
@@ -34,6 +36,12 @@ struct RequestProblem: Error {
         case null(field: String)
         case wrongType(field: String)
         case repeated(field: String)
+        /// A form (urlencoded or multipart) that cannot be read: a `%` without two hex digits
+        /// or a name that is not UTF-8, or parts that do not follow the multipart format.
+        case notForm
+        /// A form field whose value is not UTF-8 text (or is a file), never read as a repaired
+        /// stand-in.
+        case notText(field: String)
 
         func text(_ language: Language) -> String {
             let korean = language == .korean
@@ -50,6 +58,11 @@ struct RequestProblem: Error {
                 return korean ? "\"\(field)\" 필드의 형식이 맞지 않습니다" : "the field \"\(field)\" has the wrong type"
             case .repeated(let field):
                 return korean ? "\"\(field)\" 필드가 두 번 이상 있습니다" : "the field \"\(field)\" appears more than once"
+            case .notForm:
+                return korean ? "올바른 양식(form) 본문이 아닙니다" : "not a valid form"
+            case .notText(let field):
+                return korean
+                    ? "\"\(field)\" 필드가 UTF-8 텍스트가 아닙니다" : "the field \"\(field)\" is not UTF-8 text"
             }
         }
     }
@@ -74,9 +87,12 @@ struct RequestProblem: Error {
         case .malformed(let fault):
             let detail = fault.text(language)
             return korean ? "요청 본문을 읽을 수 없습니다: \(detail)" : "The request body is not valid: \(detail)"
-        case .unsupportedMediaType:
-            return korean
-                ? "요청 본문은 application/json 이어야 합니다." : "The request body must be application/json."
+        case .unsupportedMediaType(let formsToo):
+            let types =
+                formsToo
+                ? "application/json, application/x-www-form-urlencoded \(korean ? "또는" : "or") multipart/form-data"
+                : "application/json"
+            return korean ? "요청 본문은 \(types) 이어야 합니다." : "The request body must be \(types)."
         case .tooLarge(let limit):
             return korean
                 ? "요청 본문이 너무 큽니다 (최대 \(limit)바이트)." : "The request body is too large (at most \(limit) bytes)."

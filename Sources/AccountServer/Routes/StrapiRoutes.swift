@@ -18,7 +18,7 @@ extension AccountAPI {
         let service = service
         group.post("auth/local/register") { request, context in
             try await respond(request, context, style: .strapi) { _ in
-                let body = try await decode(StrapiRegisterBody.self, from: request)
+                let body = try await decode(StrapiRegisterBody.self, from: request, forms: true)
                 let session = try await limited(.signUp, request, context) {
                     try await InvalidFields.naming(Self.strapiRegisterFields) {
                         try await service.signUpListingBrokenRules(
@@ -34,7 +34,7 @@ extension AccountAPI {
         }
         group.post("auth/local") { request, context in
             try await respond(request, context, style: .strapi) { _ in
-                let body = try await decode(StrapiLoginBody.self, from: request)
+                let body = try await decode(StrapiLoginBody.self, from: request, forms: true)
                 let origin = loginOrigin(request, context, email: body.identifier, deviceToken: body.deviceToken)
                 let session = try await limited(.login, request, context) {
                     try await service.login(
@@ -48,7 +48,7 @@ extension AccountAPI {
         }
         group.post("auth/change-password") { request, context in
             try await respond(request, context, style: .strapi) { _ in
-                let body = try await decode(StrapiChangePasswordBody.self, from: request)
+                let body = try await decode(StrapiChangePasswordBody.self, from: request, forms: true)
                 let token = bearerToken(request)
                 let origin = clientOrigin(request, context)
                 let profile = try await limited(.passwordCheck, request, context) {
