@@ -159,16 +159,21 @@ for rep in $(seq 1 "$REPS"); do
             hashing_load login-sqlite login.lua /v1/login
             hashing_load signup-sqlite signup.lua /v1/signup
         elif [ "$backend" = postgres ]; then
+            served=$(curl -s -H "Authorization: Bearer $token" "$url/v1/me")
             # Logins whose session writes are round trips to another process: what a hashing
             # slot held through the store's calls would cost shows here first.
             hashing_load login-postgres login.lua /v1/login
             # The same signed-in read by Hummingbird and postgres-nio alone, over the same
-            # store, with a session of its own (the logins above ended none of them).
-            token=$(curl -s "$url/v1/login" -H 'Content-Type: application/json' \
-                -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\"}" |
-                python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+            # store and session (the logins above ended none).
             stop_server
             start_server raw-postgres
+            # A yardstick that answers differently measures something else: stop here.
+            raw=$(curl -s -H "Authorization: Bearer $token" "$url/v1/me")
+            if [ "$raw" != "$served" ]; then
+                echo "error: the raw route's /v1/me differs from accounts serve's:" >&2
+                printf '  accounts serve: %s\n  raw route:      %s\n' "$served" "$raw" >&2
+                exit 1
+            fi
             echo "raw-postgres $(wrk_figures "$CONNECTIONS" -H "Authorization: Bearer $token" "$url/v1/me")" >>"$results"
         fi
         stop_server

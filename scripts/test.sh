@@ -103,6 +103,8 @@ stage "an app's package beside its own pins: Examples/App"
 ./scripts/example-app.sh
 stage "bench/cli.sh on 300 users, debug build (a smoke of the script: make bench-cli measures)"
 BENCH_BUILD=debug N=300 ROUNDS=2 RUNS=3 JSON_RUNS=2 bash bench/cli.sh
+stage "bench/serve.sh for 1 s per load, debug build (a smoke of the script and of the raw PostgreSQL route's answer)"
+BENCH_BUILD=debug DURATION=1s REPS=1 bash bench/serve.sh
 stage "bench/import.sh on 2,000 users, debug build (a smoke of the script: make bench-import measures)"
 BENCH_BUILD=debug N=2000 RUNS=1 bash bench/import.sh
 stage "make install, staged under a scratch folder (debug build): the files, the manual, the completions, uninstall"
