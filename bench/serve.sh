@@ -199,7 +199,7 @@ hash_limit=$(awk -v c="$cores" -v us="$hash_us" 'BEGIN { printf "%.0f", c * 1e6 
 hash_range=$(awk '$1 == "hash" { v = $2 / 1000; if (lo == "" || v < lo) lo = v; if (v > hi) hi = v }
     END { printf "%.1f-%.1f", lo, hi }' "$results")
 echo
-echo "accounts serve, release build, wrk -t2 -c$CONNECTIONS -d$DURATION (login/sign-up -c16), median of $REPS, $cores cores"
+echo "accounts serve, ${BENCH_BUILD:-release} build, wrk -t2 -c$CONNECTIONS -d$DURATION (login/sign-up -c16), median of $REPS, $cores cores"
 printf '%-28s %10s %9s %9s %8s %s\n' "workload" "req/s" "p50 ms" "p99 ms" "non-2xx" "ratio"
 printf '%-28s %10s %9s %9s %8s %s\n' "bare Hummingbird GET /" "$base_rps" "$(figure baseline 3)" "$(figure baseline 4)" \
     "$(figure baseline 5)" "1.00 (baseline)"

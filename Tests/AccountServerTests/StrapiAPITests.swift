@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountCore
+import AccountTestSupport
 import BackendTestSupport
 import NIOHTTP1
 import StandardBackends
@@ -10,6 +11,10 @@ import Testing
 struct StrapiAPITests {
     static let password = "Tangerine-Kayak-42"
     static let newPassword = "Quokka-Lantern-77"
+    /// From `password` to `newPassword`, as a Strapi client posts it.
+    static let changePasswordBody = #"""
+        {"currentPassword":"\#(password)","password":"\#(newPassword)","passwordConfirmation":"\#(newPassword)"}
+        """#
 
     @Test(
         "register → login → me → change password → old token refused → login with the new password",
@@ -38,11 +43,7 @@ struct StrapiAPITests {
             #expect(me.json["username"] as? String == "이순신")
 
             let changed = try await server.send(
-                .POST, "/api/auth/change-password",
-                json: #"""
-                    {"currentPassword":"\#(Self.password)","password":"\#(Self.newPassword)","passwordConfirmation":"\#(Self.newPassword)"}
-                    """#,
-                token: jwt)
+                .POST, "/api/auth/change-password", json: Self.changePasswordBody, token: jwt)
             #expect(changed.status == 200)
             #expect(changed.json["jwt"] as? String == jwt, "the session used for the change stays valid")
 
@@ -84,6 +85,31 @@ struct StrapiAPITests {
             #expect(taken.status == 400)
             #expect((taken.json["error"] as? [String: Any])?["name"] as? String == "ApplicationError")
             #expect(try await server.repository.userCount() == 1)
+        }
+    }
+
+    @Test("updatedAt moves when the password changes; publishedAt is the creation, as Strapi v5 has it")
+    func updatedAt() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            let registered = try await server.send(
+                .POST, "/api/auth/local/register",
+                json: #"{"username":"이순신","email":"leesoon7@example.com","password":"\#(Self.password)"}"#)
+            let user = try #require(registered.json["user"] as? [String: Any])
+            let created = try #require(user["createdAt"] as? String)
+            #expect(user["updatedAt"] as? String == created)
+            #expect(user["publishedAt"] as? String == created)
+            let jwt = try #require(registered.json["jwt"] as? String)
+
+            server.clock.advance(seconds: 90)
+            let changed = try await server.send(
+                .POST, "/api/auth/change-password", json: Self.changePasswordBody, token: jwt)
+            #expect(changed.status == 200)
+            let me = try await server.send(.GET, "/api/users/me", token: jwt)
+            let updated = try #require(me.json["updatedAt"] as? String)
+            #expect(me.json["createdAt"] as? String == created, "the creation stays")
+            #expect(updated > created, "ISO 8601 in UTC sorts as time does")
+            #expect(updated == server.clock.now().iso8601, "the change's time")
+            #expect((changed.json["user"] as? [String: Any])?["updatedAt"] as? String == updated)
         }
     }
 }

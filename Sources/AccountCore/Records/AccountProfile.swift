@@ -8,6 +8,9 @@ public struct AccountProfile: Sendable, Hashable {
     public let nickname: String
     /// When the account was created.
     public let createdAt: Timestamp
+    /// When the account last changed: its latest password change, else its creation (the
+    /// email and nickname never change). Strapi's `updatedAt`.
+    public let updatedAt: Timestamp
 
     /// The public part of a stored user.
     public init(_ user: UserRecord) {
@@ -15,6 +18,7 @@ public struct AccountProfile: Sendable, Hashable {
         email = user.email
         nickname = user.nickname
         createdAt = user.createdAt
+        updatedAt = max(user.createdAt, user.passwordChangedAt)
     }
 }
 

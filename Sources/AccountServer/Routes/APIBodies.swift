@@ -100,7 +100,9 @@ enum APIBody {
             ("blocked", .bool(false)), ("confirmed", .bool(true)), ("createdAt", .string(profile.createdAt.iso8601)),
             ("documentId", .string(profile.id.rawValue)), ("email", .string(profile.email)),
             ("id", .string(profile.id.rawValue)), ("provider", .string("local")),
-            ("updatedAt", .string(profile.createdAt.iso8601)), ("username", .string(profile.nickname)),
+            // Strapi v5 publishes every user when it is made (users have no drafts).
+            ("publishedAt", .string(profile.createdAt.iso8601)),
+            ("updatedAt", .string(profile.updatedAt.iso8601)), ("username", .string(profile.nickname)),
         ])
     }
 
