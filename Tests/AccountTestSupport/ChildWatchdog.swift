@@ -24,9 +24,8 @@ package final class ChildWatchdog: Sendable {
     /// What to add to a child's environment to put it under this watchdog.
     package let environment: [String: String]
 
-    /// The write end, until it is closed. Closed by this type only: the shell's `Process` keeps
-    /// its `Pipe`, and with it this handle, for as long as the shell runs, so letting go of the
-    /// handle would never close it.
+    /// The write end, until it is closed: by `disarm()`, `fire()` or `deinit`, at once, rather
+    /// than whenever the last reference to the handle goes.
     private let lifeline: Mutex<FileHandle?>
     private let shell: Process
     /// The write end's descriptor number, kept for the test that looks for it in other processes.
@@ -38,16 +37,17 @@ package final class ChildWatchdog: Sendable {
     private let mark: String
 
     /// Starts a watch; the children to watch are those started with `environment` from now on.
-    package init() throws {
+    /// `pipeMade` runs as soon as the lifeline's pipe exists: the moment a child that another
+    /// thread starts could take a copy of it (its test starts one there).
+    package init(pipeMade: () throws -> Void = {}) throws {
         // `disarm()` writes to the shell: a shell already gone must fail that write, not kill
         // this process with SIGPIPE.
         ChildProcess.ignoreBrokenPipes()
         let mark = UUID().uuidString
-        let pipe = Pipe()
-        // Foundation's pipes are inherited across exec. Its `Process` closes a child's other
-        // descriptors, but only those open when it prepares the spawn: a child another test
-        // starts at this moment could keep the write end, and with it the lifeline, open.
-        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        // Close-on-exec from the start: a child another test starts at this moment must not
+        // keep the write end, and with it the lifeline, open (see `closeOnExecPipe()`).
+        let pipe = try FileHandle.closeOnExecPipe()
+        try pipeMade()
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         // Only the word with this watchdog's own mark disarms it, and any other line is passed
@@ -69,14 +69,16 @@ package final class ChildWatchdog: Sendable {
             """,
             mark,
         ]
-        shell.standardInput = pipe
+        shell.standardInput = pipe.read
         shell.standardOutput = FileHandle.nullDevice
         shell.standardError = FileHandle.nullDevice
         try shell.run()
+        // The shell has its own copy now; `Process` closes only the ends of a `Pipe` for us.
+        try pipe.read.close()
         environment = [Self.markVariable: mark]
         self.mark = mark
-        lifeline = Mutex(pipe.fileHandleForWriting)
-        lifelineDescriptor = pipe.fileHandleForWriting.fileDescriptor
+        lifeline = Mutex(pipe.write)
+        lifelineDescriptor = pipe.write.fileDescriptor
         self.shell = shell
     }
 

@@ -48,7 +48,7 @@ package final class PseudoTerminal: Sendable {
         // Tests run side by side: a descriptor another test opened without close-on-exec (a
         // lock file, a pipe's end) must not live on in this child, holding the lock or the pipe
         // open for as long as the child runs.
-        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        if let closeFrom = GNUExtensions.addCloseFrom { _ = closeFrom(&actions, 3) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -67,17 +67,6 @@ package final class PseudoTerminal: Sendable {
         self.master = master
         pid = child
     }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module
-    /// hides behind `_GNU_SOURCE`: looked up once, nil where the C library lacks it.
-    private static let addCloseFrom:
-        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-            guard
-                let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-            else { return nil }
-            return unsafeBitCast(
-                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-        }()
 
     /// What a child started now lists in its `/proc/self/fd` (`ls -l`): the descriptors it got.
     package static func descriptorsOfNewChild() async throws -> String {

@@ -100,9 +100,58 @@ struct ChildWatchdogTests {
         #expect(try await watched.process.exitStatus(within: Self.patience) == SIGKILL)
     }
 
+    /// A copy of the write end that a child started by another thread takes in the moment between
+    /// the pipe's creation and its marking keeps the watchdog from ever firing (CI, 2026-12-02).
+    /// A plain `posix_spawn`, with no descriptor closed, started in that very moment stands for
+    /// any such child.
+    @Test("a child started while the lifeline is made does not keep it", .timeLimit(.minutes(1)))
+    func childStartedWhileMade() async throws {
+        var bystander: pid_t = 0
+        let watchdog = try ChildWatchdog {
+            bystander = try Self.spawnKeepingDescriptors(["/bin/sh", "-c", "read -r line"])
+        }
+        defer {
+            kill(bystander, SIGKILL)
+            var status: Int32 = 0
+            waitpid(bystander, &status, 0)
+        }
+        let lifeline = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(watchdog.lifelineDescriptor)")
+        #expect(try Self.writeEnds(of: lifeline, heldBy: bystander).isEmpty, "the bystander holds the lifeline")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(watchdog.processIdentifier)/fd/0")
+                == lifeline, "the shell reads the lifeline")
+        #expect(try Self.readEnds(of: lifeline, heldBy: getpid()).isEmpty, "this process let go of the read end")
+        try await watchdog.fire()
+    }
+
+    /// Starts `arguments` with every descriptor of this process that is not close-on-exec, as a
+    /// C library's own spawn would.
+    static func spawnKeepingDescriptors(_ arguments: [String]) throws -> pid_t {
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], nil, nil, argv, environ)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+        return pid
+    }
+
     /// The descriptors of `pid` open for writing on `pipe` (`pipe:[inode]`; both ends of a pipe
     /// read so, and the watching shell holds the read end, so the access mode tells them apart).
     static func writeEnds(of pipe: String, heldBy pid: Int32) throws -> [String] {
+        try descriptors(of: pipe, heldBy: pid) { $0 != Int(O_RDONLY) }
+    }
+
+    /// The descriptors of `pid` open for reading only on `pipe`.
+    static func readEnds(of pipe: String, heldBy pid: Int32) throws -> [String] {
+        try descriptors(of: pipe, heldBy: pid) { $0 == Int(O_RDONLY) }
+    }
+
+    /// The descriptors of `pid` on `pipe` whose access mode (`O_ACCMODE` of their flags) passes
+    /// `mode`.
+    static func descriptors(of pipe: String, heldBy pid: Int32, mode: (Int) -> Bool) throws -> [String] {
         let folder = "/proc/\(pid)/fd"
         return try FileManager.default.contentsOfDirectory(atPath: folder).filter { fd in
             // A descriptor closed since the listing (this process opens and closes files all the
@@ -113,7 +162,7 @@ struct ChildWatchdogTests {
             let flags = info.split(separator: "\n").first { $0.hasPrefix("flags:") }.flatMap {
                 Int($0.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
             }
-            return try #require(flags, "no flags in \(info)") & Int(O_ACCMODE) != Int(O_RDONLY)
+            return mode(try #require(flags, "no flags in \(info)") & Int(O_ACCMODE))
         }
     }
 }
