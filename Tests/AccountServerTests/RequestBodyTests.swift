@@ -55,6 +55,61 @@ struct RequestBodyTests {
         }
     }
 
+    /// schemathesis sent `"confirmation": null` to /v1/signup, and it signed up: null was read
+    /// as a field left out, where the document says the field is a string.
+    @Test("an optional field sent as null is refused by name on every route, and nothing is written")
+    func nullOptionalFields() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            let signUp = #"{"email":"leesoon7@example.com","password":"\#(Self.password)","nickname":"이순신"}"#
+            let session = try await server.send(.POST, "/v1/signup", json: signUp)
+            let token = try #require(session.json["token"] as? String)
+            let signedIn = [("Authorization", "Bearer \(token)")]
+            let cases: [(path: String, body: String, field: String, headers: [(String, String)])] = [
+                (
+                    "/v1/signup",
+                    #"{"email":"other777@example.com","password":"\#(Self.password)","nickname":"이순신","confirmation":null}"#,
+                    "confirmation", []
+                ),
+                (
+                    "/v1/signup",
+                    #"{"email":"other777@example.com","password":"\#(Self.password)","nickname":"이순신","remember":null}"#,
+                    "remember", []
+                ),
+                (
+                    "/v1/login", #"{"email":"leesoon7@example.com","password":"\#(Self.password)","remember":null}"#,
+                    "remember", []
+                ),
+                (
+                    "/v1/login",
+                    #"{"email":"leesoon7@example.com","password":"\#(Self.password)","device_token":null}"#,
+                    "device_token", []
+                ),
+                (
+                    "/api/auth/local",
+                    #"{"identifier":"leesoon7@example.com","password":"\#(Self.password)","device_token":null}"#,
+                    "device_token", []
+                ),
+                (
+                    "/v1/password",
+                    #"{"current_password":"\#(Self.password)","new_password":"Quince-Harbor-73","confirmation":null}"#,
+                    "confirmation", signedIn
+                ),
+            ]
+            for (path, body, field, headers) in cases {
+                let reply = try await server.send(.POST, path, json: body, headers: headers)
+                #expect(reply.status == 400, "\(path) \(body)")
+                #expect(reply.text.contains(#"the field \"\#(field)\" is null"#), "\(path): \(reply.text)")
+            }
+            #expect(try await server.repository.user(email: "other777@example.com") == nil, "nothing was written")
+            #expect(try await server.repository.userCount() == 1)
+            let sessions = try await server.repository.sessions(
+                userID: try #require(try await server.repository.user(email: "leesoon7@example.com")).id)
+            #expect(sessions.count == 1, "no login went through")
+            let unchanged = try await server.send(.POST, "/v1/login", json: signUp)
+            #expect(unchanged.status == 200, "the password did not change")
+        }
+    }
+
     @Test("a repeated key is found only among the top-level object's own keys")
     func repeatedKeys() {
         let cases: [(json: String, repeated: String?)] = [

@@ -10,6 +10,19 @@ struct SignUpBody: Decodable {
     let confirmation: String?
     let nickname: String
     let remember: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case email, password, confirmation, nickname, remember
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        email = try fields.decode(String.self, forKey: .email)
+        password = try fields.decode(String.self, forKey: .password)
+        confirmation = try fields.decodeIfGiven(String.self, forKey: .confirmation)
+        nickname = try fields.decode(String.self, forKey: .nickname)
+        remember = try fields.decodeIfGiven(Bool.self, forKey: .remember)
+    }
 }
 
 struct LoginBody: Decodable {
@@ -23,6 +36,14 @@ struct LoginBody: Decodable {
         case email, password, remember
         case deviceToken = "device_token"
     }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        email = try fields.decode(String.self, forKey: .email)
+        password = try fields.decode(String.self, forKey: .password)
+        remember = try fields.decodeIfGiven(Bool.self, forKey: .remember)
+        deviceToken = try fields.decodeIfGiven(String.self, forKey: .deviceToken)
+    }
 }
 
 struct ChangePasswordBody: Decodable {
@@ -34,6 +55,13 @@ struct ChangePasswordBody: Decodable {
         case currentPassword = "current_password"
         case newPassword = "new_password"
         case confirmation
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        currentPassword = try fields.decode(String.self, forKey: .currentPassword)
+        newPassword = try fields.decode(String.self, forKey: .newPassword)
+        confirmation = try fields.decodeIfGiven(String.self, forKey: .confirmation)
     }
 }
 

@@ -21,6 +21,13 @@ struct StrapiLoginBody: Decodable {
         case identifier, password
         case deviceToken = "device_token"
     }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try fields.decode(String.self, forKey: .identifier)
+        password = try fields.decode(String.self, forKey: .password)
+        deviceToken = try fields.decodeIfGiven(String.self, forKey: .deviceToken)
+    }
 }
 
 struct StrapiChangePasswordBody: Decodable {
