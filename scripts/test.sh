@@ -186,7 +186,7 @@ if [ "$failed_sweeps" != 0 ]; then
     echo "$failed_sweeps of $sweeps fault sweeps failed: their logs above say which run, and how to replay it" >&2
     exit 1
 fi
-stage "the live API against its OpenAPI document (schemathesis, 30 examples per operation)"
+stage "the live API against its OpenAPI document on sqlite, lmdb and json (schemathesis, 30 examples per operation, links followed)"
 ./scripts/api-check.sh
 stage "the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean"
 ./scripts/browser-check.sh

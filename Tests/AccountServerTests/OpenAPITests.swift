@@ -52,6 +52,92 @@ struct OpenAPITests {
         return parts[0] + " " + path
     }
 
+    /// The document as a JSON object, read from the committed copy.
+    static func document() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: committed))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("every 400 names its reasons by code, and those beyond the schema are among them")
+    func badRequestReasons() throws {
+        let document = try Self.document()
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let components = try #require(document["components"] as? [String: Any])
+        let responses = try #require(components["responses"] as? [String: [String: Any]])
+        var checked = 0
+        for (path, operations) in paths {
+            for (method, value) in operations {
+                let operation = try #require(value as? [String: Any])
+                let answers = try #require(operation["responses"] as? [String: Any])
+                guard let badRequest = answers["400"] as? [String: Any] else {
+                    #expect(operation["x-rules-beyond-schema"] == nil, "\(method) \(path) has no 400")
+                    continue
+                }
+                let name = try #require((badRequest["$ref"] as? String)?.split(separator: "/").last.map(String.init))
+                let response = try #require(responses[name], "\(name)")
+                let description = try #require(response["description"] as? String)
+                let text = String(decoding: try JSONSerialization.data(withJSONObject: response), as: UTF8.self)
+                let codes = try Self.codeEnum(in: response)
+                #expect(codes.contains("invalid_request"), "\(method) \(path)")
+                for code in codes {
+                    #expect(description.contains("`\(code)`"), "\(name) describes \(code)")
+                }
+                let beyond = try #require(operation["x-rules-beyond-schema"] as? [String], "\(method) \(path)")
+                #expect(Set(beyond).isSubset(of: codes), "\(method) \(path): \(beyond) not all in \(codes)")
+                #expect(!beyond.contains("invalid_request"), "a malformed body is never beyond the schema")
+                #expect(text.contains("beyond this schema") == !beyond.isEmpty, "\(name)")
+                checked += 1
+            }
+        }
+        #expect(checked == 7, "the seven operations that take a body")
+    }
+
+    /// The `enum` of the error code in a 400 response's schema (native `code`, or Strapi's
+    /// `error.details.code`).
+    static func codeEnum(in response: [String: Any]) throws -> Set<String> {
+        let content = try #require(response["content"] as? [String: Any])
+        let json = try #require(content["application/json"] as? [String: Any])
+        let schema = try #require(json["schema"] as? [String: Any])
+        let parts = try #require(schema["allOf"] as? [[String: Any]])
+        let narrowing = try #require(parts.last?["properties"] as? [String: Any])
+        if let code = narrowing["code"] as? [String: Any] {
+            return Set(try #require(code["enum"] as? [String]))
+        }
+        let error = try #require((narrowing["error"] as? [String: Any])?["properties"] as? [String: Any])
+        let details = try #require((error["details"] as? [String: Any])?["properties"] as? [String: Any])
+        return Set(try #require((details["code"] as? [String: Any])?["enum"] as? [String]))
+    }
+
+    @Test("every link leads to an operation of the document, with the session token it made")
+    func links() throws {
+        let document = try Self.document()
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var operationIDs: Set<String> = []
+        var links: [(from: String, link: [String: Any])] = []
+        for (path, operations) in paths {
+            for (method, value) in operations {
+                let operation = try #require(value as? [String: Any])
+                if let id = operation["operationId"] as? String { operationIDs.insert(id) }
+                for (status, answer) in try #require(operation["responses"] as? [String: Any]) {
+                    for (_, link) in (answer as? [String: Any])?["links"] as? [String: [String: Any]] ?? [:] {
+                        links.append(("\(method) \(path) \(status)", link))
+                    }
+                }
+            }
+        }
+        #expect(links.count >= 10, "sign-up and login lead on, natively and in Strapi's routes")
+        for (from, link) in links {
+            let target = try #require(link["operationId"] as? String, "\(from)")
+            #expect(operationIDs.contains(target), "\(from) → \(target)")
+            if let parameters = link["parameters"] as? [String: String], let bearer = parameters["header.Authorization"]
+            {
+                #expect(
+                    ["Bearer {$response.body#/token}", "Bearer {$response.body#/jwt}"].contains(bearer),
+                    "\(from) → \(target)")
+            }
+        }
+    }
+
     @Test("/openapi.json serves docs/openapi.json byte for byte (the EmbedOpenAPIDocument plugin embeds it)")
     func committedCopy() async throws {
         let served = try await LiveServer.with(Backends.sqlite) { server in
