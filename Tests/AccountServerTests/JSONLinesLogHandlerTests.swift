@@ -1,4 +1,5 @@
 import AccountServer
+import AccountTestSupport
 import Foundation
 import Logging
 import Testing
@@ -10,14 +11,12 @@ import Testing
 /// The log of `accounts serve`: each entry one JSON object on one line, whatever it contains.
 @Suite("JSON lines log")
 struct JSONLinesLogHandlerTests {
-    /// A pipe's read and write ends, close-on-exec: tests run side by side, and a child that
-    /// another test starts meanwhile would otherwise keep the write end open, and this test's
-    /// read to the end of the pipe would wait for that child.
+    /// A pipe's read and write ends, close-on-exec as they are made: tests run side by side,
+    /// and a child that another test starts meanwhile would otherwise keep the write end open,
+    /// and this test's read to the end of the pipe would wait for that child.
     static func pipe() throws -> [Int32] {
-        var fds: [Int32] = [0, 0]
-        try #require(Glibc.pipe(&fds) == 0)
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return fds
+        let ends = try GNUExtensions.closeOnExecPipeDescriptors()
+        return [ends.read, ends.write]
     }
 
     @Test("an entry with quotes, newlines and Korean in its fields is one parseable JSON line")

@@ -16,6 +16,15 @@ package enum GNUExtensions {
     /// exist.
     package static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = lookUp("pipe2")
 
+    /// The descriptors of a pipe whose ends are close-on-exec as the kernel makes them, as
+    /// (read, write); the caller closes them (see `FileHandle.closeOnExecPipe()`).
+    package static func closeOnExecPipeDescriptors() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard let pipe2 else { throw CocoaError(.featureUnsupported) }
+        guard pipe2(&ends, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return (ends[0], ends[1])
+    }
+
     private static func lookUp<Function>(_ name: String) -> Function? {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
         return unsafeBitCast(symbol, to: Function.self)
@@ -31,12 +40,10 @@ extension FileHandle {
     /// end, kept so by a server another test started, held the watchdog open, and its child
     /// running, past the test's 50 s wait (CI, 2026-12-02).
     package static func closeOnExecPipe() throws -> (read: FileHandle, write: FileHandle) {
-        var ends: [Int32] = [-1, -1]
-        guard let pipe2 = GNUExtensions.pipe2 else { throw CocoaError(.featureUnsupported) }
-        guard pipe2(&ends, O_CLOEXEC) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let ends = try GNUExtensions.closeOnExecPipeDescriptors()
         return (
-            FileHandle(fileDescriptor: ends[0], closeOnDealloc: true),
-            FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            FileHandle(fileDescriptor: ends.read, closeOnDealloc: true),
+            FileHandle(fileDescriptor: ends.write, closeOnDealloc: true)
         )
     }
 }
