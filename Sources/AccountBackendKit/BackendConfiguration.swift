@@ -13,6 +13,11 @@ public struct BackendConfiguration: Sendable, Hashable {
     /// that only reads (or works on existing accounts) passes `false`, so a mistyped path is an
     /// error instead of a new, empty store.
     public var createIfMissing: Bool
+    /// Whether `open` may upgrade a store of an older format in place (in one transaction: a
+    /// crash leaves the old store or the new one). A program that only reads passes `false`,
+    /// so that reading never changes a store: an older store is then refused with
+    /// `AccountError.storeUpgradeNeeded`, unchanged.
+    public var upgradesFormat = true
     /// Describes files of the other backends the program offers (set by ``BackendRegistry``).
     /// Not part of equality: two configurations of one store are equal whoever opens them.
     public var recognizer: StoreRecognizer
@@ -46,6 +51,7 @@ public struct BackendConfiguration: Sendable, Hashable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.location == rhs.location && lhs.values == rhs.values && lhs.createIfMissing == rhs.createIfMissing
+            && lhs.upgradesFormat == rhs.upgradesFormat
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -6,6 +6,8 @@ import AccountCore
 struct ContractModel {
     private(set) var usersByID: [UserID: UserRecord] = [:]
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
+    /// The highest user number ever given: a withdrawal does not lower it.
+    private(set) var lastUserNumber = 0
 
     func user(email: String) -> UserRecord? { usersByID.values.first { $0.email == email } }
 
@@ -20,26 +22,43 @@ struct ContractModel {
         return Array(after.prefix(limit))
     }
 
-    /// The email first, then the id, then the session: what is refused names the first clash.
-    mutating func createUser(_ user: UserRecord, initialSession: SessionRecord?) throws(AccountError) {
+    /// The email first, then the id, then the number, then the session: what is refused names
+    /// the first clash. Returns the user's number: its own when given, else one past the
+    /// highest ever given.
+    @discardableResult
+    mutating func createUser(_ user: UserRecord, initialSession: SessionRecord?) throws(AccountError) -> Int {
         guard self.user(email: user.email) == nil else { throw .emailTaken }
         guard usersByID[user.id] == nil else { throw .userIDInUse(user.id) }
+        if let given = user.number, given <= 0 || usersByID.values.contains(where: { $0.number == given }) {
+            throw .userNumberInUse(given)
+        }
         if let initialSession, sessionsByHash[initialSession.tokenHash] != nil {
             throw .sessionAlreadyStored(of: initialSession.userID)
         }
-        usersByID[user.id] = user
+        var numbered = user
+        let number = user.number ?? lastUserNumber + 1
+        numbered.number = number
+        lastUserNumber = max(lastUserNumber, number)
+        usersByID[user.id] = numbered
         if let initialSession { sessionsByHash[initialSession.tokenHash] = initialSession }
+        return number
     }
 
     mutating func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) throws(AccountError) -> [String] {
         var next = self
         var skipped: [String] = []
         var stored: Set<UserID> = []
+        var emails: Set<String> = []
+        var accepted: [UserRecord] = []
         for user in users {
-            guard next.user(email: user.email) == nil else {
+            guard next.user(email: user.email) == nil, emails.insert(user.email).inserted else {
                 skipped.append(user.email)
                 continue
             }
+            accepted.append(user)
+        }
+        // Given numbers first: the users without one come after all of them.
+        for user in accepted.filter({ $0.number != nil }) + accepted.filter({ $0.number == nil }) {
             try next.createUser(user, initialSession: nil)
             stored.insert(user.id)
         }

@@ -81,5 +81,12 @@ extension ConformanceExpecting {
         try expect(actual.passwordChangedAt == expected.passwordChangedAt, "\(what): passwordChangedAt changed")
         try expect(actual.failedLoginCount == expected.failedLoginCount, "\(what): failedLoginCount changed")
         try expect(actual.lastFailedLoginAt == expected.lastFailedLoginAt, "\(what): lastFailedLoginAt changed")
+        if let number = expected.number {
+            try expect(
+                actual.number == number,
+                "\(what): number \(number) came back as \(actual.number.map(String.init) ?? "none")")
+        } else {
+            try expect((actual.number ?? 0) > 0, "\(what): the store gave no positive number")
+        }
     }
 }

@@ -36,11 +36,12 @@ enum SessionChecks {
             let store = try await context.open()
             let user = Fixtures.user(1)
             let session = Fixtures.session(1, user: user.id, remember: true)
-            try await store.createUser(user, initialSession: session)
+            var numbered = user
+            numbered.number = try await store.createUser(user, initialSession: session)
             try await store.createUser(Fixtures.user(2), initialSession: Fixtures.session(2, user: Fixtures.id(2)))
             let found = try await store.signedIn(tokenHash: session.tokenHash)
             try context.expect(found?.session == session, "signedIn returned another session")
-            try context.expect(found?.user == user, "signedIn returned another user")
+            try context.expect(found?.user == numbered, "signedIn returned another user")
             try context.expect(
                 try await store.signedIn(tokenHash: Fixtures.session(9, user: user.id).tokenHash) == nil,
                 "signedIn found a session that was never stored")

@@ -33,6 +33,7 @@ public struct JSONFileBackendDescriptor: BackendDescriptor, BackendFixtures {
         var options = JSONFileOptions(
             path: configuration.location, lockTimeoutMilliseconds: try configuration.value(of: Self.lockTimeout))
         options.createIfMissing = configuration.createIfMissing
+        options.upgradesFormat = configuration.upgradesFormat
         return try await JSONFileRepository.open(options, recognizer: configuration.recognizer)
     }
 

@@ -8,6 +8,8 @@ public struct JSONFileOptions: Sendable, Hashable {
     public var lockTimeoutMilliseconds: Int
     /// Whether opening may create an empty store when there is none (else `storeNotFound`).
     public var createIfMissing = true
+    /// Whether opening may upgrade a store of an older format (else `storeUpgradeNeeded`).
+    public var upgradesFormat = true
 
     /// Creates options.
     public init(

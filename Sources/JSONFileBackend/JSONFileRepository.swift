@@ -52,9 +52,28 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             if !exists {
                 try repository.createIfMissing(storeID: newStoreID())
             }
-            _ = try repository.current()
+            let found = try repository.current().formatVersion
+            if found < JSONStoreDocument.formatVersion {
+                // Refused before the lock is taken: a reader may not be able to make its file.
+                guard options.upgradesFormat else {
+                    throw AccountError.storeUpgradeNeeded(found: found, current: JSONStoreDocument.formatVersion)
+                }
+                try repository.upgrade()
+            }
         }
         return repository
+    }
+
+    /// Brings a store of an older format to this build's, under the lock, in one rename: a crash
+    /// leaves the old file or the new one.
+    private func upgrade() throws {
+        try FileLock.withExclusiveLock(path: lockPath, timeoutMilliseconds: options.lockTimeoutMilliseconds) {
+            // Another process may have upgraded it while we waited for the lock.
+            let document = try current()
+            guard document.formatVersion < JSONStoreDocument.formatVersion else { return }
+            let upgraded = document.numberingUsers()
+            cached = (try StoreFile.replace(options.path, with: JSONStoreEncoder.encode(upgraded)), upgraded)
+        }
     }
 
     /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
@@ -93,39 +112,54 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         try await read { $0.info }
     }
 
-    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+    @discardableResult
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
         try await write { document in
             guard document.usersByEmail[user.email] == nil else { throw AccountError.emailTaken }
             guard document.user(id: user.id) == nil else {
                 throw AccountError.userIDInUse(user.id)
             }
             if let initialSession { try Self.refuseStored(initialSession, in: document) }
-            document.put(user)
+            // A refusal after this point would leave the document's highest number raised; the
+            // throw drops the changed document (the cache was let go of) and the file is unchanged.
+            var numbered = user
+            numbered.number = try document.number(for: user)
+            document.put(numbered)
             if let initialSession { document.put(initialSession) }
-            return ((), true)
+            return (numbered.number ?? 0, true)
         }
     }
 
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await write { document in
             var skipped: [String] = []
-            var stored: Set<UserID> = []
+            var accepted: [UserRecord] = []
+            var emails: Set<String> = []
+            var ids: Set<UserID> = []
             for user in users {
-                guard document.usersByEmail[user.email] == nil else {
+                guard document.usersByEmail[user.email] == nil, emails.insert(user.email).inserted else {
                     skipped.append(user.email)
                     continue
                 }
-                guard document.user(id: user.id) == nil else {
+                guard document.user(id: user.id) == nil, ids.insert(user.id).inserted else {
                     throw AccountError.userIDInUse(user.id)
                 }
-                document.put(user)
-                stored.insert(user.id)
+                accepted.append(user)
             }
-            for session in sessions where stored.contains(session.userID) {
+            // Given numbers first, so that the users without one come after all of them. A throw
+            // drops the changed document; the file is unchanged.
+            for given in [true, false] {
+                for var user in accepted where (user.number != nil) == given {
+                    user.number = try document.number(for: user)
+                    document.put(user)
+                }
+            }
+            for session in sessions where ids.contains(session.userID) {
                 try Self.refuseStored(session, in: document)
                 document.put(session)
             }
-            return (skipped, skipped.count < users.count)
+            return (skipped, !accepted.isEmpty)
         }
     }
 

@@ -32,14 +32,17 @@ enum JSONStoreDecoder {
         }
         do {
             return try JSONStoreDocument(
-                storeID: file.storeID, createdAt: Timestamp(millisecondsSince1970: file.createdAt),
-                users: file.users, sessions: file.sessions)
+                formatVersion: file.formatVersion, storeID: file.storeID,
+                createdAt: Timestamp(millisecondsSince1970: file.createdAt),
+                lastUserNumber: Int(file.lastUserNumber ?? 0), users: file.users, sessions: file.sessions)
         } catch {
             switch error {
             case .userID(let index, let id):
                 throw .storeCorrupted(detail: "\(path): users[\(index)] repeats id \(id)")
             case .email(let index):
                 throw .storeCorrupted(detail: "\(path): users[\(index)] repeats an email held by another user")
+            case .number(let index, let number):
+                throw .storeCorrupted(detail: "\(path): users[\(index)] repeats number \(number)")
             case .tokenHash(let index):
                 throw .storeCorrupted(detail: "\(path): sessions[\(index)] repeats a token digest")
             }

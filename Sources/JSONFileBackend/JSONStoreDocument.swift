@@ -4,13 +4,19 @@ import AccountCore
 struct JSONStoreDocument: Sendable {
     /// The format name written into every file.
     static let formatName = "accountstore-json"
-    /// The format version this build writes and reads.
-    static let formatVersion = 1
+    /// The format version this build writes and reads: 2 numbers the users. Format 1 is read
+    /// only to be upgraded (``numberingUsers()``).
+    static let formatVersion = 2
 
+    /// The version of the file this was read from (this build's, once upgraded or made here).
+    private(set) var formatVersion = Self.formatVersion
     var storeID: String
     var createdAt: Timestamp
+    /// The highest user number ever given: a withdrawal does not lower it.
+    private(set) var lastUserNumber = 0
     private(set) var usersByEmail: [String: UserRecord] = [:]
     private(set) var emailByID: [UserID: String] = [:]
+    private(set) var idByNumber: [Int: UserID] = [:]
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
     /// The users' and sessions' keys in the file's order, kept in step with the maps, with their
     /// encoded JSON once a write has needed it (`encodeMissing`).
@@ -26,15 +32,22 @@ struct JSONStoreDocument: Sendable {
     enum Repeat: Error {
         case userID(index: Int, UserID)
         case email(index: Int)
+        case number(index: Int, Int)
         case tokenHash(index: Int)
     }
 
     /// The document of the records read from a file, in the file's order, with their encoding
     /// left to the first write. One hash lookup per key: the read of a large store is mostly this.
     /// - Throws: the first record that repeats an id, an email or a token digest.
-    init(storeID: String, createdAt: Timestamp, users: [UserRecord], sessions: [SessionRecord]) throws(Repeat) {
+    init(
+        formatVersion: Int, storeID: String, createdAt: Timestamp, lastUserNumber: Int, users: [UserRecord],
+        sessions: [SessionRecord]
+    ) throws(Repeat) {
         self.init(storeID: storeID, createdAt: createdAt)
+        self.formatVersion = formatVersion
+        self.lastUserNumber = lastUserNumber
         usersByEmail.reserveCapacity(users.count)
+        idByNumber.reserveCapacity(users.count)
         emailByID.reserveCapacity(users.count)
         sessionsByHash.reserveCapacity(sessions.count)
         encodedUsers.reserveCapacity(users.count)
@@ -42,6 +55,9 @@ struct JSONStoreDocument: Sendable {
         for (index, user) in users.enumerated() {
             if emailByID.updateValue(user.email, forKey: user.id) != nil { throw .userID(index: index, user.id) }
             if usersByEmail.updateValue(user, forKey: user.email) != nil { throw .email(index: index) }
+            if let number = user.number, idByNumber.updateValue(user.id, forKey: number) != nil {
+                throw .number(index: index, number)
+            }
             encodedUsers.insertNew(user.email)
         }
         for (index, session) in sessions.enumerated() {
@@ -53,7 +69,35 @@ struct JSONStoreDocument: Sendable {
     }
 
     var info: StoreInfo {
-        StoreInfo(formatName: Self.formatName, formatVersion: Self.formatVersion, storeID: storeID)
+        StoreInfo(formatName: Self.formatName, formatVersion: formatVersion, storeID: storeID)
+    }
+
+    /// The number a new user gets: its own when given and free, else one past the highest ever
+    /// given. Records the number as given.
+    /// - Throws: ``AccountError/userNumberInUse(_:)`` for a given number that is taken or not
+    ///   positive.
+    mutating func number(for user: UserRecord) throws(AccountError) -> Int {
+        guard let given = user.number else {
+            lastUserNumber += 1
+            return lastUserNumber
+        }
+        guard given > 0, idByNumber[given] == nil else { throw .userNumberInUse(given) }
+        lastUserNumber = max(lastUserNumber, given)
+        return given
+    }
+
+    /// A format-1 document upgraded to this build's format: its users numbered in creation
+    /// order (ties by id), every record encoded anew.
+    func numberingUsers() -> JSONStoreDocument {
+        var upgraded = JSONStoreDocument(storeID: storeID, createdAt: createdAt)
+        let inOrder = usersByEmail.values.sorted { ($0.createdAt, $0.id.rawValue) < ($1.createdAt, $1.id.rawValue) }
+        for var user in inOrder {
+            user.number = upgraded.lastUserNumber + 1
+            upgraded.lastUserNumber += 1
+            upgraded.put(user)
+        }
+        for session in sortedSessions { upgraded.put(session) }
+        return upgraded
     }
 
     func user(id: UserID) -> UserRecord? {
@@ -70,8 +114,10 @@ struct JSONStoreDocument: Sendable {
             usersByEmail[oldEmail] = nil
             encodedUsers.remove(oldEmail)
         }
+        if let old = usersByEmail[user.email]?.number { idByNumber[old] = nil }
         usersByEmail[user.email] = user
         emailByID[user.id] = user.email
+        if let number = user.number { idByNumber[number] = user.id }
         if encoding {
             encodedUsers.set(user.email, JSONStoreEncoder.encode(user))
         } else {
@@ -84,7 +130,9 @@ struct JSONStoreDocument: Sendable {
         guard let email = emailByID.removeValue(forKey: id) else { return nil }
         _ = removeSessions(of: id, except: nil)
         encodedUsers.remove(email)
-        return usersByEmail.removeValue(forKey: email)
+        let user = usersByEmail.removeValue(forKey: email)
+        if let number = user?.number { idByNumber[number] = nil }
+        return user
     }
 
     mutating func put(_ session: SessionRecord, encoding: Bool = true) {

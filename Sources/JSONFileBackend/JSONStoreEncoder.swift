@@ -18,6 +18,7 @@ enum JSONStoreEncoder {
         out.field("format_version", int: Int64(formatVersion), indent: 1)
         out.field("store_id", string: document.storeID, indent: 1)
         out.field("created_at_ms", int: document.createdAt.millisecondsSince1970, indent: 1)
+        if formatVersion >= 2 { out.field("last_user_number", int: Int64(document.lastUserNumber), indent: 1) }
         out.raw("  \"users\" : [")
         out.records(document.encodedUsers.keys, document.encodedUser)
         out.raw(document.encodedUsers.isEmpty ? "],\n" : "\n  ],\n")
@@ -33,6 +34,7 @@ enum JSONStoreEncoder {
         var out = JSONTextWriter(capacity: 320)
         out.raw("    {\n")
         out.field("id", string: user.id.rawValue, indent: 3)
+        if let number = user.number { out.field("number", int: Int64(number), indent: 3) }
         out.field("email", string: user.email, indent: 3)
         out.field("nickname", string: user.nickname, indent: 3)
         out.field("password_hash", string: user.passwordHash, indent: 3)

@@ -18,8 +18,11 @@ import JSONSupport
 struct JSONStoreParser {
     /// The file's content, as read.
     struct Contents {
+        var formatVersion: Int
         var storeID: String
         var createdAt: Int64
+        /// The highest user number ever given (format 2 on; `nil` in format 1).
+        var lastUserNumber: Int64?
         var users: [UserRecord]
         var sessions: [SessionRecord]
     }
@@ -52,22 +55,22 @@ struct JSONStoreParser {
     // MARK: - The file
 
     private static let fileKeys: [[UInt8]] = [
-        "format", "format_version", "store_id", "created_at_ms", "users", "sessions",
+        "format", "format_version", "store_id", "created_at_ms", "last_user_number", "users", "sessions",
     ].map { Array($0.utf8) }
 
     private mutating func file() throws(Failure) -> Contents {
-        var fields = [JSONScalar?](repeating: nil, count: 4)
+        var fields = [JSONScalar?](repeating: nil, count: 5)
         // Each list's first problem; checking its records stops there, its grammar does not.
         var users: Result<[UserRecord], Failure>? = nil
         var sessions: Result<[SessionRecord], Failure>? = nil
         try text.object(depth: 1, keys: Self.fileKeys) { (text, slot) throws(Failure) in
             switch slot {
-            case let slot? where slot < 4:
+            case let slot? where slot < 5:
                 let value = try text.scalar(depth: 2)
                 if fields[slot] == nil { fields[slot] = value }
-            case 4 where users == nil:
+            case 5 where users == nil:
                 users = try Self.records(&text, list: "users", keys: Self.userKeys, make: Self.user)
-            case 5 where sessions == nil:
+            case 6 where sessions == nil:
                 sessions = try Self.records(&text, list: "sessions", keys: Self.sessionKeys, make: Self.session)
             default:
                 try text.skipValue(depth: 2)
@@ -82,9 +85,26 @@ struct JSONStoreParser {
         guard version >= 1 else { throw .field(path: "format_version", .invalid) }
         let storeID = try Self.string(fields[2], at: "store_id")
         let createdAt = try Self.int(fields[3], at: "created_at_ms")
+        // Format 1 had no numbers: whatever stands there is not read as one.
+        let numbered = version >= 2
+        let lastUserNumber = numbered ? try Self.int(fields[4], at: "last_user_number") : nil
+        if let lastUserNumber, lastUserNumber < 0 { throw .field(path: "last_user_number", .invalid) }
         guard let users else { throw .field(path: "users", .missing) }
         guard let sessions else { throw .field(path: "sessions", .missing) }
-        return Contents(storeID: storeID, createdAt: createdAt, users: try users.get(), sessions: try sessions.get())
+        var records = try users.get()
+        for index in records.indices {
+            guard numbered else {
+                records[index].number = nil
+                continue
+            }
+            guard let number = records[index].number else { throw .field(path: "users[\(index)].number", .missing) }
+            guard number > 0, number <= lastUserNumber ?? 0 else {
+                throw .field(path: "users[\(index)].number", .invalid)
+            }
+        }
+        return Contents(
+            formatVersion: Int(version), storeID: storeID, createdAt: createdAt, lastUserNumber: lastUserNumber,
+            users: records, sessions: try sessions.get())
     }
 
     /// One of the file's lists: its records, or the first problem found in them.
@@ -125,7 +145,7 @@ struct JSONStoreParser {
 
     private static let userKeys: [[UInt8]] = [
         "id", "email", "nickname", "password_hash", "created_at_ms", "password_changed_at_ms",
-        "failed_login_count", "last_failed_login_at_ms",
+        "failed_login_count", "last_failed_login_at_ms", "number",
     ].map { Array($0.utf8) }
 
     private static func user(_ fields: [JSONScalar?]) throws(Failure) -> UserRecord {
@@ -140,7 +160,8 @@ struct JSONStoreParser {
             failedLoginCount: Int(try int(fields[6], at: "failed_login_count")),
             lastFailedLoginAt: try optionalInt(fields[7], at: "last_failed_login_at_ms").map {
                 Timestamp(millisecondsSince1970: $0)
-            })
+            },
+            number: try optionalInt(fields[8], at: "number").map { Int($0) })
     }
 
     private static let sessionKeys: [[UInt8]] = [

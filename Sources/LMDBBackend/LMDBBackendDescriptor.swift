@@ -48,6 +48,7 @@ public struct LMDBBackendDescriptor: BackendDescriptor, BackendFixtures {
             path: configuration.location, sync: try configuration.value(of: Self.sync),
             mapSizeMiB: try configuration.value(of: Self.mapSize))
         options.createIfMissing = configuration.createIfMissing
+        options.upgradesFormat = configuration.upgradesFormat
         return try await LMDBRepository.open(options, recognizer: configuration.recognizer)
     }
 

@@ -149,7 +149,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         readOnlyReason = Self.readOnlyReason(path)
         do {
             try openEnvironment(options)
-            try openLayout(newStoreID: newStoreID)
+            try openLayout(newStoreID: newStoreID, upgrading: options.upgradesFormat)
         } catch {
             closeEnvironment()
             // Leave the folder as it was: a refused file gets no lock file of ours beside it.
@@ -264,11 +264,13 @@ final class LMDBEnvironment: @unchecked Sendable {
         mdb_reader_check(created, &dead)
     }
 
-    private func openLayout(newStoreID: () -> String) throws(AccountError) {
+    /// Opens the layout's databases; sets up a brand-new environment, and upgrades one of an
+    /// older format when `upgrading` (else refuses it, unchanged, as `storeUpgradeNeeded`).
+    private func openLayout(newStoreID: () -> String, upgrading: Bool = true) throws(AccountError) {
         let transaction = try begin(flags: UInt32(MDB_RDONLY))
         var meta: MDB_dbi = 0
         let status = mdb_dbi_open(transaction, "meta", 0, &meta)
-        mdb_txn_abort(transaction)
+        if status == MDB_SUCCESS { mdb_txn_commit(transaction) } else { mdb_txn_abort(transaction) }
         if status == MDB_NOTFOUND {
             if let readOnlyReason {
                 throw .storeCorrupted(detail: "\(path): the environment was never set up, and \(readOnlyReason)")
@@ -277,8 +279,50 @@ final class LMDBEnvironment: @unchecked Sendable {
             return
         }
         guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "open meta", path: path) }
+        let version = try stampedVersion(meta: meta)
+        if version < LMDBLayout.formatVersion {
+            guard upgrading, readOnlyReason == nil else {
+                throw .storeUpgradeNeeded(found: version, current: LMDBLayout.formatVersion)
+            }
+            try upgradeToCurrentFormat(meta: meta)
+        }
         try openHandles()
-        try checkStamp()
+    }
+
+    /// Brings a format-1 environment to format 2 in one write transaction (a crash leaves the
+    /// old store or the new one): the `numbers` database, every user numbered in creation order
+    /// (ties by id) and re-encoded, `last_user_number`, then the new version. Another process
+    /// may have upgraded it first: the version is read again inside the transaction.
+    private func upgradeToCurrentFormat(meta: MDB_dbi) throws(AccountError) {
+        try lock.withLock { (_) throws(AccountError) in
+            try writeLocked { (txn) throws(AccountError) in
+                let version = try Self.version(in: txn, meta: meta, path: path)
+                guard version < LMDBLayout.formatVersion else { return }
+                var handles: [MDB_dbi] = []
+                for name in LMDBLayout.names {
+                    var handle: MDB_dbi = 0
+                    let status = mdb_dbi_open(txn.handle, name, UInt32(MDB_CREATE), &handle)
+                    guard status == MDB_SUCCESS else { throw LMDBFailure.error(status, "create \(name)", path: path) }
+                    handles.append(handle)
+                }
+                let layout = LMDBLayout(handles: handles)
+                var users: [UserRecord] = []
+                try txn.scan(layout.users, from: nil) { (key, value) throws(AccountError) -> Bool in
+                    users.append(
+                        try LMDBRecordCodec.decodeUser(
+                            id: UserID(rawValue: String(decoding: key, as: UTF8.self)), value, path: path, version: 1))
+                    return true
+                }
+                users.sort { ($0.createdAt, $0.id.rawValue) < ($1.createdAt, $1.id.rawValue) }
+                for (index, var user) in users.enumerated() {
+                    user.number = index + 1
+                    try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user))
+                    try txn.put(layout.numbers, LMDBRecordCodec.numberKey(index + 1), Array(user.id.rawValue.utf8))
+                }
+                try txn.put(layout.meta, LMDBLayout.lastUserNumberKey, Array(String(users.count).utf8))
+                try txn.put(layout.meta, Array("format_version".utf8), Array(String(LMDBLayout.formatVersion).utf8))
+            }
+        }
     }
 
     /// A brand-new (or never-initialised, empty) environment gets our layout; one holding other
@@ -311,6 +355,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         do throws(AccountError) {
             try txn.put(layout.meta, Array("format".utf8), Array(LMDBLayout.formatName.utf8))
             try txn.put(layout.meta, Array("format_version".utf8), Array(String(LMDBLayout.formatVersion).utf8))
+            try txn.put(layout.meta, LMDBLayout.lastUserNumberKey, Array("0".utf8))
             try txn.put(layout.meta, Array("store_id".utf8), Array(newStoreID().utf8))
             try txn.put(
                 layout.meta, Array("created_at_ms".utf8), Array(String(SystemClock().now().millisecondsSince1970).utf8))
@@ -340,20 +385,28 @@ final class LMDBEnvironment: @unchecked Sendable {
         layout = LMDBLayout(handles: handles)
     }
 
-    private func checkStamp() throws(AccountError) {
+    /// The format version stamped in `meta`, after checking the format's name; a newer
+    /// version is refused.
+    private func stampedVersion(meta: MDB_dbi) throws(AccountError) -> Int {
         let transaction = try begin(flags: UInt32(MDB_RDONLY))
         defer { mdb_txn_abort(transaction) }
         let txn = LMDBTransaction(handle: transaction, path: path, state: nil)
-        let format = try txn.get(layout.meta, Array("format".utf8)).map { String(decoding: $0, as: UTF8.self) }
+        let format = try txn.get(meta, Array("format".utf8)).map { String(decoding: $0, as: UTF8.self) }
         guard format == LMDBLayout.formatName else {
             throw .storeKindMismatch(expected: "LMDB", found: "an LMDB environment of format \(format ?? "none")")
         }
-        guard let versionBytes = try txn.get(layout.meta, Array("format_version".utf8)),
-            let version = Int(String(decoding: versionBytes, as: UTF8.self))
-        else { throw .storeCorrupted(detail: "\(path): the format version is missing") }
+        let version = try Self.version(in: txn, meta: meta, path: path)
         if version > LMDBLayout.formatVersion {
             throw .storeVersionUnsupported(found: version, supported: LMDBLayout.formatVersion)
         }
+        return version
+    }
+
+    private static func version(in txn: LMDBTransaction, meta: MDB_dbi, path: String) throws(AccountError) -> Int {
+        guard let versionBytes = try txn.get(meta, Array("format_version".utf8)),
+            let version = Int(String(decoding: versionBytes, as: UTF8.self))
+        else { throw .storeCorrupted(detail: "\(path): the format version is missing") }
+        return version
     }
 
     // MARK: - Helpers (lock held)

@@ -2,21 +2,27 @@ import CLMDB
 
 /// The named databases of an AccountStore LMDB environment and the format stamp in `meta`.
 ///
-/// - `meta`: `format` → `accountstore-lmdb`, `format_version` → decimal, `store_id`, `created_at_ms`
+/// - `meta`: `format` → `accountstore-lmdb`, `format_version` → decimal, `store_id`,
+///   `created_at_ms`, `last_user_number` → decimal (the highest user number ever given)
 /// - `users`: user id → encoded `UserRecord` (without its id)
+/// - `numbers`: user number, 8 bytes big-endian → user id (format 2 on)
 /// - `emails`: normalized email → user id (the uniqueness index)
 /// - `sessions`: token SHA-256 hex → encoded `SessionRecord` (without its token hash)
 /// - `user_sessions`: user id + token SHA-256 hex → empty (a user's sessions, by prefix)
 struct LMDBLayout {
     static let formatName = "accountstore-lmdb"
-    static let formatVersion = 1
-    static let names = ["meta", "users", "emails", "sessions", "user_sessions"]
+    /// 2 numbers the users (the `numbers` database, `last_user_number`, user records of
+    /// version 2).
+    static let formatVersion = 2
+    static let names = ["meta", "users", "emails", "sessions", "user_sessions", "numbers"]
+    static let lastUserNumberKey = Array("last_user_number".utf8)
 
     var meta: MDB_dbi = 0
     var users: MDB_dbi = 0
     var emails: MDB_dbi = 0
     var sessions: MDB_dbi = 0
     var userSessions: MDB_dbi = 0
+    var numbers: MDB_dbi = 0
 
     init() {}
 
@@ -26,6 +32,7 @@ struct LMDBLayout {
         emails = handles[2]
         sessions = handles[3]
         userSessions = handles[4]
+        numbers = handles[5]
     }
 
     /// The `user_sessions` key of one session.

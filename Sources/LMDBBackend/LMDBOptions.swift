@@ -22,6 +22,8 @@ public struct LMDBOptions: Sendable, Hashable {
     public var mapSizeMiB: Int
     /// Whether opening may create an empty store when there is none (else `storeNotFound`).
     public var createIfMissing = true
+    /// Whether opening may upgrade a store of an older format (else `storeUpgradeNeeded`).
+    public var upgradesFormat = true
 
     /// Creates options.
     public init(

@@ -6,7 +6,8 @@ import StoreSupport
 /// fixed order (strings as a 4-byte length and UTF-8, integers as 8 bytes little-endian).
 /// Anything that does not decode exactly is `storeCorrupted`.
 enum LMDBRecordCodec {
-    static let userVersion: UInt8 = 1
+    /// 2 appends the user's number; a record of version 1 (format 1) is read only to upgrade it.
+    static let userVersion: UInt8 = 2
     static let sessionVersion: UInt8 = 1
 
     static func encode(_ user: UserRecord) -> [UInt8] {
@@ -19,29 +20,43 @@ enum LMDBRecordCodec {
         out.int(user.passwordChangedAt.millisecondsSince1970)
         out.int(Int64(user.failedLoginCount))
         out.optionalInt(user.lastFailedLoginAt?.millisecondsSince1970)
+        out.int(Int64(user.number ?? 0))
         return out.bytes
     }
 
-    static func decodeUser(id: UserID, _ bytes: [UInt8], path: String) throws(AccountError) -> UserRecord {
+    /// `version` 1 only while upgrading a format-1 store.
+    static func decodeUser(
+        id: UserID, _ bytes: [UInt8], path: String, version: UInt8 = userVersion
+    ) throws(AccountError) -> UserRecord {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(AccountError) in try decodeUser(id: id, raw, path: path) }
+            Result { () throws(AccountError) in try decodeUser(id: id, raw, path: path, version: version) }
         }.get()
     }
 
     /// Decodes a user straight from LMDB's memory (valid only inside the transaction).
-    static func decodeUser(id: UserID, _ bytes: UnsafeRawBufferPointer, path: String) throws(AccountError)
-        -> UserRecord
-    {
+    static func decodeUser(
+        id: UserID, _ bytes: UnsafeRawBufferPointer, path: String, version: UInt8 = userVersion
+    ) throws(AccountError) -> UserRecord {
         var reader = Reader(bytes: bytes, path: path, what: "user", name: id.rawValue)
-        try reader.expectVersion(userVersion)
-        let user = UserRecord(
+        try reader.expectVersion(version)
+        var user = UserRecord(
             id: id, email: try reader.string(), nickname: try reader.string(), passwordHash: try reader.string(),
             createdAt: Timestamp(millisecondsSince1970: try reader.int()),
             passwordChangedAt: Timestamp(millisecondsSince1970: try reader.int()),
             failedLoginCount: Int(try reader.int()),
             lastFailedLoginAt: try reader.optionalInt().map { Timestamp(millisecondsSince1970: $0) })
+        if version >= 2 {
+            let number = try reader.int()
+            guard number > 0 else { throw reader.corrupt("number \(number)") }
+            user.number = Int(number)
+        }
         try reader.expectEnd()
         return user
+    }
+
+    /// The `numbers` key of a user number: 8 bytes big-endian, so that keys sort by number.
+    static func numberKey(_ number: Int) -> [UInt8] {
+        withUnsafeBytes(of: Int64(number).bigEndian) { Array($0) }
     }
 
     static func encode(_ session: SessionRecord) -> [UInt8] {

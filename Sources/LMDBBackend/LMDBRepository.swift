@@ -72,6 +72,7 @@ public final class LMDBRepository: UserRepository, Sendable {
                 let layout = environment.layout
                 var problems: [String] = []
                 var userIDs = Set<String>()
+                var highestNumber = 0
                 try txn.scan(layout.users, from: nil) { (key, value) throws(AccountError) in
                     let id = String(decoding: key, as: UTF8.self)
                     let user = try LMDBRecordCodec.decodeUser(id: UserID(rawValue: id), value, path: path)
@@ -79,11 +80,23 @@ public final class LMDBRepository: UserRepository, Sendable {
                     if try txn.get(layout.emails, Array(user.email.utf8)) != key {
                         problems.append("user \(id): its email is not indexed to it")
                     }
+                    let number = user.number ?? 0
+                    highestNumber = max(highestNumber, number)
+                    if try txn.get(layout.numbers, LMDBRecordCodec.numberKey(number)) != key {
+                        problems.append("user \(id): its number is not indexed to it")
+                    }
                     return true
                 }
                 if try txn.count(layout.emails) != userIDs.count {
                     problems.append(
                         "the email index has \(try txn.count(layout.emails)) entries for \(userIDs.count) users")
+                }
+                if try txn.count(layout.numbers) != userIDs.count {
+                    problems.append(
+                        "the number index has \(try txn.count(layout.numbers)) entries for \(userIDs.count) users")
+                }
+                if try Self.lastUserNumber(txn, layout) < highestNumber {
+                    problems.append("last_user_number is lower than user number \(highestNumber)")
                 }
                 var sessionCount = 0
                 try txn.scan(layout.sessions, from: nil) { (key, value) throws(AccountError) in
@@ -120,32 +133,34 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
-    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+    @discardableResult
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
         // A taken email is refused by a read on the caller's thread, without waiting for the
         // writer; a race between two creators is still decided inside the write transaction.
         let taken = try await read { (txn, layout, _) throws(AccountError) -> Bool in
             try txn.withValue(layout.emails, key: user.email) { _ in true } ?? false
         }
         if taken { throw AccountError.emailTaken }
-        try await write { (txn, layout, _) throws(AccountError) in
+        return try await write { (txn, layout, _) throws(AccountError) -> Int in
             // Check and insert in one write transaction: LMDB admits one writer at a time.
             guard try txn.put(layout.emails, Array(user.email.utf8), Array(user.id.rawValue.utf8), unique: true) else {
                 throw .emailTaken
             }
-            guard try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user), unique: true)
-            else {
-                throw .userIDInUse(user.id)
-            }
+            guard try txn.get(layout.users, Array(user.id.rawValue.utf8)) == nil else { throw .userIDInUse(user.id) }
+            let number = try Self.putUser(user, txn, layout)
             // A throw aborts the transaction: neither the user nor the session is written.
             if let initialSession, try !Self.putSession(initialSession, txn, layout) {
                 throw .sessionAlreadyStored(of: initialSession.userID)
             }
+            return number
         }
     }
 
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await write { (txn, layout, _) throws(AccountError) -> [String] in
             var skipped: [String] = []
+            var accepted: [UserRecord] = []
             var stored: Set<UserID> = []
             for user in users {
                 guard try txn.put(layout.emails, Array(user.email.utf8), Array(user.id.rawValue.utf8), unique: true)
@@ -153,10 +168,13 @@ public final class LMDBRepository: UserRepository, Sendable {
                     skipped.append(user.email)
                     continue
                 }
-                guard
-                    try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user), unique: true)
+                guard try txn.get(layout.users, Array(user.id.rawValue.utf8)) == nil, stored.insert(user.id).inserted
                 else { throw .userIDInUse(user.id) }
-                stored.insert(user.id)
+                accepted.append(user)
+            }
+            // Given numbers first, so that the users without one come after all of them.
+            for given in [true, false] {
+                for user in accepted where (user.number != nil) == given { try Self.putUser(user, txn, layout) }
             }
             for session in sessions where stored.contains(session.userID) {
                 // Overwriting would hand a stored session to another user and leave it in the
@@ -257,6 +275,8 @@ public final class LMDBRepository: UserRepository, Sendable {
             }
             try txn.delete(layout.emails, Array(user.email.utf8))
             try txn.delete(layout.users, Array(id.rawValue.utf8))
+            // Its number leaves the index, not `last_user_number`: it is never given again.
+            if let number = user.number { try txn.delete(layout.numbers, LMDBRecordCodec.numberKey(number)) }
             return true
         }
     }
@@ -387,6 +407,32 @@ public final class LMDBRepository: UserRepository, Sendable {
         try txn.withValue(layout.users, key: id) { (record) throws(AccountError) -> UserRecord in
             try LMDBRecordCodec.decodeUser(id: UserID(rawValue: id), record, path: path)
         }
+    }
+
+    /// Puts a new user (its email already indexed) with its number: its own when given and free,
+    /// else one past the highest ever given; `last_user_number` rises to it. Returns the number.
+    @discardableResult
+    private static func putUser(_ user: UserRecord, _ txn: LMDBTransaction, _ layout: LMDBLayout)
+        throws(AccountError) -> Int
+    {
+        let last = try lastUserNumber(txn, layout)
+        var numbered = user
+        let number = user.number ?? last + 1
+        numbered.number = number
+        guard number > 0,
+            try txn.put(layout.numbers, LMDBRecordCodec.numberKey(number), Array(user.id.rawValue.utf8), unique: true)
+        else { throw .userNumberInUse(number) }
+        if number > last { try txn.put(layout.meta, LMDBLayout.lastUserNumberKey, Array(String(number).utf8)) }
+        try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(numbered))
+        return number
+    }
+
+    /// The highest user number ever given.
+    static func lastUserNumber(_ txn: LMDBTransaction, _ layout: LMDBLayout) throws(AccountError) -> Int {
+        guard let bytes = try txn.get(layout.meta, LMDBLayout.lastUserNumberKey),
+            let last = Int(String(decoding: bytes, as: UTF8.self)), last >= 0
+        else { throw .storeCorrupted(detail: "\(txn.path): last_user_number is missing or not a number") }
+        return last
     }
 
     /// Puts a session and its entry in its user's index, unless its token hash is already

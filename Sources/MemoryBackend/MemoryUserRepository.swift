@@ -23,11 +23,18 @@ public final class MemoryUserRepository: UserRepository {
         var emailsInOrder: [String]?
         var sessionsByHash: [String: SessionRecord] = [:]
         var hashesByUser: [UserID: Set<String>] = [:]
+        /// The numbers of the stored users, and the highest ever given (never given again).
+        var numbersInUse: Set<Int> = []
+        var lastNumber = 0
 
-        /// A taken email first, then a taken id: what a refusal names is the first clash.
+        /// A taken email first, then a taken id, then a taken number: what a refusal names is
+        /// the first clash.
         func refuseClash(_ user: UserRecord) throws(AccountError) {
             guard idsByEmail[user.email] == nil else { throw .emailTaken }
             guard usersByID[user.id] == nil else { throw .userIDInUse(user.id) }
+            if let number = user.number, number <= 0 || numbersInUse.contains(number) {
+                throw .userNumberInUse(number)
+            }
         }
 
         /// A stored token hash: overwriting it would hand that session to another user.
@@ -35,11 +42,19 @@ public final class MemoryUserRepository: UserRepository {
             guard sessionsByHash[session.tokenHash] == nil else { throw .sessionAlreadyStored(of: session.userID) }
         }
 
-        mutating func insert(_ user: UserRecord) throws(AccountError) {
+        /// Stores `user`, numbered with the next number unless it has one; returns its number.
+        @discardableResult
+        mutating func insert(_ user: UserRecord) throws(AccountError) -> Int {
             try refuseClash(user)
+            var user = user
+            let number = user.number ?? lastNumber + 1
+            user.number = number
+            lastNumber = max(lastNumber, number)
+            numbersInUse.insert(number)
             usersByID[user.id] = user
             idsByEmail[user.email] = user.id
             if let index = orderIndex(of: user.email) { emailsInOrder?.insert(user.email, at: index) }
+            return number
         }
 
         mutating func insert(_ session: SessionRecord) throws(AccountError) {
@@ -51,6 +66,7 @@ public final class MemoryUserRepository: UserRepository {
         mutating func removeUser(_ id: UserID) -> Bool {
             guard let user = usersByID.removeValue(forKey: id) else { return false }
             idsByEmail[user.email] = nil
+            if let number = user.number { numbersInUse.remove(number) }
             if let index = orderIndex(of: user.email), index < emailsInOrder?.count ?? 0,
                 emailsInOrder?[index] == user.email
             {
@@ -110,13 +126,16 @@ public final class MemoryUserRepository: UserRepository {
 
     public func storeInfo() async throws -> StoreInfo { info }
 
-    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
-        try state.withLock { (state) throws(AccountError) in
+    @discardableResult
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
+        try state.withLock { (state) throws(AccountError) -> Int in
             // Both are checked before either is stored, so that a refusal stores neither.
             try state.refuseClash(user)
             if let initialSession { try state.refuseClash(initialSession) }
-            try state.insert(user)
+            let number = try state.insert(user)
             if let initialSession { try state.insert(initialSession) }
+            return number
         }
     }
 
@@ -128,12 +147,18 @@ public final class MemoryUserRepository: UserRepository {
             var accepted: [UserRecord] = []
             var emails: Set<String> = []
             var ids: Set<UserID> = []
+            var numbers: Set<Int> = []
             for user in users {
                 guard state.idsByEmail[user.email] == nil, !emails.contains(user.email) else {
                     skipped.append(user.email)
                     continue
                 }
                 guard state.usersByID[user.id] == nil, !ids.contains(user.id) else { throw .userIDInUse(user.id) }
+                if let number = user.number {
+                    guard number > 0, !state.numbersInUse.contains(number), numbers.insert(number).inserted else {
+                        throw .userNumberInUse(number)
+                    }
+                }
                 emails.insert(user.email)
                 ids.insert(user.id)
                 accepted.append(user)
@@ -148,6 +173,8 @@ public final class MemoryUserRepository: UserRepository {
                 acceptedSessions.append(session)
             }
             if !accepted.isEmpty { state.emailsInOrder = nil }
+            // Users without a number come after every number the batch gives.
+            state.lastNumber = max(state.lastNumber, numbers.max() ?? 0)
             for user in accepted { try state.insert(user) }
             for session in acceptedSessions { try state.insert(session) }
             return skipped

@@ -131,6 +131,7 @@ public struct PostgresBackendDescriptor: BackendDescriptor, BackendFixtures {
             poolSize: try configuration.value(of: poolSize),
             connectTimeoutMilliseconds: try configuration.value(of: connectTimeout))
         options.createIfMissing = configuration.createIfMissing
+        options.upgradesFormat = configuration.upgradesFormat
         let url = try configuration.value(of: url)
         if !url.isEmpty { options = try PostgresURL.apply(url, to: options) }
         if let password = try configuration.value(of: password) {

@@ -13,7 +13,7 @@ enum PostgresMigrator {
 
     static func prepare(
         _ connection: PostgresConnection, schema: PostgresSchema, location: String, newStoreID: String, nowMs: Int64,
-        createIfMissing: Bool = true
+        createIfMissing: Bool = true, upgrading: Bool = true
     ) async throws {
         try await connection.inTransaction {
             try await connection.run("SELECT pg_advisory_xact_lock(\(lockNamespace), hashtext(\(schema.name)))")
@@ -50,6 +50,9 @@ enum PostgresMigrator {
             }
             guard meta["store_id"] != nil, tables.isSuperset(of: PostgresSchema.tableNames) else {
                 throw AccountError.storeCorrupted(detail: "\(location): the store's tables or store id are missing")
+            }
+            if version < PostgresSchema.currentVersion && !upgrading {
+                throw AccountError.storeUpgradeNeeded(found: version, current: PostgresSchema.currentVersion)
             }
             try await apply(connection, schema: schema, from: version, nowMs: nowMs)
         }

@@ -38,6 +38,8 @@ public struct PostgresOptions: Sendable, Hashable {
     public var connectTimeoutMilliseconds: Int
     /// Whether opening may create an empty store when there is none (else `storeNotFound`).
     public var createIfMissing = true
+    /// Whether opening may upgrade a store of an older format (else `storeUpgradeNeeded`).
+    public var upgradesFormat = true
 
     /// Describes a server.
     public init(

@@ -64,7 +64,8 @@ public final class PostgresRepository: UserRepository, Sendable {
         try await connector.withConnection { connection in
             try await PostgresMigrator.prepare(
                 connection, schema: connector.schema, location: options.location, newStoreID: newStoreID(),
-                nowMs: SystemClock().now().millisecondsSince1970, createIfMissing: options.createIfMissing)
+                nowMs: SystemClock().now().millisecondsSince1970, createIfMissing: options.createIfMissing,
+                upgrading: options.upgradesFormat)
         }
         return PostgresRepository(pool: try PostgresPool(connector, probeFreshFor: probeFreshFor), options: options)
     }
@@ -135,38 +136,45 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
-    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+    @discardableResult
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
         // One statement: atomic without BEGIN and COMMIT, so one round trip where the user
         // and its session in a transaction took four, each of them CPU on both sides.
         // The UNIQUE email index decides a race between hosts: the loser gets no row back.
         // `ON CONFLICT (email)` checks the email before the id, so a record whose email and id
         // are both taken is `emailTaken`, as on every backend, and not the primary key's error.
         try await withConnection { [schema] connection in
-            let query =
-                initialSession.map { Self.insertUser(user, with: $0, into: schema) }
-                ?? Self.insertUser(user, into: schema)
+            let query = Self.insertUser(user, with: initialSession, into: schema)
             let inserted = try await Self.refusingReused(user, with: initialSession) {
                 try await connection.rows(query)
             }
-            if inserted.isEmpty { throw AccountError.emailTaken }
+            guard let row = inserted.first else { throw AccountError.emailTaken }
+            return Int(try row.decode(Int64.self))
         }
     }
 
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await transaction { [schema] connection in
-            var skipped: [String] = []
             var stored: Set<UserID> = []
-            for user in users {
+            // Given numbers first, so that the users without one come after all of them; the
+            // skipped emails are reported in the batch's order all the same.
+            var skippedAt: [Int: String] = [:]
+            let indexed = Array(users.enumerated())
+            for (index, user) in indexed.filter({ $0.element.number != nil })
+                + indexed.filter({ $0.element.number == nil })
+            {
                 // ON CONFLICT keeps the transaction alive where a failed INSERT would abort it.
                 let inserted = try await Self.refusingReused(user) {
                     try await connection.rows(Self.insertUser(user, into: schema))
                 }
                 if inserted.isEmpty {
-                    skipped.append(user.email)
+                    skippedAt[index] = user.email
                 } else {
                     stored.insert(user.id)
                 }
             }
+            let skipped = skippedAt.keys.sorted().compactMap { skippedAt[$0] }
             for session in sessions where stored.contains(session.userID) {
                 // A token hash stored before, or earlier in this batch, inserts nothing; the
                 // refusal rolls the whole batch back.
@@ -412,49 +420,54 @@ public final class PostgresRepository: UserRepository, Sendable {
     // MARK: - Rows
 
     private static let userColumns =
-        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms"
+        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number"
     private static let sessionColumns =
         "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
 
-    /// Returns one row, or none (and inserts nothing) when the email is taken.
-    private static func insertUser(_ user: UserRecord, into schema: PostgresSchema) -> PostgresQuery {
-        """
-        INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns)) VALUES (\(user.id.rawValue), \(user.email),
-            \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
-            \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
-            \(user.lastFailedLoginAt?.millisecondsSince1970))
-        ON CONFLICT (email) DO NOTHING RETURNING 1
-        """
-    }
-
-    /// The user and its first session in one statement, returning one row; none, and nothing
-    /// inserted, when the email is taken. The foreign key's check runs at the statement's end,
-    /// so it sees the user inserted by the `WITH` part.
+    /// Inserts the user, and its first session when given, in one statement, numbering the
+    /// user there: its own number when given (the highest number given rises to it), else one
+    /// past the highest. Returns one row holding the user's number; none, and nothing inserted,
+    /// when the email is taken. The highest number is a `WITH` part of the statement, rolled
+    /// back with it, and not raised for an email already stored; only an email taken by a
+    /// racing sign-up still raises it (a gap, never a number given twice). The foreign key's
+    /// check runs at the statement's end, so it sees the user inserted before.
     private static func insertUser(
-        _ user: UserRecord, with session: SessionRecord, into schema: PostgresSchema
+        _ user: UserRecord, with session: SessionRecord? = nil, into schema: PostgresSchema
     ) -> PostgresQuery {
-        """
-        WITH new_user AS (
-            INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns)) VALUES (\(user.id.rawValue), \(user.email),
-                \(ByteBuffer(string: user.nickname)), \(user.passwordHash), \(user.createdAt.millisecondsSince1970),
-                \(user.passwordChangedAt.millisecondsSince1970), \(Int64(user.failedLoginCount)),
-                \(user.lastFailedLoginAt?.millisecondsSince1970))
-            ON CONFLICT (email) DO NOTHING
-            RETURNING id)
-        INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) SELECT \(session.tokenHash),
-            \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970), \(session.lastSeenAt.millisecondsSince1970),
-            \(session.expiresAt.millisecondsSince1970), \(session.idleTimeoutSeconds), \(session.remember)
-        FROM new_user
-        RETURNING 1
-        """
+        let given = user.number.map { Int64($0) }
+        return """
+            WITH number AS (
+                UPDATE \(unescaped: schema.userNumbers)
+                SET last = CASE WHEN \(given)::bigint IS NULL THEN last + 1 ELSE greatest(last, \(given)::bigint) END
+                WHERE NOT EXISTS (SELECT 1 FROM \(unescaped: schema.users) WHERE email = \(user.email))
+                RETURNING coalesce(\(given)::bigint, last) AS n),
+            new_user AS (
+                INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns))
+                SELECT \(user.id.rawValue), \(user.email), \(ByteBuffer(string: user.nickname)), \(user.passwordHash),
+                    \(user.createdAt.millisecondsSince1970), \(user.passwordChangedAt.millisecondsSince1970),
+                    \(Int64(user.failedLoginCount)), \(user.lastFailedLoginAt?.millisecondsSince1970)::bigint, number.n
+                FROM number
+                ON CONFLICT (email) DO NOTHING
+                RETURNING number),
+            new_session AS (
+                INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns))
+                SELECT \(session?.tokenHash)::text, \(session?.userID.rawValue)::text,
+                    \(session?.createdAt.millisecondsSince1970)::bigint, \(session?.lastSeenAt.millisecondsSince1970)::bigint,
+                    \(session?.expiresAt.millisecondsSince1970)::bigint, \(session?.idleTimeoutSeconds)::bigint,
+                    \(session?.remember)::boolean
+                FROM new_user WHERE \(session != nil)
+                RETURNING 1)
+            SELECT number FROM new_user
+            """
     }
 
     /// SQLSTATE `foreign_key_violation`.
     private static let foreignKeyViolation = "23503"
 
-    /// What `insert` returns, or the refusal every backend words the same when a primary key
-    /// refused it: ``AccountError/userIDInUse(_:)`` for `user`'s id stored under another email
-    /// (a taken email comes back as no row, through `ON CONFLICT (email)`), and
+    /// What `insert` returns, or the refusal every backend words the same when a primary key,
+    /// or the number's index or check, refused it: ``AccountError/userIDInUse(_:)`` for
+    /// `user`'s id stored under another email (a taken email comes back as no row, through
+    /// `ON CONFLICT (email)`), ``AccountError/userNumberInUse(_:)`` for its number, and
     /// ``AccountError/sessionAlreadyStored(of:)`` for `session`'s token hash. The engine's own
     /// words would name a constraint, not the user.
     private static func refusingReused(
@@ -462,9 +475,10 @@ public final class PostgresRepository: UserRepository, Sendable {
     ) async throws -> [PostgresRow] {
         do {
             return try await insert()
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+        } catch let error as PSQLError where ["23505", "23514"].contains(error.serverInfo?[.sqlState]) {
             switch (error.serverInfo?[.constraintName], session) {
             case ("users_pkey", _): throw AccountError.userIDInUse(user.id)
+            case ("users_number", _), ("users_number_positive", _): throw AccountError.userNumberInUse(user.number ?? 0)
             case ("sessions_pkey", let session?): throw AccountError.sessionAlreadyStored(of: session.userID)
             default: throw error
             }
@@ -483,13 +497,13 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     private static func user(_ row: PostgresRow) throws -> UserRecord {
-        let (id, email, nickname, hash, created, changed, failed, lastFailed) = try row.decode(
-            (String, String, ByteBuffer, String, Int64, Int64, Int64, Int64?).self)
+        let (id, email, nickname, hash, created, changed, failed, lastFailed, number) = try row.decode(
+            (String, String, ByteBuffer, String, Int64, Int64, Int64, Int64?, Int64).self)
         return UserRecord(
             id: UserID(rawValue: id), email: email, nickname: String(buffer: nickname), passwordHash: hash,
             createdAt: Timestamp(millisecondsSince1970: created),
             passwordChangedAt: Timestamp(millisecondsSince1970: changed), failedLoginCount: Int(failed),
-            lastFailedLoginAt: lastFailed.map { Timestamp(millisecondsSince1970: $0) })
+            lastFailedLoginAt: lastFailed.map { Timestamp(millisecondsSince1970: $0) }, number: Int(number))
     }
 
     private static func session(_ row: PostgresRow) throws -> SessionRecord {

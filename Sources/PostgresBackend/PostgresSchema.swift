@@ -9,7 +9,7 @@
 struct PostgresSchema: Sendable {
     /// The format name kept in `store_meta`.
     static let formatName = "accountstore-postgres"
-    /// The tables a store of the current version has.
+    /// The tables a store of every version has (version 2 adds `user_numbers`).
     static let tableNames: Set<String> = ["schema_migrations", "store_meta", "users", "sessions"]
 
     /// The schema, already validated (`PostgresOptions.isValidSchemaName`) and quoted here.
@@ -20,6 +20,7 @@ struct PostgresSchema: Sendable {
     var sessions: String { "\(quoted).sessions" }
     var storeMeta: String { "\(quoted).store_meta" }
     var schemaMigrations: String { "\(quoted).schema_migrations" }
+    var userNumbers: String { "\(quoted).user_numbers" }
 
     /// Migration `n` brings a store from version `n - 1` to `n`: its statements run in the
     /// opening transaction, under the advisory lock (one statement each, as the extended query
@@ -54,7 +55,24 @@ struct PostgresSchema: Sendable {
                 """,
                 "CREATE INDEX sessions_user ON \(sessions) (user_id, token_sha256)",
                 "CREATE TABLE \(storeMeta) (key text PRIMARY KEY, value text NOT NULL)",
-            ]
+            ],
+            // v2: user numbers, given to the users already stored in creation order (ties by
+            // id), and the highest number ever given in a one-row table: updated in the
+            // inserting statement, it is rolled back with it (a sequence is not), and its row
+            // lock orders racing sign-ups on every host.
+            [
+                "ALTER TABLE \(users) ADD COLUMN number bigint",
+                """
+                UPDATE \(users) AS u SET number = ranked.n
+                FROM (SELECT id, row_number() OVER (ORDER BY created_at_ms, id) AS n FROM \(users)) AS ranked
+                WHERE u.id = ranked.id
+                """,
+                "ALTER TABLE \(users) ALTER COLUMN number SET NOT NULL",
+                "ALTER TABLE \(users) ADD CONSTRAINT users_number_positive CHECK (number > 0)",
+                "CREATE UNIQUE INDEX users_number ON \(users) (number)",
+                "CREATE TABLE \(userNumbers) (last bigint NOT NULL)",
+                "INSERT INTO \(userNumbers) (last) SELECT count(*) FROM \(users)",
+            ],
         ]
     }
 

@@ -42,6 +42,7 @@ public struct SQLiteBackendDescriptor: BackendDescriptor, BackendFixtures {
             path: configuration.location, synchronous: try configuration.value(of: Self.synchronous),
             busyTimeoutMilliseconds: try configuration.value(of: Self.busyTimeout))
         options.createIfMissing = configuration.createIfMissing
+        options.upgradesFormat = configuration.upgradesFormat
         return try await SQLiteRepository.open(options, recognizer: configuration.recognizer)
     }
 

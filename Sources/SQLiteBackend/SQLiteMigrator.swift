@@ -3,8 +3,11 @@ import AccountCore
 /// Brings a store to `SQLiteSchema.currentVersion`, one transaction for all steps, and stamps
 /// a new store with its application id, format name and store id.
 enum SQLiteMigrator {
-    /// Migrates `connection` if it is behind; refuses a store that is ahead.
-    static func migrate(_ connection: SQLiteConnection, newStoreID: () -> String, now: Timestamp) throws(AccountError) {
+    /// Migrates `connection` if it is behind; refuses a store that is ahead, and one that is
+    /// behind unless `upgrading` (a new, empty file is always set up).
+    static func migrate(
+        _ connection: SQLiteConnection, newStoreID: () -> String, now: Timestamp, upgrading: Bool = true
+    ) throws(AccountError) {
         let current = SQLiteSchema.currentVersion
         if try version(of: connection) == current { return }
         try connection.immediateTransaction { () throws(AccountError) in
@@ -14,6 +17,7 @@ enum SQLiteMigrator {
                 throw .storeVersionUnsupported(found: found, supported: current)
             }
             guard found < current else { return }
+            if found > 0 && !upgrading { throw .storeUpgradeNeeded(found: found, current: current) }
             for step in found..<current {
                 try connection.execute(SQLiteSchema.migrations[step])
             }

@@ -19,6 +19,8 @@ public struct SQLiteOptions: Sendable, Hashable {
     public var busyTimeoutMilliseconds: Int
     /// Whether opening may create an empty store when there is none (else `storeNotFound`).
     public var createIfMissing = true
+    /// Whether opening may upgrade a store of an older format (else `storeUpgradeNeeded`).
+    public var upgradesFormat = true
 
     /// Creates options.
     public init(

@@ -107,7 +107,8 @@ public final class SQLiteRepository: UserRepository, Sendable {
             try connection.execute("PRAGMA synchronous = \(options.synchronous == .full ? "FULL" : "NORMAL")")
             let mode = try connection.firstRow("PRAGMA journal_mode") { row throws(AccountError) in try row.text(0) }
             if mode?.lowercased() != "wal" { try connection.execute("PRAGMA journal_mode = WAL") }
-            try SQLiteMigrator.migrate(connection, newStoreID: newStoreID, now: SystemClock().now())
+            try SQLiteMigrator.migrate(
+                connection, newStoreID: newStoreID, now: SystemClock().now(), upgrading: options.upgradesFormat)
             connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
             return (connection, nil, .readWrite)
         }
@@ -143,10 +144,9 @@ public final class SQLiteRepository: UserRepository, Sendable {
         let version = try SQLiteMigrator.version(of: connection)
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         guard version == SQLiteSchema.currentVersion else {
-            throw .storeIO(
-                detail:
-                    "\(options.path) is of format version \(version) and \(reason), so it cannot be brought to version \(SQLiteSchema.currentVersion); open it once with write access"
-            )
+            throw version > SQLiteSchema.currentVersion
+                ? .storeVersionUnsupported(found: version, supported: SQLiteSchema.currentVersion)
+                : .storeUpgradeNeeded(found: version, current: SQLiteSchema.currentVersion)
         }
         return (connection, "\(options.path): \(reason)", access)
     }
@@ -185,7 +185,27 @@ public final class SQLiteRepository: UserRepository, Sendable {
         if other > 0 {
             problems.append(EnglishPlural.count(other, "row") + (other == 1 ? " breaks" : " break") + " a foreign key")
         }
+        problems += try numberingProblems(connection)
         return problems == ["ok"] ? ["ok"] : problems.filter { $0 != "ok" }
+    }
+
+    /// A user without a number (the column cannot be NOT NULL), or a highest number given that
+    /// is lower than a stored one (the next sign-up would be refused): only a hand edit makes
+    /// either.
+    private static func numberingProblems(_ connection: SQLiteConnection) throws(AccountError) -> [String] {
+        let counts = try connection.firstRow(
+            "SELECT count(*) - count(number), coalesce(max(number), 0), (SELECT max(last) FROM user_numbers) FROM users"
+        ) { row throws(AccountError) in (try row.integer(0), try row.integer(1), try row.optionalInteger(2)) }
+        guard let (unnumbered, highest, last) = counts else { return [] }
+        var problems: [String] = []
+        if unnumbered > 0 {
+            problems.append(
+                EnglishPlural.count(Int(unnumbered), "user") + (unnumbered == 1 ? " has" : " have") + " no number")
+        }
+        if (last ?? 0) < highest {
+            problems.append("user_numbers says \(last ?? 0) is the highest number given, but user \(highest) is stored")
+        }
+        return problems
     }
 
     // MARK: - UserRepository
@@ -205,29 +225,42 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
-    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+    @discardableResult
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
         // No read first: the UNIQUE email index decides, inside the write transaction, and the
         // loser gets `emailTaken`. A check on the reader connection cost every sign-up ~15 µs
         // and three page reads, because each commit invalidates that connection's page cache.
-        try await write { connection throws(AccountError) in
-            try Self.insert(user, on: connection)
+        try await write { connection throws(AccountError) -> Int in
+            let number = try Self.insert(user, on: connection)
             if let initialSession { try Self.insert(initialSession, on: connection) }
+            return number
         }
     }
 
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await write { connection throws(AccountError) -> [String] in
-            var skipped: [String] = []
             var stored: Set<UserID> = []
-            for user in users {
-                do throws(AccountError) {
-                    try Self.insert(user, on: connection)
-                    stored.insert(user.id)
-                } catch .emailTaken {
-                    // A failed INSERT aborts only itself; the transaction goes on.
-                    skipped.append(user.email)
+            // Given numbers first, so that the users without one come after all of them; the
+            // skipped emails are reported in the batch's order all the same. A taken email is
+            // looked up before the user is numbered: a skipped user takes no number.
+            var skippedAt: [Int: String] = [:]
+            let indexed = Array(users.enumerated())
+            for (index, user) in indexed.filter({ $0.element.number != nil })
+                + indexed.filter({ $0.element.number == nil })
+            {
+                let taken = try connection.firstRow(Self.selectUserByEmail, [.text(user.email)]) {
+                    _ throws(AccountError) in
+                    true
                 }
+                if taken == true {
+                    skippedAt[index] = user.email
+                    continue
+                }
+                try Self.insert(user, on: connection)
+                stored.insert(user.id)
             }
+            let skipped = skippedAt.keys.sorted().compactMap { skippedAt[$0] }
             for session in sessions where stored.contains(session.userID) {
                 try Self.insert(session, on: connection)
             }
@@ -235,17 +268,39 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
-    /// Inserts `user` inside the caller's write transaction. A taken email is `emailTaken` (the
-    /// UNIQUE index refuses the row), and an id stored under another email is
-    /// ``AccountError/userIDInUse(_:)``: the insert does nothing on a stored id, and only then is
-    /// the email looked up, so a record whose email and id are both taken is `emailTaken`, as on
-    /// every backend, whichever constraint SQLite checks first.
-    private static func insert(_ user: UserRecord, on connection: SQLiteConnection) throws(AccountError) {
-        guard try connection.run(insertUser, values(user)) == 0 else { return }
+    /// Inserts `user` inside the caller's write transaction, numbered (``number(for:on:)``), and
+    /// returns its number. A taken email is `emailTaken` (the UNIQUE index refuses the row), and
+    /// an id stored under another email is ``AccountError/userIDInUse(_:)``: the insert does
+    /// nothing on a stored id, and only then is the email looked up, so a record whose email and
+    /// id are both taken is `emailTaken`, as on every backend, whichever constraint SQLite checks
+    /// first.
+    @discardableResult
+    private static func insert(_ user: UserRecord, on connection: SQLiteConnection) throws(AccountError) -> Int {
+        var numbered = user
+        numbered.number = try number(for: user, on: connection)
+        guard try connection.run(insertUser, values(numbered)) == 0 else { return numbered.number ?? 0 }
         let emailTaken = try connection.firstRow(selectUserByEmail, [.text(user.email)]) {
             _ throws(AccountError) in true
         }
         throw emailTaken == true ? .emailTaken : .userIDInUse(user.id)
+    }
+
+    /// The number `user` is stored with, inside the caller's write transaction: its own when it
+    /// has one that is free (the highest number given rises to it), else one past the highest
+    /// ever given. A taken number is refused before the insert, whose UNIQUE failure would read
+    /// as a taken email.
+    private static func number(for user: UserRecord, on connection: SQLiteConnection) throws(AccountError) -> Int {
+        guard let given = user.number else {
+            let next = try connection.firstRow(nextNumber) { row throws(AccountError) in try row.integer(0) }
+            guard let next else { throw .storeCorrupted(detail: "\(connection.path): user_numbers has no row") }
+            return Int(next)
+        }
+        let taken = try connection.firstRow(selectNumberTaken, [.integer(Int64(given))]) { _ throws(AccountError) in
+            true
+        }
+        guard given > 0, taken != true else { throw .userNumberInUse(given) }
+        _ = try connection.run(raiseLastNumber, [.integer(Int64(given))])
+        return given
     }
 
     /// Inserts `session` inside the caller's write transaction; a token hash already stored is
@@ -471,10 +526,13 @@ public final class SQLiteRepository: UserRepository, Sendable {
     // MARK: - Rows
 
     private static let userColumns =
-        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms"
+        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number"
     private static let selectUser = "SELECT \(userColumns) FROM users"
     private static let insertUser =
-        "INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"
+        "INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"
+    private static let nextNumber = "UPDATE user_numbers SET last = last + 1 RETURNING last"
+    private static let raiseLastNumber = "UPDATE user_numbers SET last = max(last, ?)"
+    private static let selectNumberTaken = "SELECT 1 FROM users WHERE number = ?"
     private static let sessionColumns =
         "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
     private static let selectSession = "SELECT \(sessionColumns) FROM sessions"
@@ -503,6 +561,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
             .integer(user.createdAt.millisecondsSince1970), .integer(user.passwordChangedAt.millisecondsSince1970),
             .integer(Int64(user.failedLoginCount)),
             user.lastFailedLoginAt.map { .integer($0.millisecondsSince1970) } ?? .null,
+            user.number.map { .integer(Int64($0)) } ?? .null,
         ]
     }
 
@@ -525,7 +584,8 @@ public final class SQLiteRepository: UserRepository, Sendable {
             createdAt: Timestamp(millisecondsSince1970: try row.integer(first + 4)),
             passwordChangedAt: Timestamp(millisecondsSince1970: try row.integer(first + 5)),
             failedLoginCount: Int(try row.integer(first + 6)),
-            lastFailedLoginAt: try row.optionalInteger(first + 7).map { Timestamp(millisecondsSince1970: $0) })
+            lastFailedLoginAt: try row.optionalInteger(first + 7).map { Timestamp(millisecondsSince1970: $0) },
+            number: try row.optionalInteger(first + 8).map { Int($0) })
     }
 
     private static func session(_ row: SQLiteRow) throws(AccountError) -> SessionRecord {

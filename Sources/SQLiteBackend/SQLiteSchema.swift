@@ -37,7 +37,20 @@ enum SQLiteSchema {
             key TEXT PRIMARY KEY NOT NULL,
             value TEXT NOT NULL
         ) STRICT;
+        """,
+        // v2: user numbers, given to the users already stored in creation order (ties by id),
+        // and the highest number ever given, kept apart from the users so that a withdrawal
+        // never frees one. The column cannot be NOT NULL (ALTER TABLE adds none without a
+        // default); every insert gives it, and the integrity check finds a row without.
         """
+        ALTER TABLE users ADD COLUMN number INTEGER CHECK (number > 0);
+        UPDATE users SET number = ranked.n
+            FROM (SELECT id, row_number() OVER (ORDER BY created_at_ms, id) AS n FROM users) AS ranked
+            WHERE users.id = ranked.id;
+        CREATE UNIQUE INDEX users_number ON users(number);
+        CREATE TABLE user_numbers (last INTEGER NOT NULL) STRICT;
+        INSERT INTO user_numbers (last) SELECT count(*) FROM users;
+        """,
     ]
 
     /// The format version this build writes.

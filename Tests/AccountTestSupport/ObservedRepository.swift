@@ -17,9 +17,11 @@ package struct ObservedRepository: UserRepository {
         return try await inner.storeInfo()
     }
 
-    package func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+    @discardableResult
+
+    package func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
         try await observe("createUser")
-        try await inner.createUser(user, initialSession: initialSession)
+        return try await inner.createUser(user, initialSession: initialSession)
     }
 
     package func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {

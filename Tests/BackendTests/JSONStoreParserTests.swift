@@ -75,7 +75,16 @@ struct JSONStoreParserTests {
             (#"{"format":"accountstore-json","format_version":1}"#, "store_id is missing"),
             (#"{"format":"x"}"#, "not a store: x"),
             (#"{"format_version":1}"#, "not a store"),
-            (#"{"format":"accountstore-json","format_version":2}"#, "too new: 2"),
+            (#"{"format":"accountstore-json","format_version":3}"#, "too new: 3"),
+            (
+                #"{"format":"accountstore-json","format_version":2,"store_id":"s","created_at_ms":5}"#,
+                "last_user_number is missing"
+            ),
+            (Self.numberedStore(last: "-1", number: "1"), "last_user_number is invalid"),
+            (Self.numberedStore(last: "1", number: nil), "users[0].number is missing"),
+            (Self.numberedStore(last: "1", number: "0"), "users[0].number is invalid"),
+            (Self.numberedStore(last: "1", number: "2"), "users[0].number is invalid"),
+            (Self.numberedStore(last: "1", number: "\"1\""), "users[0].number has the wrong type"),
             (#"{"format":"accountstore-json","format_version":0}"#, "format_version is invalid"),
             (#"{"format":"accountstore-json","format_version":1.5}"#, "format_version is invalid"),
             (#"{"format":"accountstore-json","format_version":"1"}"#, "format_version has the wrong type"),
@@ -161,6 +170,14 @@ struct JSONStoreParserTests {
     static func store(users: String, sessions: String = "[]", extra: String? = nil) -> String {
         #"{"format":"accountstore-json","format_version":1,"store_id":"s","created_at_ms":5,"users":"#
             + users + #","sessions":"# + sessions + (extra.map { "," + $0 } ?? "") + "}"
+    }
+
+    /// A format-2 store of one user numbered `number` (left out for `nil`), the highest number
+    /// `last`.
+    static func numberedStore(last: String, number: String?) -> String {
+        #"{"format":"accountstore-json","format_version":2,"store_id":"s","created_at_ms":5,"last_user_number":"#
+            + last + #","users":["# + user().dropLast() + (number.map { #","number":"# + $0 } ?? "")
+            + #"}],"sessions":[]}"#
     }
 
     static func user(email: String = #""e@x""#, created: String = "1") -> String {

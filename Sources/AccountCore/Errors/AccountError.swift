@@ -20,6 +20,10 @@ public enum AccountError: Error, Sendable, Hashable {
     case sessionExpired
     case storeCorrupted(detail: ErrorDetail)
     case storeVersionUnsupported(found: Int, supported: Int)
+    /// The store has an older format than this build writes, and was opened by a program that
+    /// only reads, which never upgrades a store (`accounts upgrade`, or any command that
+    /// writes, upgrades it).
+    case storeUpgradeNeeded(found: Int, current: Int)
     case storeKindMismatch(expected: String, found: String)
     case storeBusy(detail: ErrorDetail)
     case storeIO(detail: ErrorDetail)
@@ -48,6 +52,7 @@ public enum AccountError: Error, Sendable, Hashable {
         case .sessionExpired: "session_expired"
         case .storeCorrupted: "store_corrupted"
         case .storeVersionUnsupported: "store_version_unsupported"
+        case .storeUpgradeNeeded: "store_upgrade_needed"
         case .storeKindMismatch: "store_kind_mismatch"
         case .storeBusy: "store_busy"
         case .storeIO: "store_io"
@@ -63,7 +68,8 @@ public enum AccountError: Error, Sendable, Hashable {
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
         "email_taken", "invalid_credentials", "wrong_password", "too_many_attempts", "not_signed_in", "session_expired",
-        "store_corrupted", "store_version_unsupported", "store_kind_mismatch", "store_busy", "store_io",
+        "store_corrupted", "store_version_unsupported", "store_upgrade_needed", "store_kind_mismatch", "store_busy",
+        "store_io",
         "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",
     ]
 
@@ -94,7 +100,8 @@ public enum AccountError: Error, Sendable, Hashable {
     /// Whether this is a failure of the store rather than of the caller's input.
     public var isStoreFailure: Bool {
         switch self {
-        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty,
+        case .storeCorrupted, .storeVersionUnsupported, .storeUpgradeNeeded, .storeKindMismatch, .storeBusy, .storeIO,
+            .storeNotEmpty,
             .storeNotFound:
             true
         default: false

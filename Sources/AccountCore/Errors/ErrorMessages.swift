@@ -45,6 +45,10 @@ enum ErrorMessages {
             return korean
                 ? "저장소 형식 버전 \(found)은(는) 지원되지 않습니다 (지원: \(supported) 이하). 새 버전의 accounts가 필요합니다."
                 : "The store has format version \(found); this build reads up to \(supported). A newer accounts is needed."
+        case .storeUpgradeNeeded(let found, let current):
+            return korean
+                ? "저장소 형식 버전 \(found)은(는) 이 빌드의 \(current)보다 오래되었습니다. 읽기만 하는 명령은 저장소를 바꾸지 않습니다. `accounts upgrade`(또는 쓰는 명령)로 올리세요."
+                : "The store has format version \(found), older than this build's \(current); a command that only reads never changes a store. Run `accounts upgrade` (or any command that writes) to upgrade it."
         case .storeKindMismatch(let expected, let found):
             return korean
                 ? "이 파일은 \(expected) 저장소가 아니라 \(found)입니다. 올바른 --backend 또는 경로를 지정하세요."

@@ -2,6 +2,9 @@
 public struct AccountProfile: Sendable, Hashable {
     /// The stable id.
     public let id: UserID
+    /// The user's number (Strapi's `id`); 0 only from a backend that breaks the contract by
+    /// returning a record without one, which the conformance suite refuses.
+    public let number: Int
     /// The normalized email.
     public let email: String
     /// The nickname.
@@ -15,6 +18,7 @@ public struct AccountProfile: Sendable, Hashable {
     /// The public part of a stored user.
     public init(_ user: UserRecord) {
         id = user.id
+        number = user.number ?? 0
         email = user.email
         nickname = user.nickname
         createdAt = user.createdAt

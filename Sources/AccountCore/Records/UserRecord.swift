@@ -4,6 +4,15 @@
 public struct UserRecord: Sendable, Hashable, Codable {
     /// The stable identifier.
     public var id: UserID
+    /// The user's number: positive, unique in its store, given by the store when the user is
+    /// created and never given again, not even after the user withdraws (as SQLite's
+    /// `AUTOINCREMENT` and PostgreSQL's sequences behave). Apps keep it in their own data (a
+    /// post's author); Strapi clients see it as `id`.
+    ///
+    /// `nil` only in a record handed to ``UserRepository/createUser(_:initialSession:)`` or
+    /// ``UserRepository/createUsers(_:sessions:)`` for the store to number; a number given there
+    /// is kept (an import keeps its source's numbers). Every record a store returns has one.
+    public var number: Int?
     /// The normalized email (`local@lowercased-domain`): the unique key.
     public var email: String
     /// The display name, NFC-normalized by the service.
@@ -28,9 +37,11 @@ public struct UserRecord: Sendable, Hashable, Codable {
         createdAt: Timestamp,
         passwordChangedAt: Timestamp? = nil,
         failedLoginCount: Int = 0,
-        lastFailedLoginAt: Timestamp? = nil
+        lastFailedLoginAt: Timestamp? = nil,
+        number: Int? = nil
     ) {
         self.id = id
+        self.number = number
         self.email = email
         self.nickname = nickname
         self.passwordHash = passwordHash

@@ -111,11 +111,11 @@ public struct AccountService: Sendable {
         if try await repository.user(email: email.normalized) != nil { throw AccountError.emailTaken }
         let hash = try await hashing.run { [hasher] in try hasher.hash(normalizedPassword) }
         let now = clock.now()
-        let user = UserRecord(
+        var user = UserRecord(
             id: .random(using: random), email: email.normalized, nickname: nickname.value,
             passwordHash: hash, createdAt: now)
         let (token, session) = makeSession(for: user.id, remember: remember, at: now)
-        try await repository.createUser(user, initialSession: session)
+        user.number = try await repository.createUser(user, initialSession: session)
         return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
     }
 

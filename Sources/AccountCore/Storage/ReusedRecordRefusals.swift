@@ -9,6 +9,14 @@ extension AccountError {
         .storeIO(detail: "user id \(id) is already in use")
     }
 
+    /// A user whose number is already stored for another user, repeated in a batch, or not
+    /// positive. Refused, never renumbered: apps keep the number in their own data.
+    public static func userNumberInUse(_ number: Int) -> AccountError {
+        number > 0
+            ? .storeIO(detail: "user number \(number) is already in use")
+            : .storeIO(detail: "user number \(number) is not positive")
+    }
+
     /// A new session whose token hash is already stored, or repeated in a batch
     /// (`UserRepository.createUsers(_:sessions:)`): storing it would hand that session to
     /// another user. The message names the user, never the hash: a token hash is what a stored

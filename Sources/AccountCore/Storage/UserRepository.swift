@@ -30,6 +30,9 @@ public enum SessionRevocation: Sendable, Hashable {
 /// Promises:
 /// 1. Uniqueness of `UserRecord.email` is enforced atomically: two racing `createUser` calls for
 ///    one email, in one process or many, give one success and one `AccountError.emailTaken`.
+///    Every user gets a ``UserRecord/number`` in the same transaction: racing sign-ups, in one
+///    process or many, never get one number twice, and a number is never given again after its
+///    user withdraws.
 /// 2. `deleteUser` removes the user and all of its sessions in one transaction.
 /// 3. Every field comes back byte-for-byte as stored.
 /// 4. A call that returned has reached the disk (unless the backend's documented fast mode is on).
@@ -43,20 +46,26 @@ public protocol UserRepository: Sendable {
     /// The store's self-description (format, version, id).
     func storeInfo() async throws -> StoreInfo
 
-    /// Inserts a user, and optionally its first session, in one transaction.
+    /// Inserts a user, and optionally its first session, in one transaction, numbering the user
+    /// with the store's next number unless `user.number` is given.
+    /// - Returns: the user's number.
     /// - Throws: `AccountError.emailTaken` when the email is already stored; `storeIO` when the
-    ///   id is already stored under another email, or the session's token hash is already stored
-    ///   (``AccountError/userIDInUse(_:)``, ``AccountError/sessionAlreadyStored(of:)``). Either
-    ///   way nothing is written.
-    func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws
+    ///   id is already stored under another email, the given number is taken or not positive, or
+    ///   the session's token hash is already stored (``AccountError/userIDInUse(_:)``,
+    ///   ``AccountError/userNumberInUse(_:)``, ``AccountError/sessionAlreadyStored(of:)``).
+    ///   Either way nothing is written.
+    @discardableResult
+    func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int
 
     /// Inserts many users, and `sessions` of the users it stores, in one transaction (imports,
     /// migrations): a crash or an error leaves all of the batch or none of it, never users without
     /// their sessions. A user whose email is already stored (or appears earlier in the batch) is
     /// skipped and its email returned, and its sessions with it; the others are stored. A user
-    /// whose id is already stored under another email, or a session whose token hash is already
-    /// stored or repeated in the batch, refuses the whole batch with `storeIO`: such records come
-    /// only from a hand-made file, and storing them would hand one user's session to another.
+    /// whose id is already stored under another email, a given number that is taken, repeated or
+    /// not positive, or a session whose token hash is already stored or repeated in the batch,
+    /// refuses the whole batch with `storeIO`: such records come only from a hand-made file, and
+    /// storing them would hand one user's session (or an app's data) to another. Users without a
+    /// number are numbered in the batch's order, after every number given or ever stored.
     ///
     /// There is no default: one `createUser` at a time would not keep that promise, and a
     /// default would also stand in, without a word from the compiler, for a backend whose own

@@ -78,6 +78,7 @@ enum APIBody {
         .object([
             ("created_at_ms", .int(profile.createdAt.millisecondsSince1970)), ("email", .string(profile.email)),
             ("id", .string(profile.id.rawValue)), ("nickname", .string(profile.nickname)),
+            ("number", .int(Int64(profile.number))),
         ])
     }
 
@@ -120,14 +121,14 @@ enum APIBody {
                 + (problems.isEmpty ? [] : [("problems", .array(problems))]))
     }
 
-    /// A user as Strapi shows one. `id` is AccountStore's 32-hex-digit id (Strapi's is a
-    /// number); `confirmed` is always true and `blocked` always false, as AccountStore has
-    /// neither state.
+    /// A user as Strapi shows one. `id` is the user's number, a JSON integer as Strapi's is, and
+    /// `documentId` AccountStore's 32-hex-digit id (Strapi v5's string id); `confirmed` is
+    /// always true and `blocked` always false, as AccountStore has neither state.
     static func strapiUser(_ profile: AccountProfile) -> JSONValue {
         .object([
             ("blocked", .bool(false)), ("confirmed", .bool(true)), ("createdAt", .string(profile.createdAt.iso8601)),
             ("documentId", .string(profile.id.rawValue)), ("email", .string(profile.email)),
-            ("id", .string(profile.id.rawValue)), ("provider", .string("local")),
+            ("id", .int(Int64(profile.number))), ("provider", .string("local")),
             // Strapi v5 publishes every user when it is made (users have no drafts).
             ("publishedAt", .string(profile.createdAt.iso8601)),
             ("updatedAt", .string(profile.updatedAt.iso8601)), ("username", .string(profile.nickname)),

@@ -35,7 +35,8 @@ public struct AccountsCommand: AsyncParsableCommand {
             AppCommand.self, StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self,
             WhoAmICommand.self,
             WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
-            MigrateCommand.self, DoctorCommand.self, VerifyCommand.self, BackendsCommand.self, ConfigCommand.self,
+            MigrateCommand.self, DoctorCommand.self, UpgradeCommand.self, VerifyCommand.self, BackendsCommand.self,
+            ConfigCommand.self,
         ]
         // Behind the package trait `Server` (on by default): a package that turns it off builds
         // no HTTP stack, and its `accounts` has every command but this one.

@@ -26,7 +26,9 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let checkup = try await context.withAdministration { administration in
+            // Only `--fix` and `--remove-orphaned-sessions` write: without them the check reads, and
+            // leaves a store of an older format as it is.
+            let checkup = try await context.withAdministration(reading: !fix && !removeOrphans) { administration in
                 let progress = ProgressLine(
                     .checked, total: try await administration.userCount(), messages: context.messages,
                     json: options.base.json)

@@ -24,7 +24,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let summary = try await context.withAdministration { administration in
+            let summary = try await context.withAdministration(reading: true) { administration in
                 let progress = ProgressLine(
                     .exported, total: try await administration.userCount(), messages: context.messages,
                     json: options.base.json)

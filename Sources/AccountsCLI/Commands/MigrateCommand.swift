@@ -34,7 +34,7 @@ struct MigrateCommand: AsyncParsableCommand {
                     english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
             }
             let targetConfiguration = target
-            let summary = try await context.withAdministration { source in
+            let summary = try await context.withAdministration(reading: true) { source in
                 let target = try await context.backends.open(descriptor, targetConfiguration)
                 // Only a target that was empty can be left holding a partial copy.
                 let targetWasEmpty = (try? await target.userCount()) == 0

@@ -16,7 +16,7 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.run(options) { context in
-                let count = try await context.withAdministration { try await $0.userCount() }
+                let count = try await context.withAdministration(reading: true) { try await $0.userCount() }
                 return CommandReply(lines: [String(count)], fields: [("count", .int(Int64(count)))])
             }
         }
@@ -42,7 +42,9 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.run(options) { context in
-                let users = try await context.withAdministration { try await $0.accounts(after: after, limit: limit) }
+                let users = try await context.withAdministration(reading: true) {
+                    try await $0.accounts(after: after, limit: limit)
+                }
                 // Each field escaped whole, so a tab or line break in one cannot forge a column or row.
                 let lines = users.map {
                     [$0.email, $0.nickname, $0.id.rawValue].map { VisibleText.escaping($0) }.joined(separator: "\t")
@@ -64,7 +66,10 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             try await CommandContext.run(options) { context in
                 let key = try StoredEmail(email).normalized
-                guard let account = try await context.withAdministration({ try await $0.account(email: key) }) else {
+                guard
+                    let account = try await context.withAdministration(
+                        reading: true, { try await $0.account(email: key) })
+                else {
                     throw AccountNotFound(email: key)
                 }
                 return CommandReply(

@@ -37,7 +37,7 @@ enum StoredEmailCompletion {
         return await firstAnswer {
             do {
                 let context = try await CommandContext.load(options)
-                return try await context.withAdministration { administration in
+                return try await context.withAdministration(reading: true) { administration in
                     try await collect(prefix: prefix) { after, limit in
                         try await administration.accounts(after: after, limit: limit).map(\.email)
                     }

@@ -89,10 +89,23 @@ extension CLIMessages {
     }
 
     /// `users show`: one labelled line per field, the values aligned.
+    /// What `accounts upgrade` did.
+    func upgraded(from found: Int, to current: Int) -> String {
+        if found == current {
+            return ko
+                ? "저장소는 이미 형식 \(current)입니다. 바뀐 것은 없습니다."
+                : "The store is already at format \(current); nothing was changed."
+        }
+        return ko
+            ? "저장소를 형식 \(found)에서 형식 \(current)(으)로 올렸습니다."
+            : "Upgraded the store from format \(found) to format \(current)."
+    }
+
     func accountDetails(_ account: AccountDetails) -> [String] {
         let rows: [(english: String, korean: String, value: String)] = [
             ("Email", "이메일", account.profile.email), ("Nickname", "닉네임", account.profile.nickname),
-            ("Id", "ID", "\(account.profile.id)"), ("Created", "가입일", account.profile.createdAt.iso8601),
+            ("Id", "ID", "\(account.profile.id)"), ("Number", "번호", String(account.profile.number)),
+            ("Created", "가입일", account.profile.createdAt.iso8601),
             ("Password changed", "비밀번호 변경일", account.passwordChangedAt.iso8601),
             ("Password scheme", "비밀번호 방식", account.passwordScheme),
             ("Failed logins", "로그인 실패", String(account.failedLoginCount)),

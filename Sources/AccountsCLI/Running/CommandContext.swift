@@ -103,12 +103,15 @@ struct CommandContext {
 
     /// Opens the configured store and runs `body` with it, closing it afterwards. Only a command
     /// that writes new accounts (sign-up, import, the app) passes `creating: true`; every other
-    /// command reports a missing store as `store_not_found` and creates nothing.
-    private func withStore<T>(creating: Bool = false, _ body: (any UserRepository) async throws -> T) async throws
-        -> T
-    {
+    /// command reports a missing store as `store_not_found` and creates nothing. A command that
+    /// only reads passes `reading: true`: it never upgrades a store of an older format (it is
+    /// refused with `store_upgrade_needed`, unchanged); any other command upgrades it.
+    func withStore<T>(
+        creating: Bool = false, reading: Bool = false, _ body: (any UserRepository) async throws -> T
+    ) async throws -> T {
         var configuration = settings.backend
         configuration.createIfMissing = creating
+        configuration.upgradesFormat = !reading
         if creating && settings.storePathIsDefault {
             try Folders.create(StorePath.directory(of: configuration.location))
         }
@@ -130,11 +133,11 @@ struct CommandContext {
     }
 
     /// Opens the configured store and runs `body` with the operator's service over it, closing
-    /// it afterwards (`creating` as for `withStore`).
+    /// it afterwards (`creating` and `reading` as for `withStore`).
     func withAdministration<T>(
-        creating: Bool = false, _ body: (AccountAdministration) async throws -> T
+        creating: Bool = false, reading: Bool = false, _ body: (AccountAdministration) async throws -> T
     ) async throws -> T {
-        try await withStore(creating: creating) { repository in
+        try await withStore(creating: creating, reading: reading) { repository in
             try await body(AccountAdministration(repository: repository))
         }
     }
@@ -235,6 +238,7 @@ struct CommandContext {
     static func json(_ profile: AccountProfile) -> JSONValue {
         .object([
             ("id", .string(profile.id.rawValue)),
+            ("number", .int(Int64(profile.number))),
             ("email", .string(profile.email)),
             ("nickname", .string(profile.nickname)),
             ("created_at_ms", .int(profile.createdAt.millisecondsSince1970)),

@@ -35,7 +35,8 @@ enum ExitStatus {
         case .emailTaken: emailTaken
         case .invalidCredentials, .wrongPassword, .tooManyAttempts: invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
-        case .storeCorrupted, .storeVersionUnsupported, .storeKindMismatch, .storeBusy, .storeIO, .storeNotEmpty,
+        case .storeCorrupted, .storeVersionUnsupported, .storeUpgradeNeeded, .storeKindMismatch, .storeBusy, .storeIO,
+            .storeNotEmpty,
             .storeNotFound:
             storeError
         case .configInvalid, .unknownBackend: configError

@@ -49,9 +49,17 @@ public struct JournalBackendDescriptor: BackendDescriptor {
                 header: JournalHeader(
                     format: JournalHeader.formatName, formatVersion: formatVersion, storeID: StoreInfo.randomStoreID()))
         }
-        let file = try JournalFile(
-            path: path, flushesEveryAppend: try configuration.value(of: Self.sync) == .full,
-            recognizer: configuration.recognizer)
+        let flushes = try configuration.value(of: Self.sync) == .full
+        var file = try JournalFile(path: path, flushesEveryAppend: flushes, recognizer: configuration.recognizer)
+        // An older journal is upgraded by a program that may write, and refused, unchanged, by
+        // one that only reads; the upgraded journal is a new file, opened anew.
+        while file.header.formatVersion < formatVersion {
+            guard configuration.upgradesFormat else {
+                throw AccountError.storeUpgradeNeeded(found: file.header.formatVersion, current: formatVersion)
+            }
+            try JournalUpgrade.upgrade(file)
+            file = try JournalFile(path: path, flushesEveryAppend: flushes, recognizer: configuration.recognizer)
+        }
         let repository = JournalRepository(file: file)
         _ = try await repository.storeInfo()
         return repository

@@ -12,7 +12,9 @@ struct JournalEntry: Codable, Sendable {
 /// The first line: what the file is.
 struct JournalHeader: Codable, Sendable {
     static let formatName = "accountstore-journal"
-    static let formatVersion = 1
+    /// 2 numbers the users (`UserRecord.number` in every user put); a journal of version 1
+    /// is upgraded when a program that may write opens it (`JournalUpgrade`).
+    static let formatVersion = 2
 
     var format: String
     var formatVersion: Int

@@ -9,6 +9,8 @@ import AccountCore
 /// write), so several processes, and several repositories in one process, share it safely.
 final class JournalFile: Sendable {
     let path: String
+    /// The header read when the file was opened.
+    let header: JournalHeader
     private let descriptor: Int32
     private let flushesEveryAppend: Bool
 
@@ -18,10 +20,16 @@ final class JournalFile: Sendable {
     init(path: String, flushesEveryAppend: Bool, recognizer: StoreRecognizer) throws(AccountError) {
         self.path = path
         self.flushesEveryAppend = flushesEveryAppend
-        descriptor = open(path, O_RDWR | O_CLOEXEC)
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.failure("open", path) }
-        // `deinit` closes the descriptor if the header is refused.
-        let header = try readHeader(recognizer: recognizer)
+        self.descriptor = descriptor
+        do throws(AccountError) {
+            header = try Self.readHeader(descriptor, path: path, recognizer: recognizer)
+        } catch {
+            // `deinit` does not run for an instance whose properties were not all set.
+            close(descriptor)
+            throw error
+        }
         guard header.formatVersion <= JournalHeader.formatVersion else {
             throw .storeVersionUnsupported(found: header.formatVersion, supported: JournalHeader.formatVersion)
         }
@@ -46,6 +54,34 @@ final class JournalFile: Sendable {
         try syncFolder(of: path)
     }
 
+    /// Whether the path still names the file this descriptor has open: an upgrade by another
+    /// process replaces the journal, and the old file must then not be written.
+    var isStillAtPath: Bool {
+        var opened = stat()
+        var named = stat()
+        guard fstat(descriptor, &opened) == 0, stat(path, &named) == 0 else { return false }
+        return opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
+    }
+
+    /// Replaces the journal at `path` with one holding `lines`, in one rename: written and
+    /// flushed under a private name first, so a crash leaves the old journal or the new one.
+    static func replace(at path: String, with lines: [[UInt8]]) throws(AccountError) {
+        let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("create", temporary) }
+        defer { close(fd) }
+        let bytes: [UInt8] = lines.flatMap { line in line + [UInt8(0x0A)] }
+        guard writeAll(fd, bytes, at: 0), fsync(fd) == 0 else {
+            unlink(temporary)
+            throw failure("write", temporary)
+        }
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw failure("rename", path)
+        }
+        try syncFolder(of: path)
+    }
+
     /// Runs `body` holding the file's lock.
     func withLock<T>(exclusive: Bool, _ body: () throws(AccountError) -> T) throws(AccountError) -> T {
         while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
@@ -57,8 +93,12 @@ final class JournalFile: Sendable {
 
     /// The bytes from `offset` to the end of the file.
     func bytes(from offset: Int) throws(AccountError) -> [UInt8] {
+        try Self.bytes(descriptor, path: path, from: offset)
+    }
+
+    private static func bytes(_ descriptor: Int32, path: String, from offset: Int) throws(AccountError) -> [UInt8] {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw Self.failure("stat", path) }
+        guard fstat(descriptor, &info) == 0 else { throw failure("stat", path) }
         let count = Int(info.st_size) - offset
         guard count > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: count)
@@ -68,7 +108,7 @@ final class JournalFile: Sendable {
                 pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done))
             }
             if read < 0 && errno == EINTR { continue }
-            guard read > 0 else { throw Self.failure("read", path) }
+            guard read > 0 else { throw failure("read", path) }
             done += read
         }
         return buffer
@@ -87,8 +127,10 @@ final class JournalFile: Sendable {
         guard !flushesEveryAppend || fdatasync(descriptor) == 0 else { throw Self.failure("flush", path) }
     }
 
-    private func readHeader(recognizer: StoreRecognizer) throws(AccountError) -> JournalHeader {
-        let start = try bytes(from: 0).prefix(4096)
+    private static func readHeader(
+        _ descriptor: Int32, path: String, recognizer: StoreRecognizer
+    ) throws(AccountError) -> JournalHeader {
+        let start = try bytes(descriptor, path: path, from: 0).prefix(4096)
         if start.isEmpty { throw .storeCorrupted(detail: "\(path) is empty (0 bytes)") }
         guard JournalBackendDescriptor.isJournal(Array(start.prefix(64))) else {
             if let found = recognizer.describe(fileHeader: Array(start.prefix(64))) {

@@ -41,6 +41,7 @@ public final class JournalRepository: UserRepository {
                     }
                     cache.info = StoreInfo(
                         formatName: header.format, formatVersion: header.formatVersion, storeID: header.storeID)
+                    cache.state.requiresNumbers = header.formatVersion >= 2
                 } else {
                     guard let entry = JournalCodec.decodeEntry(line) else {
                         throw .storeCorrupted(
@@ -104,12 +105,16 @@ public final class JournalRepository: UserRepository {
         return info
     }
 
-    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws {
+    @discardableResult
+
+    public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
         try write { (state) throws(AccountError) in
             guard state.user(email: user.email) == nil else { throw .emailTaken }
             guard state.user(id: user.id) == nil else { throw .userIDInUse(user.id) }
+            var numbered = user
+            numbered.number = try state.number(for: user)
             if let initialSession { try Self.refuseStored(initialSession, in: state) }
-            return (JournalEntry(putUsers: [user], putSessions: initialSession.map { [$0] }), ())
+            return (JournalEntry(putUsers: [numbered], putSessions: initialSession.map { [$0] }), numbered.number ?? 0)
         }
     }
 
@@ -131,6 +136,15 @@ public final class JournalRepository: UserRepository {
                 taken.insert(user.email)
                 acceptedIDs.insert(user.id)
                 accepted.append(user)
+            }
+            // Given numbers first, so that the users without one come after all of them.
+            var numbers: Set<Int> = []
+            for given in [true, false] {
+                for index in accepted.indices where (accepted[index].number != nil) == given {
+                    let number = try state.number(for: accepted[index], besides: numbers)
+                    accepted[index].number = number
+                    numbers.insert(number)
+                }
             }
             var theirSessions: [SessionRecord] = []
             var hashes: Set<String> = []
@@ -266,4 +280,11 @@ public final class JournalRepository: UserRepository {
     }
 
     public func close() async throws {}
+
+    /// What the journal holds, replayed from its first byte; the caller holds the file's lock.
+    static func replayed(_ file: JournalFile) throws(AccountError) -> JournalState {
+        var fresh = Cache()
+        try catchUp(&fresh, file)
+        return fresh.state
+    }
 }

@@ -5,6 +5,22 @@ struct JournalState: Sendable {
     private(set) var usersByID: [UserID: UserRecord] = [:]
     private(set) var idsByEmail: [String: UserID] = [:]
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
+    private(set) var idsByNumber: [Int: UserID] = [:]
+    /// The highest user number ever given: entries are never removed, so a withdrawn user's
+    /// number still counts when the journal is replayed.
+    private(set) var lastUserNumber = 0
+    /// Whether every user must have a number (format 2 on); a format-1 journal is replayed
+    /// without, only to be upgraded.
+    var requiresNumbers = true
+
+    /// The number a new user gets: its own when given and free, else one past the highest.
+    /// - Throws: ``AccountError/userNumberInUse(_:)`` for a given number that is taken or not
+    ///   positive.
+    func number(for user: UserRecord, besides batch: Set<Int> = []) throws(AccountError) -> Int {
+        guard let given = user.number else { return max(lastUserNumber, batch.max() ?? 0) + 1 }
+        guard given > 0, idsByNumber[given] == nil, !batch.contains(given) else { throw .userNumberInUse(given) }
+        return given
+    }
 
     /// Applies one entry. Entries were checked before they were written, so a violation here
     /// means the file was changed by someone else.
@@ -14,13 +30,22 @@ struct JournalState: Sendable {
         for id in entry.deleteUsers ?? [] {
             guard let user = usersByID.removeValue(forKey: id) else { throw JournalProblem("deletes a missing user") }
             idsByEmail[user.email] = nil
+            if let number = user.number { idsByNumber[number] = nil }
             for (hash, session) in sessionsByHash where session.userID == id { sessionsByHash[hash] = nil }
         }
         for user in entry.putUsers ?? [] {
             if let old = usersByID[user.id] {
                 guard old.email == user.email else { throw JournalProblem("changes a user's email") }
+                guard old.number == user.number else { throw JournalProblem("changes a user's number") }
             } else {
                 guard idsByEmail[user.email] == nil else { throw JournalProblem("stores a taken email twice") }
+                if let number = user.number {
+                    guard number > 0, idsByNumber[number] == nil else { throw JournalProblem("reuses a user number") }
+                    idsByNumber[number] = user.id
+                    lastUserNumber = max(lastUserNumber, number)
+                } else if requiresNumbers {
+                    throw JournalProblem("stores a user without a number")
+                }
             }
             usersByID[user.id] = user
             idsByEmail[user.email] = user.id

@@ -1,0 +1,36 @@
+import AccountCore
+
+/// Brings a journal of an older format to this one's: format 1 had no user numbers.
+///
+/// The journal is rewritten whole, compacted to one entry, under its exclusive lock, and put in
+/// place by one rename (`JournalFile.replace`): a crash at any point leaves the old journal or
+/// the new one. Every process checks, once it holds the lock, that the path still names the file
+/// it opened; one that opened the old file reopens instead of writing to it.
+enum JournalUpgrade {
+    /// Upgrades the journal `file` has open, unless another process has replaced it meanwhile.
+    static func upgrade(_ file: JournalFile) throws(AccountError) {
+        try file.withLock(exclusive: true) { () throws(AccountError) in
+            guard file.isStillAtPath else { return }
+            let state = try JournalRepository.replayed(file)
+            // Numbered in creation order, ties by id: the order every backend's upgrade uses.
+            let users = state.usersByID.values.sorted {
+                ($0.createdAt, $0.id.rawValue) < ($1.createdAt, $1.id.rawValue)
+            }
+            let numbered = users.enumerated().map { index, user in
+                var user = user
+                user.number = index + 1
+                return user
+            }
+            let sessions = state.sessionsByHash.values.sorted { $0.tokenHash < $1.tokenHash }
+            var header = file.header
+            header.formatVersion = JournalHeader.formatVersion
+            var lines = [JournalCodec.encode(header)]
+            if !numbered.isEmpty {
+                lines.append(
+                    JournalCodec.encode(
+                        JournalEntry(putUsers: numbered, putSessions: sessions.isEmpty ? nil : sessions)))
+            }
+            try JournalFile.replace(at: file.path, with: lines)
+        }
+    }
+}
