@@ -49,6 +49,25 @@ enum NumberChecks {
             try context.expect(next == 21, "the next user got \(next), expected 21")
             try await store.close()
         },
+        ConformanceCheck("the highest number given is raised, never lowered, and kept across a reopen") { context in
+            let store = try await context.open()
+            try context.expect(try await store.lastUserNumber() == 0, "a new store's highest number is not 0")
+            for n in 1...2 { try await store.createUser(Fixtures.user(n), initialSession: nil) }
+            try context.expect(try await store.lastUserNumber() == 2, "after two sign-ups the highest number is not 2")
+            try await store.raiseLastUserNumber(to: 10)
+            try await store.raiseLastUserNumber(to: 5)
+            try context.expect(try await store.lastUserNumber() == 10, "raising to 10, then to 5, did not leave 10")
+            let next = try await store.createUser(Fixtures.user(3), initialSession: nil)
+            try context.expect(next == 11, "after raising to 10 the next user got \(next), expected 11")
+            try context.expect(try await store.deleteUser(id: Fixtures.id(3)), "user 3 was not deleted")
+            try context.expect(try await store.lastUserNumber() == 11, "a withdrawal lowered the highest number")
+            try await store.close()
+            guard context.subject.backend.capabilities.contains(.survivesReopen) else { return }
+            let reopened = try await context.open()
+            try context.expect(
+                try await reopened.lastUserNumber() == 11, "after reopening the highest number is not 11")
+            try await reopened.close()
+        },
         ConformanceCheck("a taken, repeated or non-positive number is refused and stores nothing") { context in
             let store = try await context.open()
             try await store.createUser(Fixtures.user(1), initialSession: nil)

@@ -3,41 +3,51 @@ import JSONSupport
 
 /// The export format: versioned JSON Lines.
 ///
-/// 1. a header `{"format":"accountstore-export","version":1,"source_backend":…,"store_id":…,
-///    "users":N,"with_sessions":…,"exported_at_ms":…}`;
+/// 1. a header `{"format":"accountstore-export","version":2,"source_backend":…,"store_id":…,
+///    "users":N,"with_sessions":…,"exported_at_ms":…,"last_user_number":…}` (the highest user
+///    number the store ever gave, so that an import never gives one of a withdrawn user again);
 /// 2. one `{"type":"user",…}` line per user in ascending email order, each followed by its
 ///    `{"type":"session",…}` lines when sessions are exported;
 /// 3. a trailer `{"type":"end","users":N,"sessions":M,"sha256":…}` whose digest covers every
 ///    byte before it, so a truncated or edited file is refused before anything is written.
+///
+/// Version 2 adds the user's `number` after its `id`, and `last_user_number`; a version-1 file
+/// (no numbers) is still read, its users numbered by the store they are imported into.
 ///
 /// Password hashes are exported (the users must log in afterwards); session tokens never are,
 /// only their SHA-256 digests, as stored.
 public enum ExportFormat {
     /// The `format` of the header.
     public static let name = "accountstore-export"
-    /// The version this build writes and reads.
-    public static let version = 1
+    /// The version this build writes; it reads this one and every one before.
+    public static let version = 2
 
-    static func header(sourceBackend: String, storeID: String, users: Int, withSessions: Bool, at time: Timestamp)
-        -> String
-    {
+    static func header(
+        sourceBackend: String, storeID: String, users: Int, withSessions: Bool, at time: Timestamp,
+        lastUserNumber: Int
+    ) -> String {
         JSONValue.object([
             ("format", .string(name)), ("version", .int(Int64(version))), ("source_backend", .string(sourceBackend)),
             ("store_id", .string(storeID)), ("users", .int(Int64(users))), ("with_sessions", .bool(withSessions)),
-            ("exported_at_ms", .int(time.millisecondsSince1970)),
+            ("exported_at_ms", .int(time.millisecondsSince1970)), ("last_user_number", .int(Int64(lastUserNumber))),
         ]).serialized()
     }
 
-    /// The canonical line of a user (also what store digests hash).
-    public static func line(_ user: UserRecord) -> String {
-        JSONValue.object([
-            ("type", .string("user")), ("id", .string(user.id.rawValue)), ("email", .string(user.email)),
-            ("nickname", .string(user.nickname)), ("password_hash", .string(user.passwordHash)),
-            ("created_at_ms", .int(user.createdAt.millisecondsSince1970)),
-            ("password_changed_at_ms", .int(user.passwordChangedAt.millisecondsSince1970)),
-            ("failed_login_count", .int(Int64(user.failedLoginCount))),
-            ("last_failed_login_at_ms", user.lastFailedLoginAt.map { .int($0.millisecondsSince1970) } ?? .null),
-        ]).serialized()
+    /// The canonical line of a user (also what store digests hash), as `version` writes it:
+    /// version 1 had no `number`.
+    public static func line(_ user: UserRecord, version: Int = version) -> String {
+        let number: [(String, JSONValue)] =
+            version >= 2 ? [("number", user.number.map { .int(Int64($0)) } ?? .null)] : []
+        return JSONValue.object(
+            [("type", .string("user")), ("id", .string(user.id.rawValue))] + number + [
+                ("email", .string(user.email)),
+                ("nickname", .string(user.nickname)), ("password_hash", .string(user.passwordHash)),
+                ("created_at_ms", .int(user.createdAt.millisecondsSince1970)),
+                ("password_changed_at_ms", .int(user.passwordChangedAt.millisecondsSince1970)),
+                ("failed_login_count", .int(Int64(user.failedLoginCount))),
+                ("last_failed_login_at_ms", user.lastFailedLoginAt.map { .int($0.millisecondsSince1970) } ?? .null),
+            ]
+        ).serialized()
     }
 
     /// The canonical line of a session.

@@ -21,6 +21,7 @@ public enum StoreExporter {
     ) async throws -> TransferSummary {
         let expected = try await store.userCount()
         let info = try await store.storeInfo()
+        let lastUserNumber = try await store.lastUserNumber()
         var file = SHA256Stream()
         func emit(_ line: String) throws {
             try write(line)
@@ -30,7 +31,7 @@ public enum StoreExporter {
         try emit(
             ExportFormat.header(
                 sourceBackend: sourceBackend, storeID: info.storeID, users: expected, withSessions: withSessions,
-                at: now))
+                at: now, lastUserNumber: lastUserNumber))
         let summary = try await walk(store, withSessions: withSessions, progress: progress) { line in try emit(line) }
         guard summary.users == expected else {
             throw AccountError.storeBusy(

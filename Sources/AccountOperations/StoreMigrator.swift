@@ -1,7 +1,8 @@
 public import AccountCore
 
-/// Copies every user and session from one store into an empty one, then proves the copy:
-/// equal counts and equal digests of the sorted records on both sides.
+/// Copies every user and session from one store into an empty one, numbers and the highest
+/// number ever given included, then proves the copy: equal counts, equal digests of the sorted
+/// records on both sides, and the same highest number.
 public enum StoreMigrator {
     /// Migrates `source` into `target`.
     /// - Throws: `storeNotEmpty` when the target holds users; `storeIO` when verification fails.
@@ -20,7 +21,19 @@ public enum StoreMigrator {
             var sessions: [SessionRecord] = []
             for user in page { sessions += try await source.sessions(userID: user.id) }
             // A page lands whole in the target, users with their sessions, or not at all.
-            let skipped = try await target.createUsers(page, sessions: sessions)
+            let skipped: [String]
+            do {
+                skipped = try await target.createUsers(page, sessions: sessions)
+            } catch let error as AccountError {
+                // A user that appeared in the target meanwhile may hold a number of this page:
+                // the page is refused whole, and the error says what happened, not the clash.
+                let present = try await target.userCount()
+                guard present > done else { throw error }
+                throw AccountError.storeNotEmpty(
+                    detail:
+                        "\(EnglishPlural.count(present - done, "user")) appeared in the target during the migration, which had copied \(EnglishPlural.count(done, "user")) into it by then (this page of \(page.count) was not written)"
+                )
+            }
             guard skipped.isEmpty else {
                 // The page's other users were stored, and the pages before it: say so, since
                 // the message must not read as though nothing was written.
@@ -32,6 +45,16 @@ public enum StoreMigrator {
             }
             done += page.count
             progress(done)
+        }
+        // The source's highest number may be a withdrawn user's: the target must not give it.
+        let sourceLast = try await source.lastUserNumber()
+        try await target.raiseLastUserNumber(to: sourceLast)
+        let targetLast = try await target.lastUserNumber()
+        guard targetLast == sourceLast else {
+            throw AccountError.storeIO(
+                detail:
+                    "verification failed: the source's highest user number is \(sourceLast), the target's \(targetLast); did the source change during the migration?"
+            )
         }
         let from = try await StoreExporter.digest(source)
         let to = try await StoreExporter.digest(target)

@@ -163,6 +163,14 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func lastUserNumber() async throws -> Int {
+        try await read { $0.lastUserNumber }
+    }
+
+    public func raiseLastUserNumber(to number: Int) async throws {
+        try await write { document in ((), document.raiseLastUserNumber(to: number)) }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await read { $0.usersByEmail[email] }
     }

@@ -86,6 +86,13 @@ struct JSONStoreDocument: Sendable {
         return given
     }
 
+    /// Raises the highest number given to `number`; returns whether it was lower.
+    mutating func raiseLastUserNumber(to number: Int) -> Bool {
+        guard number > lastUserNumber else { return false }
+        lastUserNumber = number
+        return true
+    }
+
     /// A format-1 document upgraded to this build's format: its users numbered in creation
     /// order (ties by id), every record encoded anew.
     func numberingUsers() -> JSONStoreDocument {

@@ -7,7 +7,7 @@ public struct UserRecordFields: Decodable, Sendable {
     public let record: UserRecord
 
     enum Keys: String, CodingKey {
-        case id, email, nickname
+        case id, number, email, nickname
         case passwordHash = "password_hash"
         case createdAt = "created_at_ms"
         case passwordChangedAt = "password_changed_at_ms"
@@ -27,7 +27,8 @@ public struct UserRecordFields: Decodable, Sendable {
             failedLoginCount: try c.decode(Int.self, forKey: .failedLoginCount),
             lastFailedLoginAt: try c.decodeIfPresent(Int64.self, forKey: .lastFailedLoginAt).map {
                 Timestamp(millisecondsSince1970: $0)
-            })
+            },
+            number: try c.decodeIfPresent(Int.self, forKey: .number))
     }
 }
 

@@ -187,6 +187,18 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
+    public func lastUserNumber() async throws -> Int {
+        try await read { (txn, layout, _) throws(AccountError) -> Int in try Self.lastUserNumber(txn, layout) }
+    }
+
+    public func raiseLastUserNumber(to number: Int) async throws {
+        try await write { (txn, layout, _) throws(AccountError) in
+            if number > (try Self.lastUserNumber(txn, layout)) {
+                try txn.put(layout.meta, LMDBLayout.lastUserNumberKey, Array(String(number).utf8))
+            }
+        }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await read { (txn, layout, path) throws(AccountError) -> UserRecord? in
             // In place: the email's bytes, the id and the record are read from LMDB's memory;

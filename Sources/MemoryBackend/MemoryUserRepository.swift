@@ -181,6 +181,14 @@ public final class MemoryUserRepository: UserRepository {
         }
     }
 
+    public func lastUserNumber() async throws -> Int {
+        state.withLock { $0.lastNumber }
+    }
+
+    public func raiseLastUserNumber(to number: Int) async throws {
+        state.withLock { $0.lastNumber = max($0.lastNumber, number) }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         state.withLock { state in state.idsByEmail[email].flatMap { state.usersByID[$0] } }
     }

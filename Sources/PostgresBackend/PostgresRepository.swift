@@ -186,6 +186,22 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
+    public func lastUserNumber() async throws -> Int {
+        try await withConnection { [schema] connection in
+            guard let row = try await connection.rows("SELECT last FROM \(unescaped: schema.userNumbers)").first else {
+                throw AccountError.storeCorrupted(detail: "user_numbers has no row")
+            }
+            return Int(try row.decode(Int64.self))
+        }
+    }
+
+    public func raiseLastUserNumber(to number: Int) async throws {
+        try await withConnection { [schema] connection in
+            try await connection.run(
+                "UPDATE \(unescaped: schema.userNumbers) SET last = greatest(last, \(Int64(number)))")
+        }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await withConnection { [schema] connection in
             try await connection.rows(

@@ -238,6 +238,24 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
+    public func lastUserNumber() async throws -> Int {
+        try read { connection throws(AccountError) -> Int in try Self.lastNumber(on: connection) }
+    }
+
+    public func raiseLastUserNumber(to number: Int) async throws {
+        try await write { connection throws(AccountError) in
+            _ = try connection.run(Self.raiseLastNumber, [.integer(Int64(number))])
+        }
+    }
+
+    private static func lastNumber(on connection: SQLiteConnection) throws(AccountError) -> Int {
+        let last = try connection.firstRow("SELECT last FROM user_numbers") { row throws(AccountError) in
+            try row.integer(0)
+        }
+        guard let last else { throw .storeCorrupted(detail: "\(connection.path): user_numbers has no row") }
+        return Int(last)
+    }
+
     public func createUsers(_ users: [UserRecord], sessions: [SessionRecord]) async throws -> [String] {
         try await write { connection throws(AccountError) -> [String] in
             var stored: Set<UserID> = []

@@ -29,6 +29,16 @@ package struct ObservedRepository: UserRepository {
         return try await inner.createUsers(users, sessions: sessions)
     }
 
+    package func lastUserNumber() async throws -> Int {
+        try await observe("lastUserNumber")
+        return try await inner.lastUserNumber()
+    }
+
+    package func raiseLastUserNumber(to number: Int) async throws {
+        try await observe("raiseLastUserNumber")
+        try await inner.raiseLastUserNumber(to: number)
+    }
+
     package func user(email: String) async throws -> UserRecord? {
         try await observe("user(email:)")
         return try await inner.user(email: email)

@@ -181,10 +181,11 @@ struct OperatorOutputTests {
         let cli = try await Self.withOneUser("korean-transfer")
         let show = try await cli.run(["users", "show", "leesoon7@example.com", "--lang", "ko"])
         let rows = show.stdout.split(separator: "\n").map(String.init)
-        try #require(rows.count == 8, "\(show.stdout)")
+        try #require(rows.count == 9, "\(show.stdout)")
         #expect(rows.first == "이메일:           leesoon7@example.com", "\(show.stdout)")
-        #expect(rows[4].wholeMatch(of: #/비밀번호 변경일:  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#) != nil, "\(rows)")
-        #expect(rows[5] == "비밀번호 방식:    argon2id", "\(rows)")
+        #expect(rows[3] == "번호:             1", "\(rows)")
+        #expect(rows[5].wholeMatch(of: #/비밀번호 변경일:  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#) != nil, "\(rows)")
+        #expect(rows[6] == "비밀번호 방식:    argon2id", "\(rows)")
         #expect(rows.last == "세션:             1", "\(show.stdout)")
         // Every value starts at column 19 as in English, a Hangul syllable taking two columns.
         for row in rows {

@@ -73,11 +73,22 @@ struct TransferTests {
             email: "leesoon7@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",
             nickname: "이순신")
         try await ReferenceData.populate(source)
+        // The user with the highest number withdraws: the target must never give that number.
+        let leaver = try await service(source).signUp(
+            email: "leaver@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",
+            nickname: "떠나는 사람")
+        try await service(source).withdraw(token: leaver.token, password: "Tangerine-Kayak-42")
         let target = try await open(to, folder, "target-" + to.defaultStoreName)
         let summary = try await StoreMigrator.migrate(from: source, to: target)
         #expect(summary.users == ReferenceData.users.count + 1)
         #expect(summary.sessions == ReferenceData.sessions.count + 1)
+        // The digests cover every user's number.
         #expect(try await StoreExporter.digest(target) == StoreExporter.digest(source))
+        #expect(try await target.lastUserNumber() == leaver.profile.number)
+        let next = try await service(target).signUp(
+            email: "newcomer@example.com", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42",
+            nickname: "새사람")
+        #expect(next.profile.number == leaver.profile.number + 1, "the withdrawn user's number was given again")
         let login = try await service(target).login(
             email: "leesoon7@example.com", password: "Tangerine-Kayak-42", remember: false)
         #expect(login.profile.id == signedIn.profile.id)
@@ -94,9 +105,11 @@ struct TransferTests {
         let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
         try await ReferenceData.populate(source)
         let inner = try await open(Backends.lmdb, scratch.path, "target.lmdb")
+        // Numbered past the source's users, as by an import: only its email clashes.
         let intruder = UserRecord(
             id: UserID(rawValue: String(repeating: "e", count: 32)), email: ReferenceData.users[1].email,
-            nickname: "intruder", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 9))
+            nickname: "intruder", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 9),
+            number: 1_000)
         let intruded = Mutex(false)
         // Between the empty-target check and the first page's write, as another writer would.
         let target = ObservedRepository(inner) { call in
@@ -121,6 +134,41 @@ struct TransferTests {
         try await inner.close()
     }
 
+    @Test(
+        "a user another process signs up in the target mid-migration takes a number of the page: the page is refused whole, and the error says so"
+    )
+    func intrudedMigrationNumber() async throws {
+        let scratch = try ScratchFolder("migrate-intruded-number")
+        let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
+        try await ReferenceData.populate(source)
+        let inner = try await open(Backends.json, scratch.path, "target.json")
+        let intruder = UserRecord(
+            id: UserID(rawValue: String(repeating: "e", count: 32)), email: "intruder@example.com",
+            nickname: "intruder", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 9))
+        let intruded = Mutex(false)
+        let target = ObservedRepository(inner) { call in
+            guard call == "createUsers",
+                intruded.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else {
+                return
+            }
+            try await inner.createUser(intruder, initialSession: nil)
+        }
+        let error = await accountError { _ = try await StoreMigrator.migrate(from: source, to: target) }
+        #expect(error?.code == "store_not_empty")
+        #expect(
+            error?.message(.english).contains(
+                "1 user appeared in the target during the migration, which had copied 0 users into it by then (this page of \(ReferenceData.users.count) was not written)"
+            ) == true, "\(error?.message(.english) ?? "")")
+        #expect(try await inner.userCount() == 1, "only the intruder")
+        #expect(try await inner.user(email: intruder.email)?.number == 1)
+        try await source.close()
+        try await inner.close()
+    }
+
     @Test("export then import round-trips every byte between backends", arguments: pairs)
     func exportImport(_ from: any BackendDescriptor, _ to: any BackendDescriptor) async throws {
         let scratch = try ScratchFolder("export-\(from.name)-\(to.name)")
@@ -135,13 +183,17 @@ struct TransferTests {
         #expect(refusal?.code == "invalid_export" && refusal?.message(.english).contains("nothing was written") == true)
         let validated = try StoreImporter.validate(file, skippingInvalid: true)
         let kept = ReferenceData.storable
-        #expect(validated.refused.map(\.user) == ReferenceData.users.filter { !$0.brokenRules.isEmpty })
+        #expect(validated.refused.map(\.user.unnumbered) == ReferenceData.users.filter { !$0.brokenRules.isEmpty })
         #expect(kept.count >= 2 && validated.refused.count >= 2, "both kinds are in the data set")
         let report = try await StoreImporter.importFile(validated, into: target, merge: false)
         let keptIDs = Set(kept.map(\.id))
         #expect(report.imported == kept.count)
         #expect(report.sessions == ReferenceData.sessions.filter { keptIDs.contains($0.userID) }.count)
         try await ReferenceData.verify(target, holding: kept)
+        for user in kept {
+            #expect(try await target.user(id: user.id)?.number == source.user(id: user.id)?.number, "a number changed")
+        }
+        #expect(try await target.lastUserNumber() == source.lastUserNumber())
         try await source.close()
         try await target.close()
     }
@@ -320,7 +372,12 @@ struct TransferTests {
         let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: true)
         #expect(report.conflicts == [resident.email])
         #expect(report.imported == users.count - 1)
-        #expect(try await target.user(email: resident.email) == resident, "the resident was not overwritten")
+        #expect(
+            try await target.user(email: resident.email)?.unnumbered == resident, "the resident was not overwritten")
+        #expect(try await target.user(email: resident.email)?.number == 1)
+        // The resident holds number 1, the target's highest: the others' numbers were free.
+        #expect(report.renumbered == 0)
+        #expect(try await target.user(email: users[1].email)?.number == 2)
         try await target.close()
     }
 }

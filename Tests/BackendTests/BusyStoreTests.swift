@@ -37,7 +37,7 @@ struct BusyStoreTests {
         holder.release()
         #expect(try await store.userCount() == 0, "the refused write left nothing")
         try await store.createUser(user, initialSession: nil)
-        #expect(try await store.user(email: user.email) == user)
+        #expect(try await store.user(email: user.email)?.unnumbered == user)
         try await store.close()
     }
 

@@ -81,6 +81,15 @@ public protocol UserRepository: Sendable {
     /// The number of users.
     func userCount() async throws -> Int
 
+    /// The highest user number ever given (0 before the first): the next user without a
+    /// number of its own gets one more. A withdrawal does not lower it.
+    func lastUserNumber() async throws -> Int
+
+    /// Raises the highest user number ever given to `number` when it is lower, so that no
+    /// number up to it is given (a migration carries its source's, whose highest users may
+    /// have withdrawn); a lower or equal `number` changes nothing.
+    func raiseLastUserNumber(to number: Int) async throws
+
     /// Up to `limit` users in ascending email order, starting after `email` (exclusive).
     func users(after email: String?, limit: Int) async throws -> [UserRecord]
 

@@ -29,6 +29,10 @@ public struct ExportHeader: Sendable {
     public let users: Int
     /// Whether sessions were exported.
     public let withSessions: Bool
+    /// The file's version (1 had no user numbers).
+    public let version: Int
+    /// The highest user number the source ever gave (from version 2 on).
+    public let lastUserNumber: Int?
 }
 
 /// Reads an export file line by line, checking everything: the header, every record's fields
@@ -50,7 +54,9 @@ public final class ExportFileReader {
     /// Whether a user that breaks a rule is handed back as `.refused` instead of ending the read.
     private let skippingInvalid: Bool
     /// The header, read on open.
-    public private(set) var header = ExportHeader(sourceBackend: "", users: 0, withSessions: false)
+    public private(set) var header = ExportHeader(
+        sourceBackend: "", users: 0, withSessions: false, version: ExportFormat.version, lastUserNumber: nil)
+    private var seenNumbers = Set<Int>()
 
     /// Opens `path` and reads its header.
     /// - Parameters:
@@ -92,7 +98,17 @@ public final class ExportFileReader {
         switch type {
         case "user":
             let user = try decode(UserRecordFields.self, line).record
-            try requireCanonical(ExportFormat.line(user), line)
+            try requireCanonical(ExportFormat.line(user, version: header.version), line)
+            if header.version >= 2 {
+                guard let number = user.number, number > 0, number <= header.lastUserNumber ?? 0 else {
+                    throw failure(
+                        "the user number is missing, not positive, or above last_user_number",
+                        "사용자 번호가 없거나, 양수가 아니거나, last_user_number보다 큽니다")
+                }
+                guard seenNumbers.insert(number).inserted else {
+                    throw failure("the user number \(number) appears twice", "사용자 번호 \(number)가 두 번 나옵니다")
+                }
+            }
             if let lastEmail, user.email <= lastEmail {
                 throw failure("users are not in ascending email order", "사용자가 이메일 오름차순이 아닙니다")
             }
@@ -184,7 +200,13 @@ public final class ExportFileReader {
                 "export version \(probe.version) is newer than this build reads (\(ExportFormat.version))",
                 "내보내기 버전 \(probe.version)은 이 빌드가 읽는 버전(\(ExportFormat.version))보다 새롭습니다")
         }
-        return ExportHeader(sourceBackend: probe.sourceBackend, users: probe.users, withSessions: probe.withSessions)
+        guard probe.version < 2 || (probe.lastUserNumber ?? -1) >= 0 else {
+            throw failure(
+                "the header's last_user_number is missing or negative", "머리 줄의 last_user_number가 없거나 음수입니다")
+        }
+        return ExportHeader(
+            sourceBackend: probe.sourceBackend, users: probe.users, withSessions: probe.withSessions,
+            version: probe.version, lastUserNumber: probe.version >= 2 ? probe.lastUserNumber : nil)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ line: String) throws(AccountError) -> T {
@@ -243,10 +265,12 @@ private struct HeaderLine: Decodable {
     let sourceBackend: String
     let users: Int
     let withSessions: Bool
+    let lastUserNumber: Int?
     enum CodingKeys: String, CodingKey {
         case format, version, users
         case sourceBackend = "source_backend"
         case withSessions = "with_sessions"
+        case lastUserNumber = "last_user_number"
     }
 }
 

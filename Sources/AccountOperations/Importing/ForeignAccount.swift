@@ -24,13 +24,20 @@ public struct ForeignAccount: Sendable {
     public var password: Password
     /// When the source says the account was made, if it says.
     public var createdAt: Timestamp?
+    /// The source's positive integer id (Strapi's and Django's), kept as the user's number when
+    /// the store holds no user of that number and never gave it.
+    public var number: Int?
 
     /// Creates an account read from a source.
-    public init(source: String, email: String, names: [String?], password: Password, createdAt: Timestamp?) {
+    public init(
+        source: String, email: String, names: [String?], password: Password, createdAt: Timestamp?,
+        number: Int? = nil
+    ) {
         self.source = source
         self.email = email
         self.names = names
         self.password = password
         self.createdAt = createdAt
+        self.number = number
     }
 }

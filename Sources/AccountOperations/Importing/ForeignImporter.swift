@@ -22,7 +22,8 @@ public struct ImportPlan: Sendable {
 /// - the password hash is kept as the source's scheme wrote it (a scheme here must verify it),
 ///   and becomes Argon2id at the user's first login;
 /// - the creation time is the source's, or the time of the import when the source keeps none;
-/// - the id is new.
+/// - the id is new; the number is the source's integer id where it has one (Strapi, Django)
+///   and the store has not given it, else the store's next.
 public enum ForeignImporter {
     /// Maps and checks every account.
     public static func plan(
@@ -45,7 +46,7 @@ public enum ForeignImporter {
             }
             let user = UserRecord(
                 id: .random(using: random), email: email, nickname: nickname, passwordHash: hash,
-                createdAt: account.createdAt ?? now)
+                createdAt: account.createdAt ?? now, number: account.number.flatMap { $0 > 0 ? $0 : nil })
             reasons = RecordRules.broken(by: user) + reasons
             if let first = seen[email] {
                 reasons.append(.duplicateEmail(of: first))
@@ -70,13 +71,19 @@ public enum ForeignImporter {
     ) async throws -> ImportReport {
         if !merge { try await StoreImporter.requireEmpty(store) }
         var report = ImportReport()
+        let taken = try await StoreImporter.takenNumbers(in: store)
         var start = 0
         var inFlight = 0
         do {
             while start < plan.users.count {
-                let batch = Array(plan.users[start..<min(start + StoreImporter.batchSize, plan.users.count)])
+                let given = Array(plan.users[start..<min(start + StoreImporter.batchSize, plan.users.count)])
+                let batch = StoreImporter.keepingFreeNumbers(given, taken: taken)
                 inFlight = batch.count
                 let skipped = Set(try await store.createUsers(batch, sessions: []))
+                report.renumbered +=
+                    batch.indices.filter {
+                        batch[$0].number != given[$0].number && !skipped.contains(given[$0].email)
+                    }.count
                 report.conflicts += batch.map(\.email).filter(skipped.contains)
                 report.imported += batch.count - skipped.count
                 start += batch.count

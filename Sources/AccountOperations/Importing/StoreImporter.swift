@@ -8,6 +8,9 @@ public struct ImportReport: Sendable {
     public var sessions = 0
     /// Emails already in the store (with `merge`), left as they were.
     public var conflicts: [String] = []
+    /// Users whose number (from the file, or the source's integer id) is held by another user
+    /// of the store: they were stored with the store's next numbers instead.
+    public var renumbered = 0
 }
 
 /// An export file that has been read through and found sound.
@@ -52,6 +55,29 @@ public enum StoreImporter {
         }
     }
 
+    /// The user numbers `store` holds (and every one it ever gave, up to its highest), read
+    /// before an import: a user whose number is among them gets the store's next number
+    /// instead, so that a number an app may still keep for someone is never handed to another.
+    static func takenNumbers(in store: any UserRepository) async throws -> (held: Set<Int>, last: Int) {
+        var held = Set<Int>()
+        for try await page in store.userPages(size: AccountAdministration.pageSize) {
+            for user in page { if let number = user.number { held.insert(number) } }
+        }
+        return (held, try await store.lastUserNumber())
+    }
+
+    /// `users` with every number that `taken` rules out cleared, for the store to number them:
+    /// one held by a user of the store, or any up to the highest it ever gave (it may have been
+    /// a withdrawn user's, and stays retired). Into a new store every number is kept.
+    static func keepingFreeNumbers(_ users: [UserRecord], taken: (held: Set<Int>, last: Int)) -> [UserRecord] {
+        users.map { user in
+            guard let number = user.number, taken.held.contains(number) || number <= taken.last else { return user }
+            var moved = user
+            moved.number = nil
+            return moved
+        }
+    }
+
     /// Throws `storeNotEmpty` when `store` holds users (an import without `merge` needs an
     /// empty store).
     static func requireEmpty(_ store: any UserRepository) async throws {
@@ -80,6 +106,7 @@ public enum StoreImporter {
         let path = file.path
         if !merge { try await requireEmpty(store) }
         var report = ImportReport()
+        let taken = try await takenNumbers(in: store)
         var users: [UserRecord] = []
         var sessions: [SessionRecord] = []
         // Whether a batch was being written when an error came: a store that fails after its
@@ -88,8 +115,13 @@ public enum StoreImporter {
         func flush() async throws {
             // Each batch lands whole, users with their sessions, or not at all.
             writing = true
-            let skipped = Set(try await store.createUsers(users, sessions: sessions))
+            let numbered = keepingFreeNumbers(users, taken: taken)
+            let skipped = Set(try await store.createUsers(numbered, sessions: sessions))
             writing = false
+            report.renumbered +=
+                numbered.indices.filter {
+                    numbered[$0].number != users[$0].number && !skipped.contains(users[$0].email)
+                }.count
             report.conflicts += users.map(\.email).filter(skipped.contains)
             report.imported += users.count - skipped.count
             let storedIDs = Set(users.filter { !skipped.contains($0.email) }.map(\.id))
@@ -123,6 +155,9 @@ public enum StoreImporter {
                 }
             }
             try await flush()
+            // Numbers up to the source's highest stay retired here too: a withdrawn user's is
+            // never given to someone new.
+            if let last = reader.header.lastUserNumber { try await store.raiseLastUserNumber(to: last) }
         } catch var error as AccountError {
             if case .invalidExport = error {
                 // `validate(_:)` accepted the file, so it was changed or replaced since.

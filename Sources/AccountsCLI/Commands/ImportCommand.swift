@@ -132,9 +132,12 @@ struct ImportCommand: AsyncParsableCommand {
         return CommandReply(
             lines: refusedLines + schemeLines
                 + [context.messages.imported(users: report.imported, sessions: report.sessions)]
-                + report.conflicts.map(context.messages.importConflict) + (written.map { [$0] } ?? []),
+                + report.conflicts.map(context.messages.importConflict)
+                + (report.renumbered > 0 ? [context.messages.renumbered(report.renumbered)] : [])
+                + (written.map { [$0] } ?? []),
             fields: [
                 ("imported", .int(Int64(report.imported))), ("sessions", .int(Int64(report.sessions))),
+                ("renumbered", .int(Int64(report.renumbered))),
                 ("conflicts", .array(report.conflicts.map(JSONValue.string))), ("refused", refusedField),
                 ("password_schemes", schemeFields),
             ])

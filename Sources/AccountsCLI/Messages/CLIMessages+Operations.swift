@@ -53,6 +53,13 @@ extension CLIMessages {
             : "Imported \(EnglishPlural.count(users, "user")) and \(EnglishPlural.count(sessions, "session"))."
     }
 
+    /// Users whose number the store had given before: they got its next numbers.
+    func renumbered(_ count: Int) -> String {
+        ko
+            ? "사용자 \(count)명은 번호가 이 저장소에서 이미 쓰였거나 쓰인 적이 있어 새 번호를 받았습니다."
+            : "\(EnglishPlural.count(count, "user")) got new numbers: theirs had been given in this store before."
+    }
+
     func importConflict(_ email: String) -> String {
         ko
             ? "충돌: \(email) 계정이 이미 저장소에 있습니다 (그대로 두었습니다)"

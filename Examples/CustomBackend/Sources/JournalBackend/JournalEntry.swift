@@ -7,6 +7,8 @@ struct JournalEntry: Codable, Sendable {
     var deleteUsers: [UserID]? = nil
     var putUsers: [UserRecord]? = nil
     var putSessions: [SessionRecord]? = nil
+    /// Raises the highest user number given (a migration carries its source's).
+    var lastUserNumber: Int? = nil
 }
 
 /// The first line: what the file is.

@@ -158,6 +158,14 @@ public final class JournalRepository: UserRepository {
         }
     }
 
+    public func lastUserNumber() async throws -> Int {
+        try read { $0.lastUserNumber }
+    }
+
+    public func raiseLastUserNumber(to number: Int) async throws {
+        try write { state in (number > state.lastUserNumber ? JournalEntry(lastUserNumber: number) : nil, ()) }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try read { $0.user(email: email) }
     }

@@ -50,6 +50,7 @@ struct JournalState: Sendable {
             usersByID[user.id] = user
             idsByEmail[user.email] = user.id
         }
+        if let last = entry.lastUserNumber { lastUserNumber = max(lastUserNumber, last) }
         for session in entry.putSessions ?? [] {
             guard usersByID[session.userID] != nil else { throw JournalProblem("has a session without a user") }
             sessionsByHash[session.tokenHash] = session

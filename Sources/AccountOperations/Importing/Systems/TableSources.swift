@@ -15,7 +15,8 @@ public struct StrapiSource: ForeignSource {
                 names: [row.value("username")],
                 password: row.value("password").map(ForeignAccount.Password.hash)
                     ?? .none(.noPassword("it has no local password (a provider sign-in)")),
-                createdAt: row.value("created_at", "createdAt").flatMap(SourceTime.parse))
+                createdAt: row.value("created_at", "createdAt").flatMap(SourceTime.parse),
+                number: row.value("id").flatMap { Int($0) })
         }
     }
 }
@@ -36,7 +37,8 @@ public struct DjangoSource: ForeignSource {
                 names: [row.value("username"), row.value("first_name")],
                 password: password.isEmpty || password.hasPrefix("!")
                     ? .none(.noPassword("Django marks its password unusable")) : .hash(password),
-                createdAt: row.value("date_joined").flatMap(SourceTime.parse))
+                createdAt: row.value("date_joined").flatMap(SourceTime.parse),
+                number: row.value("pk", "id").flatMap { Int($0) })
         }
     }
 }
