@@ -36,6 +36,11 @@
 #   options: --probability P (random faults, default 0.05), --backends "sqlite lmdb json",
 #            --commands "signup login ...", --accounts PATH
 #
+# `upgrade` starts from a store of format 1 (the committed fixture of each backend,
+# Tests/BackendTests/Fixtures) and brings it to this build's format: whatever happens, the store
+# is then the old one (a clean `accounts upgrade` of it gives exactly what an undisturbed upgrade
+# gives) or the whole new one, never a mix; once the command has returned, the new one.
+#
 # `import-large` imports 2,500 users (three of the importer's batches): a failure or a crash may
 # leave whole batches, each user with its session, and the same import with --merge must then
 # add exactly the rest; it is tried at 60 points spread over its calls (--large-points N), not
@@ -66,7 +71,7 @@ durability=full
 variants=all
 large_points=60
 backends="sqlite lmdb json"
-commands="signup login login-failure logout passwd withdraw import import-large migrate doctor-fix"
+commands="signup login login-failure logout passwd withdraw import import-large migrate doctor-fix upgrade"
 accounts=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -200,6 +205,7 @@ run_command() {
     migrate) args=(migrate --to-backend "$backend" --to-store "$home/data/accounts/target-$(store_name "$backend")")
         stdin=() ;;
     doctor-fix) args=(doctor --fix); stdin=() ;;
+    upgrade) args=(upgrade); stdin=() ;;
     esac
     local output status=0 preload="$shim"
     local -a runner=()
@@ -243,7 +249,49 @@ effect_present() {
     import-large) [ "$(snapshot "$home" | wc -l)" -eq "$(($(wc -l <<<"$before") + 2 * large_users))" ] ;;
     migrate) [ "$(plain "$home" users count --store "$home/data/accounts/target-$(store_name "$backend")")" = 2 ] ;;
     doctor-fix) true ;;
+    upgrade) [ "$(snapshot "$home")" = "$before" ] ;;
     esac
+}
+
+# The base of `upgrade`: the committed format-1 store of backend $1 in home $2, configured as
+# the other bases are.
+make_upgrade_base() {
+    local backend=$1 home=$2 name
+    name=$(store_name "$backend")
+    mkdir -p "$home/config/accounts" "$home/data/accounts"
+    printf 'backend: %s\n' "$backend" >"$home/config/accounts/config.yaml"
+    cp "Tests/BackendTests/Fixtures/$backend-v1-$name" "$home/data/accounts/$name"
+    chmod 600 "$home/data/accounts/$name"
+}
+
+# What an upgrade (or anything that may have stopped it) left in home $2: the old store, which
+# a clean upgrade then brings to exactly the expected records ($before), or the new store
+# holding them — sound either way; with $3 = returned, only the new one.
+check_upgrade_left() {
+    local label=$1 home=$2 returned=${3:-} probe doctor after
+    probe=$(plain "$home" users count --json 2>&1 || true)
+    if grep -q '"code":"store_upgrade_needed"' <<<"$probe"; then
+        if [ "$returned" = returned ]; then
+            report "$label" "the upgrade had returned, but the store is still of the old format" "$probe"
+            return
+        fi
+        if ! probe=$(plain "$home" upgrade --json 2>&1); then
+            report "$label" "the old store left behind does not upgrade" "$probe"
+            return
+        fi
+    fi
+    # The store's own check finds no problem (the fixture's records break the sign-up rules on
+    # purpose, which doctor reports apart, as broken records).
+    doctor=$(plain "$home" doctor --json 2>&1 || true)
+    if ! grep -q '"problems":\[\]' <<<"$doctor"; then
+        report "$label" "the store does not pass its check" "$doctor"
+        return
+    fi
+    after=$(snapshot "$home" || true)
+    if [ "$after" != "$before" ]; then
+        report "$label" "the store holds neither the old store nor the whole upgrade: $(
+            diff <(echo "$before") <(echo "$after") | grep '^[<>]' | head -2 | cut -c1-160 | tr '\n' ' ')" ""
+    fi
 }
 
 failures=0
@@ -278,6 +326,10 @@ check_kill() {
 # before the command or the whole of its change (an import: whole batches a re-run completes).
 check_crashed_store() {
     local label=$1 work=$2
+    if [ "$command" = upgrade ]; then
+        check_upgrade_left "$label" "$work"
+        return
+    fi
     local doctor
     doctor=$(plain "$work" doctor --json 2>&1 || true)
     if ! grep -q '"integrity_ok":true' <<<"$doctor"; then
@@ -349,6 +401,10 @@ check_cut() {
     python3 scripts/faults/power_cut.py "$base" "$scratch/changes.record" "$point" "$cut" "$scratch/work" "$variant"
     runs=$((runs + 1))
     local label="power cut after change $point of $changes ($description)"
+    if [ "$command" = upgrade ]; then
+        check_upgrade_left "$label" "$cut" "$([ "$point" = "$changes" ] && echo returned)"
+        return
+    fi
     local doctor
     doctor=$(plain "$cut" doctor --json 2>&1 || true)
     if ! grep -q '"integrity_ok":true' <<<"$doctor"; then
@@ -415,6 +471,10 @@ check_run() {
     if [ "$code" = store_corrupted ]; then
         report "$label" "an injected fault was reported as store_corrupted" "$output"
     fi
+    if [ "$command" = upgrade ]; then
+        check_upgrade_left "$label" "$work" "$([ "$status" = 0 ] && echo returned)"
+        return
+    fi
     if grep -q 'rolled back' <<<"$output" && grep -q 'may or may not have taken effect' <<<"$output"; then
         report "$label" "the message says both that the change was rolled back and that it may have taken effect" "$output"
     fi
@@ -457,7 +517,24 @@ for backend in $backends; do
     make_base "$backend" "$base"
     before=$(snapshot "$base")
     leesoon7_id=$(plain "$base" users show leesoon7@example.com --json | grep -o '"id":"[0-9a-f]*"' | head -1 | cut -d'"' -f4)
+    # `upgrade` has its own base, the old store, and its own expectation: the records an
+    # undisturbed upgrade of it holds.
+    upgrade_base="$scratch/upgrade-base-$backend"
+    rm -rf "$upgrade_base" "$scratch/upgraded"
+    make_upgrade_base "$backend" "$upgrade_base"
+    cp -a "$upgrade_base" "$scratch/upgraded"
+    plain "$scratch/upgraded" upgrade >/dev/null
+    upgraded=$(snapshot "$scratch/upgraded")
+    common_base=$base
+    common_before=$before
     for command in $commands; do
+        if [ "$command" = upgrade ]; then
+            base=$upgrade_base
+            before=$upgraded
+        else
+            base=$common_base
+            before=$common_before
+        fi
         if [ "$power_cut" = 1 ]; then
             check_power_cuts
             echo "$backend $command ($durability): $calls recorded changes; power cut after each of $tried, $states states"
