@@ -109,6 +109,39 @@ struct JournalConformanceTests {
         }
     }
 
+    @Test("a format-1 journal is refused unchanged by a reader and upgraded by a writer, numbered in creation order")
+    func formatOneUpgrades() async throws {
+        try await Self.withJournalPath { path in
+            let later = UserRecord(
+                id: UserID(rawValue: String(repeating: "a", count: 32)), email: "later@example.com", nickname: "later",
+                passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: 20))
+            let earlier = UserRecord(
+                id: UserID(rawValue: String(repeating: "b", count: 32)), email: "earlier@example.com",
+                nickname: "earlier", passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: 10))
+            let store = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            try await store.createUser(later, initialSession: nil)
+            try await store.createUser(earlier, initialSession: nil)
+            try await store.close()
+            // The same journal as format 1 wrote it: no numbers.
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+                .replacingOccurrences(of: #""format_version":2"#, with: #""format_version":1"#)
+                .replacingOccurrences(of: #""number":[0-9]+,"#, with: "", options: .regularExpression)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            var reading = BackendConfiguration(location: path, createIfMissing: false)
+            reading.upgradesFormat = false
+            await #expect(throws: AccountError.storeUpgradeNeeded(found: 1, current: 2)) {
+                _ = try await Self.registry.open("journal", reading)
+            }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "the refused open changed the journal")
+            let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            #expect(try await upgraded.storeInfo().formatVersion == 2)
+            #expect(try await upgraded.user(id: earlier.id)?.number == 1)
+            #expect(try await upgraded.user(id: later.id)?.number == 2)
+            #expect(try await upgraded.lastUserNumber() == 2)
+            try await upgraded.close()
+        }
+    }
+
     /// The path of a journal in a new folder, removed when `body` ends.
     static func withJournalPath(_ body: (String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
