@@ -37,6 +37,24 @@ struct TransferTests {
         return lines
     }
 
+    /// `inner`, into which `intruder` is signed up once, just before the first batch is
+    /// written: between a migration's empty-target check and its first page, as another
+    /// writer would.
+    static func intruding(_ inner: any UserRepository, _ intruder: UserRecord) -> ObservedRepository {
+        let intruded = Mutex(false)
+        return ObservedRepository(inner) { call in
+            guard call == "createUsers",
+                intruded.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else {
+                return
+            }
+            try await inner.createUser(intruder, initialSession: nil)
+        }
+    }
+
     /// Writes `lines` as an export file does: each ends with a newline.
     static func write(_ lines: some Sequence<String>, to path: String) throws {
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
@@ -110,17 +128,7 @@ struct TransferTests {
             id: UserID(rawValue: String(repeating: "e", count: 32)), email: ReferenceData.users[1].email,
             nickname: "intruder", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 9),
             number: 1_000)
-        let intruded = Mutex(false)
-        // Between the empty-target check and the first page's write, as another writer would.
-        let target = ObservedRepository(inner) { call in
-            guard call == "createUsers",
-                intruded.withLock({ done in
-                    defer { done = true }
-                    return !done
-                })
-            else { return }
-            try await inner.createUser(intruder, initialSession: nil)
-        }
+        let target = Self.intruding(inner, intruder)
         let error = await accountError { _ = try await StoreMigrator.migrate(from: source, to: target) }
         let message = error?.message(.english) ?? ""
         #expect(error?.code == "store_not_empty")
@@ -145,18 +153,7 @@ struct TransferTests {
         let intruder = UserRecord(
             id: UserID(rawValue: String(repeating: "e", count: 32)), email: "intruder@example.com",
             nickname: "intruder", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 9))
-        let intruded = Mutex(false)
-        let target = ObservedRepository(inner) { call in
-            guard call == "createUsers",
-                intruded.withLock({ done in
-                    defer { done = true }
-                    return !done
-                })
-            else {
-                return
-            }
-            try await inner.createUser(intruder, initialSession: nil)
-        }
+        let target = Self.intruding(inner, intruder)
         let error = await accountError { _ = try await StoreMigrator.migrate(from: source, to: target) }
         #expect(error?.code == "store_not_empty")
         #expect(
