@@ -188,6 +188,8 @@ if [ "$failed_sweeps" != 0 ]; then
 fi
 stage "the live API against its OpenAPI document on sqlite, lmdb and json (schemathesis, 30 examples per operation, links followed)"
 ./scripts/api-check.sh
+stage "a real Strapi client (strapi-client 5.2.1 from PyPI): register, authorize, users/me as its BaseDocument, change-password, check_health"
+./scripts/strapi-client-check.sh
 stage "the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean"
 ./scripts/browser-check.sh
 stage "PostgreSQL test server"
