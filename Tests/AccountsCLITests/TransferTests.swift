@@ -341,6 +341,42 @@ struct TransferTests {
         }
     }
 
+    @Test(
+        "a merge of several batches into a store that gave numbers before: renumbered users never take a number a later batch keeps"
+    )
+    func mergeRenumbersAcrossBatches() async throws {
+        let scratch = try ScratchFolder("import-merge-numbers")
+        let source = try await open(Backends.sqlite, scratch.path, "source.sqlite")
+        let count = 1_500  // two of the importer's batches of 1,000
+        let users = (1...count).map { n in
+            UserRecord(
+                id: UserID(rawValue: String(format: "%032x", n)), email: String(format: "moved%05d@example.com", n),
+                nickname: "moved", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: Int64(n)))
+        }
+        #expect(try await source.createUsers(users, sessions: []).isEmpty)
+        let file = scratch.path + "/e.jsonl"
+        try Self.write(try await Self.exportLines(source, from: "sqlite", withSessions: false), to: file)
+        try await source.close()
+        let target = try await open(Backends.lmdb, scratch.path, "target.lmdb")
+        for n in 1...2 {
+            try await target.createUser(
+                UserRecord(
+                    id: UserID(rawValue: String(repeating: "f", count: 31) + String(n)),
+                    email: "resident\(n)@example.com",
+                    nickname: "resident", passwordHash: "$keep$", createdAt: Timestamp(millisecondsSince1970: 0)),
+                initialSession: nil)
+        }
+        let report = try await StoreImporter.importFile(try StoreImporter.validate(file), into: target, merge: true)
+        #expect(report.imported == count && report.renumbered == 2)
+        // Numbers 1 and 2 were the target's: those two users come after the file's highest.
+        #expect(try await target.user(email: users[0].email)?.number == count + 1)
+        #expect(try await target.user(email: users[1].email)?.number == count + 2)
+        #expect(try await target.user(email: users[count - 1].email)?.number == count)
+        #expect(try await target.lastUserNumber() == count + 2)
+        #expect(try await target.integrityCheck() == ["ok"])
+        try await target.close()
+    }
+
     @Test("--merge reports conflicting emails and never overwrites them")
     func merge() async throws {
         let scratch = try ScratchFolder("merge")

@@ -4,10 +4,11 @@
     large_export.py TEMPLATE OUT COUNT
 
 TEMPLATE is an `accounts export --with-sessions` file holding at least one user with a session;
-every user of OUT copies the first such user (password hash included) under a new id and email
+every user of OUT copies the first such user (password hash included) under a new id, email
 (guest00001@example.com, … zero-padded to at least five digits, so they stay in ascending
-order, as the format requires) with a session of its own, and the trailer's digest is computed
-anew, so `accounts import` accepts the file. The fault sweep uses it to crash an import of
+order, as the format requires) and number (1, 2, …, from format 2 on; the header's
+last_user_number is then COUNT) with a session of its own, and the trailer's digest is
+computed anew, so `accounts import` accepts the file. The fault sweep uses it to crash an import of
 several batches; bench/cli.sh, to fill stores of 100,000 users.
 """
 import hashlib
@@ -23,11 +24,17 @@ def main() -> None:
     session = next(line for line in lines if line.get("type") == "session")
     user = next(line for line in lines if line.get("type") == "user" and line["id"] == session["user_id"])
     header.update(users=count, with_sessions=True)
+    numbered = "number" in user
+    if numbered:
+        header["last_user_number"] = count
     body = [header]
     width = max(5, len(str(count)))
     for index in range(1, count + 1):
         user_id = user["id"][: -8] + f"{index:08x}"
-        body.append(dict(user, id=user_id, email=f"guest{index:0{width}d}@example.com"))
+        copy = dict(user, id=user_id, email=f"guest{index:0{width}d}@example.com")
+        if numbered:
+            copy["number"] = index
+        body.append(copy)
         token = hashlib.sha256(f"large-export-{index}".encode()).hexdigest()
         body.append(dict(session, token_sha256=token, user_id=user_id))
     text = "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in body)

@@ -72,6 +72,8 @@ public enum ForeignImporter {
         if !merge { try await StoreImporter.requireEmpty(store) }
         var report = ImportReport()
         let taken = try await StoreImporter.takenNumbers(in: store)
+        try await StoreImporter.reserveNumbers(
+            upTo: plan.users.compactMap(\.number).max(), in: store, taken: taken)
         var start = 0
         var inFlight = 0
         do {

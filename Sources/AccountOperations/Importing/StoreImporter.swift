@@ -78,6 +78,17 @@ public enum StoreImporter {
         }
     }
 
+    /// Raises the store's highest number to the file's (`last`), before any user is written:
+    /// the users whose numbers are kept are then never given to a sign-up during the import,
+    /// users renumbered in one batch never take a number a later batch keeps, and numbers up to
+    /// the source's highest stay retired here too (a withdrawn user's is never given again).
+    static func reserveNumbers(upTo last: Int?, in store: any UserRepository, taken: (held: Set<Int>, last: Int))
+        async throws
+    {
+        guard let last, last > taken.last else { return }
+        try await store.raiseLastUserNumber(to: last)
+    }
+
     /// Throws `storeNotEmpty` when `store` holds users (an import without `merge` needs an
     /// empty store).
     static func requireEmpty(_ store: any UserRepository) async throws {
@@ -107,6 +118,7 @@ public enum StoreImporter {
         if !merge { try await requireEmpty(store) }
         var report = ImportReport()
         let taken = try await takenNumbers(in: store)
+        try await reserveNumbers(upTo: file.header.lastUserNumber, in: store, taken: taken)
         var users: [UserRecord] = []
         var sessions: [SessionRecord] = []
         // Whether a batch was being written when an error came: a store that fails after its
@@ -155,9 +167,6 @@ public enum StoreImporter {
                 }
             }
             try await flush()
-            // Numbers up to the source's highest stay retired here too: a withdrawn user's is
-            // never given to someone new.
-            if let last = reader.header.lastUserNumber { try await store.raiseLastUserNumber(to: last) }
         } catch var error as AccountError {
             if case .invalidExport = error {
                 // `validate(_:)` accepted the file, so it was changed or replaced since.
