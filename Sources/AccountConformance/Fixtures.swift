@@ -49,12 +49,20 @@ enum Fixtures {
         return String(repeating: "a", count: 64 - hex.count) + hex
     }
 
+    /// Session `n`, named after one of ``deviceNames`` (which a backend must keep byte for byte).
     static func session(_ n: Int, user: UserID, remember: Bool = false) -> SessionRecord {
         let created = Timestamp(millisecondsSince1970: 1_700_000_100_000 + Int64(n))
         return SessionRecord(
             tokenHash: tokenHash(n), userID: user, createdAt: created, lastSeenAt: created,
-            expiresAt: created.adding(seconds: 3_600), idleTimeoutSeconds: 600, remember: remember)
+            expiresAt: created.adding(seconds: 3_600), idleTimeoutSeconds: 600, remember: remember,
+            device: deviceNames[n % deviceNames.count])
     }
+
+    /// Device names as a backend may be handed them: none, a browser's, and text no rule
+    /// checked (a backend stores it, it does not validate it).
+    static let deviceNames = [
+        "", "Firefox on Linux", "내 휴대폰 👩‍💻", "a\u{0}b \"quoted\" \\ / \u{7F}\u{202E}", String(repeating: "é", count: 64),
+    ]
 }
 
 /// Assertions that throw `ConformanceFailure`, for checks and for `ReferenceData`.

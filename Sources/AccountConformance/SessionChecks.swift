@@ -31,6 +31,32 @@ enum SessionChecks {
             try context.expect(try await store.user(id: user.id) != nil, "revoking a session removed the user")
             try await store.close()
         },
+        ConformanceCheck("a session's device name comes back byte for byte, through every read and a reopen") {
+            context in
+            let store = try await context.open()
+            let user = Fixtures.user(1)
+            let sessions = Fixtures.deviceNames.indices.map { Fixtures.session($0 + 1, user: user.id) }
+            try await store.createUser(user, initialSession: sessions[0])
+            for session in sessions.dropFirst() {
+                try context.expect(try await store.createSession(session), "createSession refused")
+            }
+            _ = try await store.createUsers(
+                [Fixtures.user(2)], sessions: [Fixtures.session(sessions.count + 1, user: Fixtures.id(2))])
+            let expected = sessions + [Fixtures.session(sessions.count + 1, user: Fixtures.id(2))]
+            try await store.close()
+            let reopened = try await context.open()
+            for session in expected {
+                try context.expect(
+                    try await reopened.session(tokenHash: session.tokenHash)?.device == session.device,
+                    "the device name \(session.device.debugDescription) changed")
+                try context.expect(
+                    try await reopened.signedIn(tokenHash: session.tokenHash)?.session == session,
+                    "signedIn changed the session of \(session.device.debugDescription)")
+            }
+            try context.expect(
+                try await reopened.sessions(userID: user.id) == sessions, "sessions(userID:) changed a device name")
+            try await reopened.close()
+        },
         ConformanceCheck("signedIn(tokenHash:) reads the session with its user, and nothing for a revoked one") {
             context in
             let store = try await context.open()

@@ -14,6 +14,9 @@ import JSONSupport
 /// Version 2 adds the user's `number` after its `id`, and `last_user_number`; a version-1 file
 /// (no numbers) is still read, its users numbered by the store they are imported into.
 ///
+/// A session line ends with its `device` name when it has one (0.3.0 on); a line without it is a
+/// session with none, so older files read as they were written.
+///
 /// Password hashes are exported (the users must log in afterwards); session tokens never are,
 /// only their SHA-256 digests, as stored.
 public enum ExportFormat {
@@ -50,16 +53,18 @@ public enum ExportFormat {
         ).serialized()
     }
 
-    /// The canonical line of a session.
+    /// The canonical line of a session: `device` only when it names one.
     public static func line(_ session: SessionRecord) -> String {
-        JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("type", .string("session")), ("token_sha256", .string(session.tokenHash)),
             ("user_id", .string(session.userID.rawValue)),
             ("created_at_ms", .int(session.createdAt.millisecondsSince1970)),
             ("last_seen_at_ms", .int(session.lastSeenAt.millisecondsSince1970)),
             ("expires_at_ms", .int(session.expiresAt.millisecondsSince1970)),
             ("idle_timeout_s", .int(session.idleTimeoutSeconds)), ("remember", .bool(session.remember)),
-        ]).serialized()
+        ]
+        if !session.device.isEmpty { fields.append(("device", .string(session.device))) }
+        return JSONValue.object(fields).serialized()
     }
 
     static func trailer(users: Int, sessions: Int, digest: String) -> String {

@@ -71,7 +71,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             // Another process may have upgraded it while we waited for the lock.
             let document = try current()
             guard document.formatVersion < JSONStoreDocument.formatVersion else { return }
-            let upgraded = document.numberingUsers()
+            let upgraded = document.upgraded()
             cached = (try StoreFile.replace(options.path, with: JSONStoreEncoder.encode(upgraded)), upgraded)
         }
     }

@@ -4,9 +4,9 @@ import AccountCore
 struct JSONStoreDocument: Sendable {
     /// The format name written into every file.
     static let formatName = "accountstore-json"
-    /// The format version this build writes and reads: 2 numbers the users. Format 1 is read
-    /// only to be upgraded (``numberingUsers()``).
-    static let formatVersion = 2
+    /// The format version this build writes and reads: 2 numbers the users, 3 names each
+    /// session's device. Formats 1 and 2 are read only to be upgraded (``upgraded()``).
+    static let formatVersion = 3
 
     /// The version of the file this was read from (this build's, once upgraded or made here).
     private(set) var formatVersion = Self.formatVersion
@@ -93,9 +93,20 @@ struct JSONStoreDocument: Sendable {
         return true
     }
 
+    /// An older document upgraded to this build's format. Format 1 has its users numbered
+    /// (``numberingUsers()``); format 2 keeps its users' bytes, and its sessions, read without
+    /// a device name, are encoded anew with an empty one.
+    func upgraded() -> JSONStoreDocument {
+        guard formatVersion >= 2 else { return numberingUsers() }
+        var upgraded = self
+        upgraded.formatVersion = Self.formatVersion
+        for session in sortedSessions { upgraded.put(session) }
+        return upgraded
+    }
+
     /// A format-1 document upgraded to this build's format: its users numbered in creation
     /// order (ties by id), every record encoded anew.
-    func numberingUsers() -> JSONStoreDocument {
+    private func numberingUsers() -> JSONStoreDocument {
         var upgraded = JSONStoreDocument(storeID: storeID, createdAt: createdAt)
         let inOrder = usersByEmail.values.sorted { ($0.createdAt, $0.id.rawValue) < ($1.createdAt, $1.id.rawValue) }
         for var user in inOrder {

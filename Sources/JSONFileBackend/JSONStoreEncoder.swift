@@ -56,7 +56,8 @@ enum JSONStoreEncoder {
         out.field("last_seen_at_ms", int: session.lastSeenAt.millisecondsSince1970, indent: 3)
         out.field("expires_at_ms", int: session.expiresAt.millisecondsSince1970, indent: 3)
         out.field("idle_timeout_s", int: session.idleTimeoutSeconds, indent: 3)
-        out.field("remember", bool: session.remember, indent: 3, last: true)
+        out.field("remember", bool: session.remember, indent: 3)
+        out.field("device", string: session.device, indent: 3, last: true)
         out.raw("    }")
         return out.bytes
     }

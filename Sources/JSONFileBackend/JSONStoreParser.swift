@@ -62,7 +62,7 @@ struct JSONStoreParser {
         var fields = [JSONScalar?](repeating: nil, count: 5)
         // Each list's first problem; checking its records stops there, its grammar does not.
         var users: Result<[UserRecord], Failure>? = nil
-        var sessions: Result<[SessionRecord], Failure>? = nil
+        var sessions: Result<[ParsedSession], Failure>? = nil
         try text.object(depth: 1, keys: Self.fileKeys) { (text, slot) throws(Failure) in
             switch slot {
             case let slot? where slot < 5:
@@ -102,9 +102,22 @@ struct JSONStoreParser {
                 throw .field(path: "users[\(index)].number", .invalid)
             }
         }
+        // Format 3 names each session's device; before, whatever stands there is not read as one.
+        let named = version >= 3
+        var sessionRecords: [SessionRecord] = []
+        for (index, parsed) in try sessions.get().enumerated() {
+            guard named else {
+                var record = parsed.record
+                record.device = ""
+                sessionRecords.append(record)
+                continue
+            }
+            guard parsed.namesDevice else { throw .field(path: "sessions[\(index)].device", .missing) }
+            sessionRecords.append(parsed.record)
+        }
         return Contents(
             formatVersion: Int(version), storeID: storeID, createdAt: createdAt, lastUserNumber: lastUserNumber,
-            users: records, sessions: try sessions.get())
+            users: records, sessions: sessionRecords)
     }
 
     /// One of the file's lists: its records, or the first problem found in them.
@@ -166,11 +179,17 @@ struct JSONStoreParser {
 
     private static let sessionKeys: [[UInt8]] = [
         "token_sha256", "user_id", "created_at_ms", "last_seen_at_ms", "expires_at_ms", "idle_timeout_s",
-        "remember",
+        "remember", "device",
     ].map { Array($0.utf8) }
 
-    private static func session(_ fields: [JSONScalar?]) throws(Failure) -> SessionRecord {
-        SessionRecord(
+    /// A session as its list holds it, and whether it named its device (format 3 must).
+    private struct ParsedSession {
+        var record: SessionRecord
+        var namesDevice: Bool
+    }
+
+    private static func session(_ fields: [JSONScalar?]) throws(Failure) -> ParsedSession {
+        var record = SessionRecord(
             tokenHash: try string(fields[0], at: "token_sha256"),
             userID: UserID(rawValue: try string(fields[1], at: "user_id")),
             createdAt: Timestamp(millisecondsSince1970: try int(fields[2], at: "created_at_ms")),
@@ -178,6 +197,8 @@ struct JSONStoreParser {
             expiresAt: Timestamp(millisecondsSince1970: try int(fields[4], at: "expires_at_ms")),
             idleTimeoutSeconds: try int(fields[5], at: "idle_timeout_s"),
             remember: try bool(fields[6], at: "remember"))
+        if fields[7] != nil { record.device = try string(fields[7], at: "device") }
+        return ParsedSession(record: record, namesDevice: fields[7] != nil)
     }
 
     // MARK: - Fields

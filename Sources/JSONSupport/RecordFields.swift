@@ -44,7 +44,7 @@ public struct SessionRecordFields: Decodable, Sendable {
         case lastSeenAt = "last_seen_at_ms"
         case expiresAt = "expires_at_ms"
         case idleTimeout = "idle_timeout_s"
-        case remember
+        case remember, device
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +56,7 @@ public struct SessionRecordFields: Decodable, Sendable {
             lastSeenAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .lastSeenAt)),
             expiresAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .expiresAt)),
             idleTimeoutSeconds: try c.decode(Int64.self, forKey: .idleTimeout),
-            remember: try c.decode(Bool.self, forKey: .remember))
+            remember: try c.decode(Bool.self, forKey: .remember),
+            device: try c.decodeIfPresent(String.self, forKey: .device) ?? "")
     }
 }

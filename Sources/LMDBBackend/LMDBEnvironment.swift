@@ -289,10 +289,12 @@ final class LMDBEnvironment: @unchecked Sendable {
         try openHandles()
     }
 
-    /// Brings a format-1 environment to format 2 in one write transaction (a crash leaves the
-    /// old store or the new one): the `numbers` database, every user numbered in creation order
-    /// (ties by id) and re-encoded, `last_user_number`, then the new version. Another process
-    /// may have upgraded it first: the version is read again inside the transaction.
+    /// Brings an older environment to this build's format in one write transaction (a crash
+    /// leaves the old store or the new one). From format 1: the `numbers` database, every user
+    /// numbered in creation order (ties by id) and re-encoded, `last_user_number`. From format
+    /// 1 or 2: every session re-encoded with an empty device name. Then the new version.
+    /// Another process may have upgraded it first: the version is read again inside the
+    /// transaction.
     private func upgradeToCurrentFormat(meta: MDB_dbi) throws(AccountError) {
         try lock.withLock { (_) throws(AccountError) in
             try writeLocked { (txn) throws(AccountError) in
@@ -306,23 +308,39 @@ final class LMDBEnvironment: @unchecked Sendable {
                     handles.append(handle)
                 }
                 let layout = LMDBLayout(handles: handles)
-                var users: [UserRecord] = []
-                try txn.scan(layout.users, from: nil) { (key, value) throws(AccountError) -> Bool in
-                    users.append(
-                        try LMDBRecordCodec.decodeUser(
-                            id: UserID(rawValue: String(decoding: key, as: UTF8.self)), value, path: path, version: 1))
+                if version < 2 { try numberUsers(txn, layout) }
+                var sessions: [SessionRecord] = []
+                try txn.scan(layout.sessions, from: nil) { (key, value) throws(AccountError) -> Bool in
+                    sessions.append(
+                        try LMDBRecordCodec.decodeSession(
+                            tokenHash: String(decoding: key, as: UTF8.self), value, path: path, version: 1))
                     return true
                 }
-                users.sort { ($0.createdAt, $0.id.rawValue) < ($1.createdAt, $1.id.rawValue) }
-                for (index, var user) in users.enumerated() {
-                    user.number = index + 1
-                    try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user))
-                    try txn.put(layout.numbers, LMDBRecordCodec.numberKey(index + 1), Array(user.id.rawValue.utf8))
+                for session in sessions {
+                    try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session))
                 }
-                try txn.put(layout.meta, LMDBLayout.lastUserNumberKey, Array(String(users.count).utf8))
                 try txn.put(layout.meta, Array("format_version".utf8), Array(String(LMDBLayout.formatVersion).utf8))
             }
         }
+    }
+
+    /// Format 1 to 2, inside the upgrade's transaction: every user numbered in creation order
+    /// (ties by id) and re-encoded, the `numbers` index, and `last_user_number`.
+    private func numberUsers(_ txn: LMDBTransaction, _ layout: LMDBLayout) throws(AccountError) {
+        var users: [UserRecord] = []
+        try txn.scan(layout.users, from: nil) { (key, value) throws(AccountError) -> Bool in
+            users.append(
+                try LMDBRecordCodec.decodeUser(
+                    id: UserID(rawValue: String(decoding: key, as: UTF8.self)), value, path: path, version: 1))
+            return true
+        }
+        users.sort { ($0.createdAt, $0.id.rawValue) < ($1.createdAt, $1.id.rawValue) }
+        for (index, var user) in users.enumerated() {
+            user.number = index + 1
+            try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user))
+            try txn.put(layout.numbers, LMDBRecordCodec.numberKey(index + 1), Array(user.id.rawValue.utf8))
+        }
+        try txn.put(layout.meta, LMDBLayout.lastUserNumberKey, Array(String(users.count).utf8))
     }
 
     /// A brand-new (or never-initialised, empty) environment gets our layout; one holding other

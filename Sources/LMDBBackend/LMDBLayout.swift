@@ -12,8 +12,8 @@ import CLMDB
 struct LMDBLayout {
     static let formatName = "accountstore-lmdb"
     /// 2 numbers the users (the `numbers` database, `last_user_number`, user records of
-    /// version 2).
-    static let formatVersion = 2
+    /// version 2); 3 names each session's device (session records of version 2).
+    static let formatVersion = 3
     static let names = ["meta", "users", "emails", "sessions", "user_sessions", "numbers"]
     static let lastUserNumberKey = Array("last_user_number".utf8)
 

@@ -8,7 +8,9 @@ import StoreSupport
 enum LMDBRecordCodec {
     /// 2 appends the user's number; a record of version 1 (format 1) is read only to upgrade it.
     static let userVersion: UInt8 = 2
-    static let sessionVersion: UInt8 = 1
+    /// 2 appends the device's name; a record of version 1 (formats 1 and 2) is read only to
+    /// upgrade it.
+    static let sessionVersion: UInt8 = 2
 
     static func encode(_ user: UserRecord) -> [UInt8] {
         var out = Writer(capacity: 64 + user.email.utf8.count + user.nickname.utf8.count + user.passwordHash.utf8.count)
@@ -68,27 +70,34 @@ enum LMDBRecordCodec {
         out.int(session.expiresAt.millisecondsSince1970)
         out.int(session.idleTimeoutSeconds)
         out.byte(session.remember ? 1 : 0)
+        out.string(session.device)
         return out.bytes
     }
 
-    static func decodeSession(tokenHash: String, _ bytes: [UInt8], path: String) throws(AccountError) -> SessionRecord {
+    /// `version` 1 only while upgrading a store of format 1 or 2.
+    static func decodeSession(
+        tokenHash: String, _ bytes: [UInt8], path: String, version: UInt8 = sessionVersion
+    ) throws(AccountError) -> SessionRecord {
         try bytes.withUnsafeBytes { raw in
-            Result { () throws(AccountError) in try decodeSession(tokenHash: tokenHash, raw, path: path) }
+            Result { () throws(AccountError) in
+                try decodeSession(tokenHash: tokenHash, raw, path: path, version: version)
+            }
         }.get()
     }
 
     /// Decodes a session straight from LMDB's memory (valid only inside the transaction).
-    static func decodeSession(tokenHash: String, _ bytes: UnsafeRawBufferPointer, path: String) throws(AccountError)
-        -> SessionRecord
-    {
+    static func decodeSession(
+        tokenHash: String, _ bytes: UnsafeRawBufferPointer, path: String, version: UInt8 = sessionVersion
+    ) throws(AccountError) -> SessionRecord {
         var reader = Reader(bytes: bytes, path: path, what: "session", name: "")
-        try reader.expectVersion(sessionVersion)
-        let session = SessionRecord(
+        try reader.expectVersion(version)
+        var session = SessionRecord(
             tokenHash: tokenHash, userID: UserID(rawValue: try reader.string()),
             createdAt: Timestamp(millisecondsSince1970: try reader.int()),
             lastSeenAt: Timestamp(millisecondsSince1970: try reader.int()),
             expiresAt: Timestamp(millisecondsSince1970: try reader.int()), idleTimeoutSeconds: try reader.int(),
             remember: try reader.flag())
+        if version >= 2 { session.device = try reader.string() }
         try reader.expectEnd()
         return session
     }

@@ -438,7 +438,7 @@ public final class PostgresRepository: UserRepository, Sendable {
     private static let userColumns =
         "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number"
     private static let sessionColumns =
-        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
+        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember, device"
 
     /// Inserts the user, and its first session when given, in one statement, numbering the
     /// user there: its own number when given (the highest number given rises to it), else one
@@ -470,7 +470,7 @@ public final class PostgresRepository: UserRepository, Sendable {
                 SELECT \(session?.tokenHash)::text, \(session?.userID.rawValue)::text,
                     \(session?.createdAt.millisecondsSince1970)::bigint, \(session?.lastSeenAt.millisecondsSince1970)::bigint,
                     \(session?.expiresAt.millisecondsSince1970)::bigint, \(session?.idleTimeoutSeconds)::bigint,
-                    \(session?.remember)::boolean
+                    \(session?.remember)::boolean, \(session.map { ByteBuffer(string: $0.device) })::bytea
                 FROM new_user WHERE \(session != nil)
                 RETURNING 1)
             SELECT number FROM new_user
@@ -507,7 +507,7 @@ public final class PostgresRepository: UserRepository, Sendable {
         INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) VALUES (\(session.tokenHash),
             \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
             \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
-            \(session.idleTimeoutSeconds), \(session.remember))
+            \(session.idleTimeoutSeconds), \(session.remember), \(ByteBuffer(string: session.device)))
         ON CONFLICT (token_sha256) DO NOTHING RETURNING 1
         """
     }
@@ -523,12 +523,12 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     private static func session(_ row: PostgresRow) throws -> SessionRecord {
-        let (token, userID, created, lastSeen, expires, idle, remember) = try row.decode(
-            (String, String, Int64, Int64, Int64, Int64, Bool).self)
+        let (token, userID, created, lastSeen, expires, idle, remember, device) = try row.decode(
+            (String, String, Int64, Int64, Int64, Int64, Bool, ByteBuffer).self)
         return SessionRecord(
             tokenHash: token, userID: UserID(rawValue: userID), createdAt: Timestamp(millisecondsSince1970: created),
             lastSeenAt: Timestamp(millisecondsSince1970: lastSeen),
             expiresAt: Timestamp(millisecondsSince1970: expires),
-            idleTimeoutSeconds: idle, remember: remember)
+            idleTimeoutSeconds: idle, remember: remember, device: String(buffer: device))
     }
 }

@@ -73,6 +73,11 @@ struct PostgresSchema: Sendable {
                 "CREATE TABLE \(userNumbers) (last bigint NOT NULL)",
                 "INSERT INTO \(userNumbers) (last) SELECT count(*) FROM \(users)",
             ],
+            // v3: the name of the device each session was opened on (UTF-8 in bytea, as the
+            // nickname); sessions made before have none.
+            [
+                "ALTER TABLE \(sessions) ADD COLUMN device bytea NOT NULL DEFAULT ''::bytea"
+            ],
         ]
     }
 

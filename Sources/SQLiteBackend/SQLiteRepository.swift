@@ -552,10 +552,10 @@ public final class SQLiteRepository: UserRepository, Sendable {
     private static let raiseLastNumber = "UPDATE user_numbers SET last = max(last, ?)"
     private static let selectNumberTaken = "SELECT 1 FROM users WHERE number = ?"
     private static let sessionColumns =
-        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember"
+        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember, device"
     private static let selectSession = "SELECT \(sessionColumns) FROM sessions"
     private static let insertSession =
-        "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING"
+        "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING"
     // Whole statements, not concatenated per call: each is also the key of its prepared statement.
     private static let selectUserByEmail = selectUser + " WHERE email = ?"
     private static let selectUserByID = selectUser + " WHERE id = ?"
@@ -587,7 +587,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
         [
             .text(session.tokenHash), .text(session.userID.rawValue), .integer(session.createdAt.millisecondsSince1970),
             .integer(session.lastSeenAt.millisecondsSince1970), .integer(session.expiresAt.millisecondsSince1970),
-            .integer(session.idleTimeoutSeconds), .integer(session.remember ? 1 : 0),
+            .integer(session.idleTimeoutSeconds), .integer(session.remember ? 1 : 0), .text(session.device),
         ]
     }
 
@@ -612,7 +612,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
             createdAt: Timestamp(millisecondsSince1970: try row.integer(2)),
             lastSeenAt: Timestamp(millisecondsSince1970: try row.integer(3)),
             expiresAt: Timestamp(millisecondsSince1970: try row.integer(4)), idleTimeoutSeconds: try row.integer(5),
-            remember: try row.integer(6) != 0)
+            remember: try row.integer(6) != 0, device: try row.text(7))
     }
 }
 

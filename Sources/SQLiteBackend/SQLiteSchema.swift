@@ -51,6 +51,10 @@ enum SQLiteSchema {
         CREATE TABLE user_numbers (last INTEGER NOT NULL) STRICT;
         INSERT INTO user_numbers (last) SELECT count(*) FROM users;
         """,
+        // v3: the name of the device each session was opened on; sessions made before have none.
+        """
+        ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
+        """,
     ]
 
     /// The format version this build writes.

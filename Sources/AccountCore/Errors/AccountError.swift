@@ -18,6 +18,9 @@ public enum AccountError: Error, Sendable, Hashable {
     case tooManyAttempts(retryAfterSeconds: Int64)
     case notSignedIn
     case sessionExpired
+    /// The signed-in user has no session with this public id (``SessionSummary/id``): never
+    /// had one, already revoked it, or it belongs to someone else, which is not told apart.
+    case sessionNotFound
     case storeCorrupted(detail: ErrorDetail)
     case storeVersionUnsupported(found: Int, supported: Int)
     /// The store has an older format than this build writes, and was opened by a program that
@@ -50,6 +53,7 @@ public enum AccountError: Error, Sendable, Hashable {
         case .tooManyAttempts: "too_many_attempts"
         case .notSignedIn: "not_signed_in"
         case .sessionExpired: "session_expired"
+        case .sessionNotFound: "session_not_found"
         case .storeCorrupted: "store_corrupted"
         case .storeVersionUnsupported: "store_version_unsupported"
         case .storeUpgradeNeeded: "store_upgrade_needed"

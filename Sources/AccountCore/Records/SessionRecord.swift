@@ -14,6 +14,11 @@ public struct SessionRecord: Sendable, Hashable, Codable {
     public var idleTimeoutSeconds: Int64
     /// Whether "remember me" was asked for (longer timeouts).
     public var remember: Bool
+    /// A short name of the device that opened the session, for its user to tell sessions
+    /// apart: given by the client or read from its User-Agent (``DeviceName``), empty when
+    /// neither said anything (and in every session made before device names were kept).
+    /// Nothing secret: the user sees it in the list of where they are signed in.
+    public var device: String
 
     /// Creates a record.
     public init(
@@ -23,7 +28,8 @@ public struct SessionRecord: Sendable, Hashable, Codable {
         lastSeenAt: Timestamp,
         expiresAt: Timestamp,
         idleTimeoutSeconds: Int64,
-        remember: Bool
+        remember: Bool,
+        device: String = ""
     ) {
         self.tokenHash = tokenHash
         self.userID = userID
@@ -32,6 +38,25 @@ public struct SessionRecord: Sendable, Hashable, Codable {
         self.expiresAt = expiresAt
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.remember = remember
+        self.device = device
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case tokenHash, userID, createdAt, lastSeenAt, expiresAt, idleTimeoutSeconds, remember, device
+    }
+
+    /// Decodes a record; one encoded before sessions named their device (0.2.0) has none.
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            tokenHash: try fields.decode(String.self, forKey: .tokenHash),
+            userID: try fields.decode(UserID.self, forKey: .userID),
+            createdAt: try fields.decode(Timestamp.self, forKey: .createdAt),
+            lastSeenAt: try fields.decode(Timestamp.self, forKey: .lastSeenAt),
+            expiresAt: try fields.decode(Timestamp.self, forKey: .expiresAt),
+            idleTimeoutSeconds: try fields.decode(Int64.self, forKey: .idleTimeoutSeconds),
+            remember: try fields.decode(Bool.self, forKey: .remember),
+            device: try fields.decodeIfPresent(String.self, forKey: .device) ?? "")
     }
 
     /// Whether the session is past its absolute or idle expiry at `now`.

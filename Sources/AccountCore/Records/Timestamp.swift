@@ -30,6 +30,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 }
 
 extension Timestamp {
+    /// The instant to the minute, in UTC, for people to read: `2026-11-22 20:58 UTC` (the
+    /// same for every reader, wherever they are).
+    public var minuteUTC: String {
+        let iso = iso8601
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+
     /// The instant in ISO 8601, UTC, to the millisecond: `2026-11-22T20:58:31.123Z`.
     public var iso8601: String {
         let milliseconds = millisecondsSince1970

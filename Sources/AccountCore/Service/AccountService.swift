@@ -82,16 +82,19 @@ public struct AccountService: Sendable {
 
     /// Validates every field, hashes the password and creates the user together with its first
     /// session in one repository call, so a failed sign-up leaves nothing behind.
-    /// `remember` makes the first session last as long as a remembered login.
+    /// `remember` makes the first session last as long as a remembered login; `device` names
+    /// the device it was opened on (``DeviceName``; the caller checks a client's name).
     /// - Throws: the first rule the form breaks (`invalidEmail`, `invalidNickname`,
     ///   `invalidPassword`, `weakPassword`, `passwordMismatch`), `emailTaken`, or a store error.
     ///   `signUpListingBrokenRules` reports every broken rule instead.
     public func signUp(
-        email: String, password: String, confirmation: String, nickname: String, remember: Bool = false
+        email: String, password: String, confirmation: String, nickname: String, remember: Bool = false,
+        device: String = ""
     ) async throws -> SignedInSession {
         try await firstBrokenRule(of: SignUpField.self) {
             try await signUpListingBrokenRules(
-                email: email, password: password, confirmation: confirmation, nickname: nickname, remember: remember)
+                email: email, password: password, confirmation: confirmation, nickname: nickname, remember: remember,
+                device: device)
         }
     }
 
@@ -99,7 +102,7 @@ public struct AccountService: Sendable {
     /// of them (what `signUpProblems` finds, checked once), for a front end that shows them all.
     public func signUpListingBrokenRules(
         email rawEmail: String, password: String, confirmation: String, nickname rawNickname: String,
-        remember: Bool = false
+        remember: Bool = false, device: String = ""
     ) async throws -> SignedInSession {
         let check = signUpProblems(
             email: rawEmail, nickname: rawNickname, password: password, confirmation: confirmation)
@@ -114,7 +117,7 @@ public struct AccountService: Sendable {
         var user = UserRecord(
             id: .random(using: random), email: email.normalized, nickname: nickname.value,
             passwordHash: hash, createdAt: now)
-        let (token, session) = makeSession(for: user.id, remember: remember, at: now)
+        let (token, session) = makeSession(for: user.id, remember: remember, device: device, at: now)
         user.number = try await repository.createUser(user, initialSession: session)
         return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
     }
@@ -134,9 +137,11 @@ public struct AccountService: Sendable {
     /// `tooManyAttempts` before anything is looked up or verified, and strangers' failures never
     /// hold up a known device. Every wrong password is also counted in the user's record
     /// (`failedLoginCount`, reset by a success), which the local front ends (`.local`: the CLI,
-    /// one process per call) wait by instead.
+    /// one process per call) wait by instead. `device` names the device the session is
+    /// opened on (``DeviceName``; the caller checks a client's name).
     public func login(
-        email rawEmail: String, password: String, remember: Bool, from origin: LoginOrigin = .local
+        email rawEmail: String, password: String, remember: Bool, from origin: LoginOrigin = .local,
+        device: String = ""
     ) async throws -> SignedInSession {
         // Accounts moved in from other systems keep addresses the sign-up ID rule refuses.
         let email = try StoredEmail(rawEmail)
@@ -162,7 +167,7 @@ public struct AccountService: Sendable {
             _ = try await repository.updatePassword(
                 userID: user.id, passwordHash: upgraded, changedAt: clock.now(), revoking: .none)
         }
-        let (token, session) = makeSession(for: user.id, remember: remember, at: clock.now())
+        let (token, session) = makeSession(for: user.id, remember: remember, device: device, at: clock.now())
         guard try await repository.createSession(session) else { throw AccountError.invalidCredentials }
         return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
     }
@@ -235,6 +240,92 @@ public struct AccountService: Sendable {
     /// before submitting).
     public func strengthEstimate(_ password: String, userWords: [String]) -> Double {
         strength.guessesLog2(PasswordPolicy.normalize(password), userWords: userWords)
+    }
+
+    // MARK: - Where the user is signed in
+
+    /// Every unexpired session of the signed-in user, the most recently used first (then the
+    /// newest), the asking one marked ``SessionSummary/current``.
+    /// - Throws: `notSignedIn` without a valid session, `sessionExpired` when it lapsed.
+    public func sessions(token: String?) async throws -> [SessionSummary] {
+        let (user, current) = try await signedInUser(token: token)
+        let now = clock.now()
+        return try await repository.sessions(userID: user.id)
+            .filter { !$0.isExpired(at: now) }
+            .sorted { ($0.lastSeenAt, $0.createdAt) > ($1.lastSeenAt, $1.createdAt) }
+            .map { session in
+                SessionSummary(
+                    id: publicID(of: session), device: session.device, createdAt: session.createdAt,
+                    lastUsedAt: session.lastSeenAt, expiresAt: session.expiresAt,
+                    current: session.tokenHash == current.tokenHash)
+            }
+    }
+
+    /// Revokes the signed-in user's session whose public id is `id` (the asking session
+    /// itself too: that is a logout). Only the user's own sessions are looked at, so another
+    /// user's id is `sessionNotFound` exactly as an id never given.
+    /// - Throws: `notSignedIn`, `sessionExpired`, or `sessionNotFound`.
+    public func revokeSession(token: String?, id: String) async throws {
+        let (user, _) = try await signedInUser(token: token, touching: false)
+        guard let session = try await repository.sessions(userID: user.id).first(where: { publicID(of: $0) == id }),
+            try await repository.deleteSession(tokenHash: session.tokenHash)
+        else { throw AccountError.sessionNotFound }
+    }
+
+    /// Revokes every session of the signed-in user but the asking one ("sign out everywhere
+    /// else").
+    /// - Returns: how many were revoked.
+    /// - Throws: `notSignedIn` or `sessionExpired`.
+    @discardableResult
+    public func revokeOtherSessions(token: String?) async throws -> Int {
+        let (user, current) = try await signedInUser(token: token, touching: false)
+        return try await revoke(
+            try await repository.sessions(userID: user.id).filter { $0.tokenHash != current.tokenHash })
+    }
+
+    /// Strapi's `POST /api/auth/logout`: revokes the signed-in user's sessions on `device`
+    /// (a public id, or a device name as Strapi's `deviceId`), or every session of the user,
+    /// the asking one included, when `device` is `nil`.
+    /// - Returns: how many were revoked.
+    /// - Throws: `notSignedIn` or `sessionExpired`.
+    @discardableResult
+    public func revokeSessions(token: String?, device: String?) async throws -> Int {
+        let (user, _) = try await signedInUser(token: token, touching: false)
+        let sessions = try await repository.sessions(userID: user.id)
+        guard let device else { return try await revoke(sessions) }
+        return try await revoke(sessions.filter { publicID(of: $0) == device || $0.device == device })
+    }
+
+    /// Strapi's `POST /api/auth/refresh`: the session gets a new token and the old one stops
+    /// working. The session keeps its device, "remember me" and absolute expiry, so a refresh
+    /// never makes a session last longer than its login allowed. The old token is revoked
+    /// first: of two refreshes racing with one token, one wins, and a crash between the two
+    /// writes signs the device out rather than leaving two tokens.
+    /// - Throws: `notSignedIn` or `sessionExpired`.
+    public func refresh(token: String?) async throws -> SignedInSession {
+        let (user, session) = try await signedInUser(token: token, touching: false)
+        guard try await repository.deleteSession(tokenHash: session.tokenHash) else { throw AccountError.notSignedIn }
+        let newToken = random.hex(32)
+        var renewed = session
+        renewed.tokenHash = digester.digest(newToken)
+        renewed.lastSeenAt = clock.now()
+        guard try await repository.createSession(renewed) else { throw AccountError.notSignedIn }
+        return SignedInSession(profile: AccountProfile(user), token: newToken, expiresAt: renewed.expiresAt)
+    }
+
+    /// The public id of `session` (``SessionSummary/id``): a digest of its token's hash, cut
+    /// to ``SessionSummary/idLength`` hex characters.
+    private func publicID(of session: SessionRecord) -> String {
+        String(digester.digest("session-id:" + session.tokenHash).prefix(SessionSummary.idLength))
+    }
+
+    /// Deletes `sessions`; returns how many were still there.
+    private func revoke(_ sessions: [SessionRecord]) async throws -> Int {
+        var revoked = 0
+        for session in sessions where try await repository.deleteSession(tokenHash: session.tokenHash) {
+            revoked += 1
+        }
+        return revoked
     }
 
     // MARK: - Helpers
@@ -345,13 +436,15 @@ public struct AccountService: Sendable {
         return (user, session)
     }
 
-    private func makeSession(for userID: UserID, remember: Bool, at now: Timestamp) -> (String, SessionRecord) {
+    private func makeSession(
+        for userID: UserID, remember: Bool, device: String, at now: Timestamp
+    ) -> (String, SessionRecord) {
         let token = random.hex(32)
         let idle = remember ? sessionPolicy.rememberIdleTimeoutSeconds : sessionPolicy.idleTimeoutSeconds
         let absolute = remember ? sessionPolicy.rememberAbsoluteTimeoutSeconds : sessionPolicy.absoluteTimeoutSeconds
         let record = SessionRecord(
             tokenHash: digester.digest(token), userID: userID, createdAt: now, lastSeenAt: now,
-            expiresAt: now.adding(seconds: absolute), idleTimeoutSeconds: idle, remember: remember)
+            expiresAt: now.adding(seconds: absolute), idleTimeoutSeconds: idle, remember: remember, device: device)
         return (token, record)
     }
 

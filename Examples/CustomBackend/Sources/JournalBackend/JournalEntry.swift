@@ -14,9 +14,10 @@ struct JournalEntry: Codable, Sendable {
 /// The first line: what the file is.
 struct JournalHeader: Codable, Sendable {
     static let formatName = "accountstore-journal"
-    /// 2 numbers the users (`UserRecord.number` in every user put); a journal of version 1
-    /// is upgraded when a program that may write opens it (`JournalUpgrade`).
-    static let formatVersion = 2
+    /// 2 numbers the users (`UserRecord.number` in every user put); 3 names each session's
+    /// device (`SessionRecord.device`, which a journal of version 2 never wrote). An older
+    /// journal is upgraded when a program that may write opens it (`JournalUpgrade`).
+    static let formatVersion = 3
 
     var format: String
     var formatVersion: Int

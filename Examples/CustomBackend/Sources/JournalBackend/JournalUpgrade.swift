@@ -1,6 +1,7 @@
 import AccountCore
 
-/// Brings a journal of an older format to this one's: format 1 had no user numbers.
+/// Brings a journal of an older format to this one's: format 1 had no user numbers, and
+/// formats 1 and 2 no device names (their sessions are read with an empty one).
 ///
 /// The journal is rewritten whole, compacted to one entry, under its exclusive lock, and put in
 /// place by one rename (`JournalFile.replace`): a crash at any point leaves the old journal or
@@ -16,19 +17,27 @@ enum JournalUpgrade {
             let users = state.usersByID.values.sorted {
                 ($0.createdAt, $0.id.rawValue) < ($1.createdAt, $1.id.rawValue)
             }
-            let numbered = users.enumerated().map { index, user in
-                var user = user
-                user.number = index + 1
-                return user
-            }
+            let numbered =
+                file.header.formatVersion >= 2
+                ? users
+                : users.enumerated().map { index, user in
+                    var user = user
+                    user.number = index + 1
+                    return user
+                }
             let sessions = state.sessionsByHash.values.sorted { $0.tokenHash < $1.tokenHash }
             var header = file.header
             header.formatVersion = JournalHeader.formatVersion
             var lines = [JournalCodec.encode(header)]
-            if !numbered.isEmpty {
+            // A numbered journal keeps its highest number given, which a withdrawal left above
+            // every user's.
+            let last = file.header.formatVersion >= 2 ? state.lastUserNumber : numbered.count
+            if !numbered.isEmpty || last > 0 {
                 lines.append(
                     JournalCodec.encode(
-                        JournalEntry(putUsers: numbered, putSessions: sessions.isEmpty ? nil : sessions)))
+                        JournalEntry(
+                            putUsers: numbered.isEmpty ? nil : numbered, putSessions: sessions.isEmpty ? nil : sessions,
+                            lastUserNumber: last > 0 ? last : nil)))
             }
             try JournalFile.replace(at: file.path, with: lines)
         }

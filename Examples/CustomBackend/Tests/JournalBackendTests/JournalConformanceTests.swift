@@ -124,20 +124,56 @@ struct JournalConformanceTests {
             try await store.close()
             // The same journal as format 1 wrote it: no numbers.
             let text = try String(contentsOfFile: path, encoding: .utf8)
-                .replacingOccurrences(of: #""format_version":2"#, with: #""format_version":1"#)
+                .replacingOccurrences(of: #""format_version":3"#, with: #""format_version":1"#)
                 .replacingOccurrences(of: #""number":[0-9]+,"#, with: "", options: .regularExpression)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             var reading = BackendConfiguration(location: path, createIfMissing: false)
             reading.upgradesFormat = false
-            await #expect(throws: AccountError.storeUpgradeNeeded(found: 1, current: 2)) {
+            await #expect(throws: AccountError.storeUpgradeNeeded(found: 1, current: 3)) {
                 _ = try await Self.registry.open("journal", reading)
             }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "the refused open changed the journal")
             let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
-            #expect(try await upgraded.storeInfo().formatVersion == 2)
+            #expect(try await upgraded.storeInfo().formatVersion == 3)
             #expect(try await upgraded.user(id: earlier.id)?.number == 1)
             #expect(try await upgraded.user(id: later.id)?.number == 2)
             #expect(try await upgraded.lastUserNumber() == 2)
+            try await upgraded.close()
+        }
+    }
+
+    @Test("a format-2 journal upgrades keeping its numbers and highest number; its sessions get no device name")
+    func formatTwoUpgrades() async throws {
+        try await Self.withJournalPath { path in
+            let users = (1...3).map { n in
+                UserRecord(
+                    id: UserID(rawValue: String(repeating: String(n), count: 32)), email: "user\(n)@example.com",
+                    nickname: "user\(n)", passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: Int64(n)))
+            }
+            let session = SessionRecord(
+                tokenHash: String(repeating: "c", count: 64), userID: users[0].id,
+                createdAt: Timestamp(millisecondsSince1970: 5), lastSeenAt: Timestamp(millisecondsSince1970: 5),
+                expiresAt: Timestamp(millisecondsSince1970: 9_000), idleTimeoutSeconds: 60, remember: false,
+                device: "Firefox on Linux")
+            let store = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            for user in users { try await store.createUser(user, initialSession: user == users[0] ? session : nil) }
+            _ = try await store.deleteUser(id: users[2].id)
+            try await store.close()
+            // The same journal as format 2 wrote it: sessions without a device.
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+                .replacingOccurrences(of: #""format_version":3"#, with: #""format_version":2"#)
+                .replacingOccurrences(of: #","device":"Firefox on Linux""#, with: "")
+                .replacingOccurrences(of: #""device":"Firefox on Linux","#, with: "")
+            #expect(!text.contains("Firefox"))
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            #expect(try await upgraded.storeInfo().formatVersion == 3)
+            #expect(try await upgraded.user(id: users[0].id)?.number == 1)
+            #expect(try await upgraded.user(id: users[1].id)?.number == 2)
+            #expect(try await upgraded.lastUserNumber() == 3, "the withdrawn user's number is never given again")
+            var expected = session
+            expected.device = ""
+            #expect(try await upgraded.session(tokenHash: session.tokenHash) == expected)
             try await upgraded.close()
         }
     }
