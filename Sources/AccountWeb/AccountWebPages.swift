@@ -59,6 +59,7 @@ public struct AccountWebPages: Sendable {
         addSignUpRoutes(to: group)
         addLoginRoutes(to: group)
         addSignedInRoutes(to: group)
+        addSessionRoutes(to: group)
     }
 
     /// The HTML "page not found" (in the browser's language, with a way back to the start) for

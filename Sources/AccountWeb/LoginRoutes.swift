@@ -26,7 +26,8 @@ extension AccountWebPages {
                         request, context, email: entry.email, deviceToken: visit.deviceToken)
                     let signedIn = try await api.limited(.login, request, context) { [entry] in
                         try await service.login(
-                            email: entry.email, password: entry.password, remember: entry.remember, from: origin)
+                            email: entry.email, password: entry.password, remember: entry.remember, from: origin,
+                            device: DeviceName.describing(userAgent: request.headers[.userAgent]))
                     }
                     return redirect(
                         "/welcome", cookies: signedInCookies(signedIn, remember: entry.remember, visit: visit))

@@ -4,7 +4,7 @@
 enum PageTemplates {
     static let all: [String: String] = [
         "head": head, "foot": foot, "field": field, "checkbox": checkbox, "start": start, "form": form,
-        "welcome": welcome, "message": message,
+        "welcome": welcome, "message": message, "sessions": sessions,
     ]
 
     static let head = """
@@ -84,9 +84,33 @@ enum PageTemplates {
         <button type="submit">{{logOut}}</button>
         </form>
         <ul class="menu">
+        <li><a href="/sessions">{{sessions}}</a></li>
         <li><a href="/password">{{changePassword}}</a></li>
         <li><a href="/withdraw">{{withdraw}}</a></li>
         </ul>
+        {{> foot}}
+        """
+
+    /// Each session's own form signs it out; the current one is marked, not offered (the
+    /// welcome screen's logout signs it out).
+    static let sessions = """
+        {{> head}}
+        <ul class="sessions">
+        {{#sessions}}<li>
+        <strong class="device">{{device}}</strong>{{#current}} <span class="current">{{currentLabel}}</span>{{/current}}
+        <p><time datetime="{{createdISO}}">{{created}}</time> · <time datetime="{{lastUsedISO}}">{{lastUsed}}</time></p>
+        {{^current}}<form method="post" action="/sessions/revoke">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="id" value="{{id}}">
+        <button type="submit" class="secondary">{{revoke}}</button>
+        </form>{{/current}}
+        </li>
+        {{/sessions}}</ul>
+        {{#revokeOthers}}<form method="post" action="/sessions/revoke-others">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">{{revokeOthers}}</button>
+        </form>{{/revokeOthers}}
+        <p class="link"><a href="/welcome">{{backToWelcome}}</a></p>
         {{> foot}}
         """
 

@@ -75,6 +75,14 @@ struct PageText: Sendable {
     }
     var startLink: String { ko ? "시작 화면으로" : "Go to the start screen" }
 
+    var sessionsTitle: String { ko ? "로그인된 기기" : "Where you are signed in" }
+    var unknownDevice: String { ko ? "알 수 없는 기기" : "Unknown device" }
+    var thisDevice: String { ko ? "(이 기기)" : "(this device)" }
+    func signedInAt(_ time: String) -> String { ko ? "로그인: \(time)" : "Signed in \(time)" }
+    func lastUsedAt(_ time: String) -> String { ko ? "마지막 사용: \(time)" : "last used \(time)" }
+    var signOutSession: String { ko ? "이 기기 로그아웃" : "Sign out this device" }
+    var signOutOthers: String { ko ? "다른 모든 기기 로그아웃" : "Sign out everywhere else" }
+
     // Notices after a redirect: chosen from a fixed list, never text from the URL.
     func notice(_ name: String?) -> String? {
         switch name {
@@ -85,6 +93,10 @@ struct PageText: Sendable {
                 ? "비밀번호를 변경했습니다. 다른 기기의 로그인은 모두 해제되었습니다."
                 : "Your password was changed; every other session was signed out."
         case "session_expired": ko ? "세션이 만료되었습니다. 다시 로그인하세요." : "Your session expired; log in again."
+        case "session_revoked": ko ? "그 기기를 로그아웃했습니다." : "That device was signed out."
+        case "other_sessions_revoked": ko ? "다른 모든 기기를 로그아웃했습니다." : "Every other device was signed out."
+        case "session_not_found":
+            ko ? "그 세션은 이미 로그아웃되었습니다." : "That session was already signed out."
         default: nil
         }
     }

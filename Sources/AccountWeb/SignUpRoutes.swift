@@ -26,7 +26,8 @@ extension AccountWebPages {
                     let signedIn = try await api.limited(.signUp, request, context) { [entry] in
                         try await service.signUp(
                             email: entry.email, password: entry.password, confirmation: entry.confirmation,
-                            nickname: entry.nickname, remember: entry.remember)
+                            nickname: entry.nickname, remember: entry.remember,
+                            device: DeviceName.describing(userAgent: request.headers[.userAgent]))
                     }
                     return redirect(
                         "/welcome", cookies: signedInCookies(signedIn, remember: entry.remember, visit: visit))

@@ -5,7 +5,7 @@ import NIOCore
 
 extension AccountWebPages {
     /// The paths `/language` may send the browser back to (never another site).
-    static let pagePaths: Set<String> = ["/", "/signup", "/login", "/welcome", "/password", "/withdraw"]
+    static let pagePaths: Set<String> = ["/", "/signup", "/login", "/welcome", "/password", "/withdraw", "/sessions"]
 
     /// Start (a member goes on to welcome, a guest chooses sign-up or login), welcome, the
     /// language switch and the assets.
@@ -45,6 +45,7 @@ extension AccountWebPages {
                 values["logOut"] = text.logOut
                 values["changePassword"] = text.changePassword
                 values["withdraw"] = text.withdraw
+                values["sessions"] = text.sessionsTitle
                 return page("welcome", values, visit: visit)
             } catch {
                 return storeFailurePage(error, visit: visit, context: context)

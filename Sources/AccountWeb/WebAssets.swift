@@ -25,7 +25,9 @@ enum WebAssets {
         .form-error { padding: 0.6rem 0.8rem; border-left: 4px solid var(--error); background: #fdecea; color: var(--error); }
         .notice { padding: 0.6rem 0.8rem; border-left: 4px solid var(--accent); background: #e8f0fe; }
         button, .button { display: inline-block; padding: 0.65rem 1.2rem; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: 0.35rem; text-decoration: none; cursor: pointer; }
-        .button.secondary { color: var(--accent); background: var(--paper); border: 2px solid var(--accent); }
+        .button.secondary, button.secondary { color: var(--accent); background: var(--paper); border: 2px solid var(--accent); }
+        .sessions { list-style: none; padding: 0; }
+        .sessions li { margin: 0 0 1.2rem; }
         button:disabled { background: #8a94a0; cursor: not-allowed; }
         .actions .button { margin: 0 0.5rem 0.5rem 0; }
         .menu { padding-left: 1.2rem; }

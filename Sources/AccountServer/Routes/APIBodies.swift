@@ -10,9 +10,12 @@ struct SignUpBody: Decodable {
     let confirmation: String?
     let nickname: String
     let remember: Bool?
+    /// The name of the device the session is opened on (else read from `User-Agent`).
+    let deviceName: String?
 
     enum CodingKeys: String, CodingKey {
         case email, password, confirmation, nickname, remember
+        case deviceName = "device"
     }
 
     init(from decoder: any Decoder) throws {
@@ -22,6 +25,7 @@ struct SignUpBody: Decodable {
         confirmation = try fields.decodeIfGiven(String.self, forKey: .confirmation)
         nickname = try fields.decode(String.self, forKey: .nickname)
         remember = try fields.decodeIfGiven(Bool.self, forKey: .remember)
+        deviceName = try fields.decodeDeviceName(forKey: .deviceName)
     }
 }
 
@@ -31,10 +35,13 @@ struct LoginBody: Decodable {
     let remember: Bool?
     /// The device token an earlier sign-up or login on this device returned.
     let deviceToken: String?
+    /// The name of the device the session is opened on (else read from `User-Agent`).
+    let deviceName: String?
 
     enum CodingKeys: String, CodingKey {
         case email, password, remember
         case deviceToken = "device_token"
+        case deviceName = "device"
     }
 
     init(from decoder: any Decoder) throws {
@@ -43,6 +50,7 @@ struct LoginBody: Decodable {
         password = try fields.decode(String.self, forKey: .password)
         remember = try fields.decodeIfGiven(Bool.self, forKey: .remember)
         deviceToken = try fields.decodeIfGiven(String.self, forKey: .deviceToken)
+        deviceName = try fields.decodeDeviceName(forKey: .deviceName)
     }
 }
 
@@ -99,6 +107,31 @@ enum APIBody {
 
     static let done = JSONValue.object([("ok", .bool(true))])
 
+    /// `done`, with how many sessions a logout of other or all sessions revoked.
+    static func revoked(_ count: Int) -> JSONValue {
+        .object([("ok", .bool(true)), ("revoked", .int(Int64(count)))])
+    }
+
+    /// Where the user is signed in: never a token, never a token's hash.
+    static func sessions(_ sessions: [SessionSummary]) -> JSONValue {
+        .object([
+            ("ok", .bool(true)),
+            (
+                "sessions",
+                .array(
+                    sessions.map { session in
+                        .object([
+                            ("created_at_ms", .int(session.createdAt.millisecondsSince1970)),
+                            ("current", .bool(session.current)), ("device", .string(session.device)),
+                            ("expires_at_ms", .int(session.expiresAt.millisecondsSince1970)),
+                            ("id", .string(session.id)),
+                            ("last_used_at_ms", .int(session.lastUsedAt.millisecondsSince1970)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
     /// `disk_free_bytes` only where the store's files are on this host's disk.
     static func health(backend: String, diskFreeBytes: Int64?) -> JSONValue {
         .object(
@@ -135,14 +168,22 @@ enum APIBody {
         ])
     }
 
-    /// `{jwt, user}`: `jwt` carries AccountStore's opaque session token, which the server can
-    /// revoke (logout, password change, withdrawal); clients treat it as opaque.
-    /// Strapi's answer with a session; a new session carries its device token too (an extra
-    /// key Strapi clients ignore).
+    /// `{jwt, refreshToken, user}`: `jwt` carries AccountStore's opaque session token, which
+    /// the server can revoke (logout, password change, withdrawal); clients treat it as opaque.
+    /// `refreshToken` is the same token, for clients of Strapi v5's session mode: `POST
+    /// /api/auth/refresh` trades it for a new one. A new session carries its device token too
+    /// (an extra key Strapi clients ignore).
     static func strapiAuth(token: String, profile: AccountProfile, deviceToken: String? = nil) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("jwt", .string(token)), ("user", strapiUser(profile))]
+        var fields: [(String, JSONValue)] = [
+            ("jwt", .string(token)), ("refreshToken", .string(token)), ("user", strapiUser(profile)),
+        ]
         if let deviceToken { fields.insert(("device_token", .string(deviceToken)), at: 0) }
         return .object(fields)
+    }
+
+    /// Strapi's answer to a refresh: the new token, as both `jwt` and `refreshToken`.
+    static func strapiRefresh(token: String) -> JSONValue {
+        .object([("jwt", .string(token)), ("refreshToken", .string(token))])
     }
 
     /// With field problems, `details.errors` lists them as Strapi lists a form's validation

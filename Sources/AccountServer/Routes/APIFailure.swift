@@ -43,7 +43,7 @@ package struct APIFailure: Error, HTTPResponseError {
         switch error {
         case let problem as RequestProblem:
             switch problem.kind {
-            case .malformed, .notHTTP: status = .badRequest
+            case .malformed, .notHTTP, .badQuery: status = .badRequest
             case .headersTooLarge: status = .requestHeaderFieldsTooLarge
             case .unsupportedMediaType: status = .unsupportedMediaType
             case .tooLarge: status = .contentTooLarge
@@ -130,6 +130,7 @@ package struct APIFailure: Error, HTTPResponseError {
         case .emailTaken: (.conflict, nil)
         case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
         case .wrongPassword: (.forbidden, nil)
+        case .sessionNotFound: (.notFound, nil)
         case .tooManyAttempts(let seconds): (.tooManyRequests, max(1, seconds))
         case .storeBusy: (.serviceUnavailable, 1)
         default: (.internalServerError, nil)

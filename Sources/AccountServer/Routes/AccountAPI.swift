@@ -263,6 +263,10 @@ public struct AccountAPI: Sendable {
                 throw RequestProblem(kind: .malformed(.notObject))
             }
             throw RequestProblem(kind: .malformed(.wrongType(field: field)))
+        } catch let unexpected as UnexpectedField {
+            throw RequestProblem(kind: .malformed(.unexpected(field: unexpected.field)))
+        } catch let refused as RefusedDeviceName {
+            throw RequestProblem(kind: .malformed(.badDeviceName(field: refused.field)))
         } catch let DecodingError.valueNotFound(_, context) {
             guard let field = context.codingPath.last?.stringValue else {
                 throw RequestProblem(kind: .malformed(.notObject))
@@ -275,6 +279,22 @@ public struct AccountAPI: Sendable {
             throw RequestProblem(kind: .malformed(.repeated(field: repeated)))
         }
         return body
+    }
+
+    /// `decode`, or `nil` for a request that sent no body (no length, or a length of 0, and
+    /// not chunked), whatever its `Content-Type` says: for routes whose body is optional.
+    func decodeIfSent<Body: Decodable>(_ type: Body.Type, from request: Request, forms: Bool = false) async throws
+        -> Body?
+    {
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if length == nil || length == 0, request.headers[.transferEncoding] == nil { return nil }
+        return try await decode(type, from: request, forms: forms)
+    }
+
+    /// The name a new session keeps of its device: the client's own (checked by the body's
+    /// decoder), else one read from its `User-Agent`.
+    func deviceName(_ request: Request, given: String?) -> String {
+        given ?? DeviceName.describing(userAgent: request.headers[.userAgent])
     }
 
     /// The bearer token of `Authorization`, if any (the service refuses a malformed one).

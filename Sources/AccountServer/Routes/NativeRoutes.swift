@@ -15,7 +15,8 @@ extension AccountAPI {
                     try await InvalidFields.naming(SignUpField.jsonNames, except: unconfirmed ? .confirmation : nil) {
                         try await service.signUpListingBrokenRules(
                             email: body.email, password: body.password, confirmation: confirmation,
-                            nickname: body.nickname, remember: body.remember ?? false)
+                            nickname: body.nickname, remember: body.remember ?? false,
+                            device: deviceName(request, given: body.deviceName))
                     }
                 }
                 return json(
@@ -29,7 +30,8 @@ extension AccountAPI {
                 let origin = loginOrigin(request, context, email: body.email, deviceToken: body.deviceToken)
                 let session = try await limited(.login, request, context) {
                     try await service.login(
-                        email: body.email, password: body.password, remember: body.remember ?? false, from: origin)
+                        email: body.email, password: body.password, remember: body.remember ?? false, from: origin,
+                        device: deviceName(request, given: body.deviceName))
                 }
                 let deviceToken = deviceTokens.issue(for: session.profile.email, current: body.deviceToken)
                 return json(APIBody.session(session, deviceToken: deviceToken))
@@ -37,7 +39,24 @@ extension AccountAPI {
         }
         group.post("logout") { request, context in
             try await respond(request, context, style: .native) { _ in
-                try await service.logout(token: bearerToken(request))
+                let token = bearerToken(request)
+                switch try LogoutScope(request) {
+                case .current:
+                    try await service.logout(token: token)
+                    return json(APIBody.done)
+                case .others: return json(APIBody.revoked(try await service.revokeOtherSessions(token: token)))
+                case .all: return json(APIBody.revoked(try await service.revokeSessions(token: token, device: nil)))
+                }
+            }
+        }
+        group.getWithHead("sessions") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                json(APIBody.sessions(try await service.sessions(token: bearerToken(request))))
+            }
+        }
+        group.delete("sessions/:id") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                try await service.revokeSession(token: bearerToken(request), id: context.parameters.get("id") ?? "")
                 return json(APIBody.done)
             }
         }

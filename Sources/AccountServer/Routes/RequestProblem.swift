@@ -22,6 +22,8 @@ struct RequestProblem: Error {
         case methodNotAllowed(method: String, allowed: [String])
         /// `/metrics` asked by a client not in `server.monitoring_clients`.
         case monitoringOnly
+        /// A query parameter whose value is not one of `allowed`.
+        case badQuery(parameter: String, allowed: [String])
     }
 
     /// What is wrong with a JSON or form body.
@@ -42,6 +44,11 @@ struct RequestProblem: Error {
         /// A form field whose value is not UTF-8 text (or is a file), never read as a repaired
         /// stand-in.
         case notText(field: String)
+        /// A field the route does not take (only where a misspelt optional field would change
+        /// what the request does).
+        case unexpected(field: String)
+        /// A device name that ``DeviceName/accepts(_:)`` refuses.
+        case badDeviceName(field: String)
 
         func text(_ language: Language) -> String {
             let korean = language == .korean
@@ -63,6 +70,13 @@ struct RequestProblem: Error {
             case .notText(let field):
                 return korean
                     ? "\"\(field)\" 필드가 UTF-8 텍스트가 아닙니다" : "the field \"\(field)\" is not UTF-8 text"
+            case .unexpected(let field):
+                return korean
+                    ? "이 경로는 \"\(field)\" 필드를 받지 않습니다" : "this route takes no field \"\(field)\""
+            case .badDeviceName(let field):
+                return korean
+                    ? "\"\(field)\" 필드는 보이는 문자 1~\(DeviceName.maximumLength)자여야 합니다"
+                    : "the field \"\(field)\" must be 1 to \(DeviceName.maximumLength) visible characters"
             }
         }
     }
@@ -71,7 +85,8 @@ struct RequestProblem: Error {
 
     var code: String {
         switch kind {
-        case .malformed, .notHTTP: "invalid_request"
+        case .malformed(.badDeviceName): "invalid_device_name"
+        case .malformed, .notHTTP, .badQuery: "invalid_request"
         case .headersTooLarge: "headers_too_large"
         case .unsupportedMediaType: "unsupported_media_type"
         case .tooLarge: "payload_too_large"
@@ -112,6 +127,11 @@ struct RequestProblem: Error {
             return korean
                 ? "server.monitoring_clients 에 있는 주소만 이 경로를 읽을 수 있습니다."
                 : "Only the addresses in server.monitoring_clients may read this route."
+        case .badQuery(let parameter, let allowed):
+            let list = allowed.joined(separator: ", ")
+            return korean
+                ? "쿼리 매개변수 \"\(parameter)\"는 \(list) 중 하나여야 합니다."
+                : "The query parameter \"\(parameter)\" must be one of \(list)."
         }
     }
 }

@@ -23,7 +23,7 @@ extension AccountAPI {
                     try await InvalidFields.naming(Self.strapiRegisterFields) {
                         try await service.signUpListingBrokenRules(
                             email: body.email, password: body.password, confirmation: body.password,
-                            nickname: body.username)
+                            nickname: body.username, device: deviceName(request, given: nil))
                     }
                 }
                 return json(
@@ -38,7 +38,8 @@ extension AccountAPI {
                 let origin = loginOrigin(request, context, email: body.identifier, deviceToken: body.deviceToken)
                 let session = try await limited(.login, request, context) {
                     try await service.login(
-                        email: body.identifier, password: body.password, remember: false, from: origin)
+                        email: body.identifier, password: body.password, remember: false, from: origin,
+                        device: deviceName(request, given: body.deviceID))
                 }
                 return json(
                     APIBody.strapiAuth(
@@ -61,6 +62,22 @@ extension AccountAPI {
                 }
                 // The session used stays valid (every other one is revoked), so it is the new jwt.
                 return json(APIBody.strapiAuth(token: token ?? "", profile: profile))
+            }
+        }
+        // Strapi v5's session mode: a refresh trades the token for a new one, and a logout
+        // signs out one device (`deviceId`) or every session of the user.
+        group.post("auth/refresh") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                let body = try await decode(StrapiRefreshBody.self, from: request, forms: true)
+                let session = try await service.refresh(token: body.refreshToken)
+                return json(APIBody.strapiRefresh(token: session.token))
+            }
+        }
+        group.post("auth/logout") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                let body = try await decodeIfSent(StrapiLogoutBody.self, from: request, forms: true)
+                try await service.revokeSessions(token: bearerToken(request), device: body?.deviceID)
+                return json(APIBody.done)
             }
         }
         group.getWithHead("users/me") { request, context in

@@ -23,7 +23,8 @@ struct LoginCommand: AsyncParsableCommand {
             let password = try context.passwordReader(fromStandardInput: passwordStdin)
                 .read(context.messages.passwordPrompt, what: "password")
             let (signedIn, warning) = try await context.withSession { service, session in
-                let signedIn = try await service.login(email: email, password: password, remember: remember)
+                let signedIn = try await service.login(
+                    email: email, password: password, remember: remember, device: ThisDevice.name("accounts"))
                 let warning = try await context.keepSession(
                     signedIn, in: session, accountCreated: false, service: service)
                 return (signedIn, warning)

@@ -39,7 +39,7 @@ struct SignUpCommand: AsyncParsableCommand {
                 let signedIn = try await InvalidFields.naming(SignUpField.jsonNames) {
                     try await service.signUpListingBrokenRules(
                         email: email, password: password, confirmation: confirmation, nickname: nickname,
-                        remember: remember)
+                        remember: remember, device: ThisDevice.name("accounts"))
                 }
                 let warning = try await context.keepSession(
                     signedIn, in: session, accountCreated: true, service: service)

@@ -30,6 +30,23 @@ struct CLIMessages {
     var passwordChanged: String {
         ko ? "비밀번호가 변경되었습니다. 다른 모든 세션은 로그아웃되었습니다." : "Password changed; every other session was signed out."
     }
+    /// One line of `accounts sessions`: id, device, when opened and last used (UTC, to the
+    /// minute), and which one is this.
+    func session(_ session: SessionSummary) -> String {
+        let device = session.device.isEmpty ? (ko ? "(알 수 없는 기기)" : "(unknown device)") : session.device
+        let created = session.createdAt.minuteUTC
+        let used = session.lastUsedAt.minuteUTC
+        let fields = [
+            session.id, VisibleText.escaping(device),
+            ko ? "로그인 \(created)" : "signed in \(created)", ko ? "마지막 사용 \(used)" : "last used \(used)",
+        ]
+        return fields.joined(separator: "\t") + (session.current ? (ko ? "\t(이 기기)" : "\t(this session)") : "")
+    }
+
+    func sessionsRevoked(_ count: Int) -> String {
+        ko ? "세션 \(count)개를 로그아웃했습니다." : "Signed out \(EnglishPlural.count(count, "session"))."
+    }
+
     func profile(_ user: AccountProfile) -> [String] {
         [
             ko ? "닉네임: \(VisibleText.escaping(user.nickname))" : "Nickname: \(VisibleText.escaping(user.nickname))",

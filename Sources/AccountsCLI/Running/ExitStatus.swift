@@ -17,7 +17,8 @@ enum ExitStatus {
     static let notSignedIn: Int32 = 6
     /// The store failed (corrupt, foreign, too new, busy, I/O).
     static let storeError: Int32 = 7
-    /// `users show` found no account with that email.
+    /// `users show` found no account with that email, or `sessions revoke` no session of
+    /// the signed-in user with that id.
     static let accountNotFound: Int32 = 9
     /// The configuration is invalid.
     static let configError: Int32 = 8
@@ -35,6 +36,7 @@ enum ExitStatus {
         case .emailTaken: emailTaken
         case .invalidCredentials, .wrongPassword, .tooManyAttempts: invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
+        case .sessionNotFound: accountNotFound
         case .storeCorrupted, .storeVersionUnsupported, .storeUpgradeNeeded, .storeKindMismatch, .storeBusy, .storeIO,
             .storeNotEmpty,
             .storeNotFound:

@@ -112,7 +112,7 @@ struct InteractiveApp {
             do {
                 let signedIn = try await service.signUp(
                     email: form[.email], password: form[.password], confirmation: form[.confirmation],
-                    nickname: form[.nickname], remember: remember)
+                    nickname: form[.nickname], remember: remember, device: ThisDevice.name("accounts app"))
                 try await keep(signedIn, accountCreated: true)
                 return
             } catch let error as AccountError where !error.isStoreFailure {
@@ -146,7 +146,9 @@ struct InteractiveApp {
         let remember = PasswordReader.isYes(try io.ask(text.rememberPrompt))
         while true {
             do {
-                let signedIn = try await service.login(email: form[.id], password: form[.password], remember: remember)
+                let signedIn = try await service.login(
+                    email: form[.id], password: form[.password], remember: remember,
+                    device: ThisDevice.name("accounts app"))
                 try await keep(signedIn, accountCreated: false)
                 return
             } catch AccountError.invalidCredentials {
