@@ -60,6 +60,10 @@ EXPECT = {
         "loggedOut": "You are logged out.",
         "withdrawn": "Your account was deleted.",
         "passwordChanged": "Your password was changed",
+        "sessions": "Where you are signed in",
+        "thisDevice": "(this device)",
+        "signOutDevice": "Sign out this device",
+        "deviceSignedOut": "That device was signed out.",
     },
     "ko": {
         "missingAt": "'@'가 하나 있어야",
@@ -80,6 +84,10 @@ EXPECT = {
         "loggedOut": "로그아웃했습니다.",
         "withdrawn": "탈퇴했습니다.",
         "passwordChanged": "비밀번호를 변경했습니다.",
+        "sessions": "로그인된 기기",
+        "thisDevice": "(이 기기)",
+        "signOutDevice": "이 기기 로그아웃",
+        "deviceSignedOut": "그 기기를 로그아웃했습니다.",
     },
 }
 
@@ -191,9 +199,12 @@ class Browser:
         WebDriverWait(self.driver, 15).until(lambda d: is_stale(old))
         self.settle()
 
-    def click_button(self, label):
+    def click_button(self, label, within=None):
+        """Clicks the one button labelled `label` (in the list item that says `within`)."""
         old = self.driver.find_element(By.TAG_NAME, "html")
-        [button] = [b for b in self.driver.find_elements(By.CSS_SELECTOR, "main button") if b.text == label]
+        scope = "main li" if within else "main"
+        items = [item for item in self.driver.find_elements(By.CSS_SELECTOR, scope) if within is None or within in item.text]
+        [button] = [b for item in items for b in item.find_elements(By.CSS_SELECTOR, "button") if b.text == label]
         button.click()
         WebDriverWait(self.driver, 15).until(lambda d: is_stale(old))
         self.settle()
@@ -301,6 +312,7 @@ class Flow:
             self.logout()
             self.plain_login_ends_with_browser()
             self.remembered_login_survives()
+            self.signed_in_elsewhere()
             self.change_password()
             self.withdraw()
         except Failures as failure:
@@ -482,6 +494,25 @@ class Flow:
         self.check(b.path == "/welcome", f"a remembered login survives a browser restart (at {b.path})")
         self.check(b.heading() == self.expect["welcome"].format(nick=self.nick), "still welcome after the restart")
 
+    def signed_in_elsewhere(self):
+        """The list of where the account is signed in: this browser and a phone app; the phone
+        is signed out from the page, and its token stops working."""
+        b = self.browser
+        phone = api_login_token(self.base, self.email, STRONG, device="내 휴대폰 📱")
+        b.go("/welcome")
+        b.click_link(self.expect["sessions"])
+        self.check(b.path == "/sessions", "welcome links to where you are signed in")
+        self.check(b.heading() == self.expect["sessions"], f"sessions heading {b.heading()!r}")
+        self.check("내 휴대폰 📱" in b.page_text(), "the phone is listed by its name")
+        self.check(self.expect["thisDevice"] in b.page_text(), "this browser is marked")
+        self.page_checks("sessions")
+        # Earlier sessions of this browser (the plain login a restart forgot) are listed too.
+        b.click_button(self.expect["signOutDevice"], within="내 휴대폰 📱")
+        self.check(self.expect["deviceSignedOut"] in b.page_text(), "the page says the device was signed out")
+        self.check("내 휴대폰 📱" not in b.page_text(), "the phone is no longer listed")
+        self.check(api_me(self.base, phone) == 401, "the phone's token no longer works")
+        b.go("/welcome")
+
     def change_password(self):
         b = self.browser
         b.click_link("비밀번호 변경" if self.language == "ko" else "Change password")
@@ -539,6 +570,20 @@ def api_signup(base, email, nickname, password):
 def api_login(base, email, password):
     body = json.dumps({"email": email, "password": password}).encode()
     request = urllib.request.Request(base + "/v1/login", data=body, headers={"Content-Type": "application/json"})
+    try:
+        return urllib.request.urlopen(request).status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def api_login_token(base, email, password, device):
+    body = json.dumps({"email": email, "password": password, "device": device}).encode()
+    request = urllib.request.Request(base + "/v1/login", data=body, headers={"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(request).read())["token"]
+
+
+def api_me(base, token):
+    request = urllib.request.Request(base + "/v1/me", headers={"Authorization": "Bearer " + token})
     try:
         return urllib.request.urlopen(request).status
     except urllib.error.HTTPError as error:
