@@ -1,6 +1,7 @@
 import AccountCore
 import AccountTestSupport
 import BackendTestSupport
+import CLMDB
 import Foundation
 import Testing
 
@@ -8,6 +9,15 @@ import Testing
 
 @Suite("LMDB backend")
 struct LMDBBackendTests {
+    /// The fault sweep found it: a failed write of the meta page at the end of a migration was
+    /// reported as a corrupt store, though the file kept its last transaction.
+    @Test("MDB_PANIC, LMDB's answer after a failed write in this process, is store_io, not store_corrupted")
+    func panicIsIO() {
+        let error = LMDBFailure.error(MDB_PANIC, "begin", path: "/tmp/x.lmdb")
+        #expect(error.code == "store_io")
+        #expect(LMDBFailure.error(MDB_CORRUPTED, "get", path: "/tmp/x.lmdb").code == "store_corrupted")
+    }
+
     func user(_ n: Int) -> UserRecord {
         UserRecord(
             id: UserID(rawValue: String(format: "%032x", n)), email: "user\(String(format: "%07d", n))@example.com",
