@@ -11,17 +11,21 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
     /// backend that keeps its stores elsewhere (`StoreLocation.named`, as PostgreSQL does)
     /// skips it, and the skip says so.
     public let needsStoreFiles: Bool
+    /// Whether the check cuts a store off mid-operation: a backend whose fixtures give no way to
+    /// (``StoreFixtures/cutOff``) skips it, and the skip says so.
+    public let needsCutOff: Bool
     /// The check itself: throws `ConformanceFailure` (or any error) when the promise is broken.
     public let run: @Sendable (ConformanceContext) async throws -> Void
 
     /// Creates a check.
     public init(
-        _ name: String, requires: BackendCapabilities = [], needsStoreFiles: Bool = false,
+        _ name: String, requires: BackendCapabilities = [], needsStoreFiles: Bool = false, needsCutOff: Bool = false,
         run: @escaping @Sendable (ConformanceContext) async throws -> Void
     ) {
         self.name = name
         self.requires = requires
         self.needsStoreFiles = needsStoreFiles
+        self.needsCutOff = needsCutOff
         self.run = run
     }
 
@@ -29,18 +33,21 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
 }
 
 /// Thrown by ``ConformanceSuite/run(_:on:)`` for a check the backend cannot run: it does not
-/// declare every capability the check needs, or the check is about store files and the
-/// backend's stores are not files.
+/// declare every capability the check needs, the check is about store files and the backend's
+/// stores are not files, or the check cuts a store off and the backend's fixtures cannot.
 public struct ConformanceSkipped: Error, Sendable, CustomStringConvertible {
     /// The capabilities the check needs that the backend does not declare (empty when it was
-    /// skipped only because its stores are not files).
+    /// skipped for one of the other reasons).
     public let missing: BackendCapabilities
     /// Whether the check is about store files and the backend keeps its stores elsewhere.
     public let storesNotInFiles: Bool
+    /// Whether the check cuts a store off mid-operation and the backend's fixtures give no way
+    /// to (``StoreFixtures/cutOff``).
+    public let cannotCutOff: Bool
 
     public var description: String {
-        storesNotInFiles
-            ? "skipped: the backend does not keep its stores in files"
-            : "skipped: the backend does not declare \(missing)"
+        if storesNotInFiles { return "skipped: the backend does not keep its stores in files" }
+        if missing.isEmpty { return "skipped: the backend's fixtures give no way to cut a store off mid-operation" }
+        return "skipped: the backend does not declare \(missing)"
     }
 }

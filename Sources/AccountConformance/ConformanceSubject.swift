@@ -77,8 +77,9 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     public func skip(for check: ConformanceCheck) -> ConformanceSkipped? {
         let missing = missingCapabilities(for: check)
         let storesNotInFiles = check.needsStoreFiles && !backend.storesInFiles
-        guard !missing.isEmpty || storesNotInFiles else { return nil }
-        return ConformanceSkipped(missing: missing, storesNotInFiles: storesNotInFiles)
+        let cannotCutOff = check.needsCutOff && fixtures.cutOff == nil
+        guard !missing.isEmpty || storesNotInFiles || cannotCutOff else { return nil }
+        return ConformanceSkipped(missing: missing, storesNotInFiles: storesNotInFiles, cannotCutOff: cannotCutOff)
     }
 
     public var description: String { backendName }

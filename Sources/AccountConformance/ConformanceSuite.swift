@@ -12,7 +12,7 @@ public enum ConformanceSuite {
     /// Every check, in a stable order.
     public static let checks: [ConformanceCheck] =
         RecordChecks.all + ConcurrencyChecks.all + SessionChecks.all + PersistenceChecks.all + StoreFileChecks.all
-        + SequenceChecks.all + BoundaryChecks.all + RaceChecks.all + NumberChecks.all
+        + SequenceChecks.all + BoundaryChecks.all + RaceChecks.all + NumberChecks.all + OutageChecks.all
 
     /// The check with this name.
     public static func check(named name: String) -> ConformanceCheck? {

@@ -19,18 +19,22 @@ public struct StoreFixtures: Sendable {
     public let snapshot: @Sendable (_ directory: String) async throws -> [String: [UInt8]]
     /// Removes what the checks left outside the scratch folder (the folder itself goes anyway).
     public let cleanUp: @Sendable (_ directory: String) async -> Void
+    /// How to make a store unreachable in the middle of a write; `nil` when the backend's
+    /// fixtures have no way to, and the check that needs one is skipped.
+    public let cutOff: StoreCutOff?
 
     /// Describes a backend's fixtures.
     public init(
         plantForeign: @escaping @Sendable (_ directory: String) async throws -> [(label: String, path: String)],
         plantDamaged: @escaping @Sendable (_ path: String) async throws -> Void,
         snapshot: @escaping @Sendable (_ directory: String) async throws -> [String: [UInt8]],
-        cleanUp: @escaping @Sendable (_ directory: String) async -> Void
+        cleanUp: @escaping @Sendable (_ directory: String) async -> Void, cutOff: StoreCutOff? = nil
     ) {
         self.plantForeign = plantForeign
         self.plantDamaged = plantDamaged
         self.snapshot = snapshot
         self.cleanUp = cleanUp
+        self.cutOff = cutOff
     }
 
     /// The fixtures of a backend that keeps its store in files at the path: `samples` are the

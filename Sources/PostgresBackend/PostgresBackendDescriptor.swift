@@ -112,6 +112,9 @@ public struct PostgresBackendDescriptor: BackendDescriptor, BackendFixtures {
             cleanUp: { directory in
                 try? await PostgresStoreFixtures.dropSchemas(
                     withPrefix: PostgresScratchNames.prefix(for: directory), try options(directory + "/x"))
+            },
+            cutOff: StoreCutOff { path, operation in
+                try await PostgresStoreFixtures.cutOffMidWrite(try options(path), operation)
             })
     }
 

@@ -162,7 +162,12 @@ extension PostgresConnection {
             try await query("COMMIT", logger: logger)
             return result
         } catch {
-            _ = try? await query("ROLLBACK", logger: logger)
+            // A session that ended took its transaction with it, and a ROLLBACK sent on its
+            // connection never came back (PostgresNIO 1.33, after the server's FATAL): the call
+            // hung for good, where it must fail.
+            if !isClosed, !PostgresFailure.endsSession(error) {
+                _ = try? await query("ROLLBACK", logger: logger)
+            }
             throw error
         }
     }

@@ -33,6 +33,21 @@ enum PostgresFailure {
         return .storeIO(detail: "\(location): \(reason(error))")
     }
 
+    /// Whether `error` says the session is over: the server ended it (a FATAL or PANIC error,
+    /// such as `pg_terminate_backend` or a shutdown gives) or the connection is gone. The server
+    /// rolls back the transaction of a session that ends, so there is nothing left to roll back.
+    static func endsSession(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .server:
+            return ["FATAL", "PANIC"].contains(error.serverInfo?[.severity] ?? "")
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// SQLSTATEs refusing a connection that can pass by themselves: too many connections
     /// (53300), out of memory or disk (53xxx), a server shutting down or starting up (57P01,
     /// 57P02, 57P03). Any other refusal by the server (a wrong password, a missing database,

@@ -1,5 +1,7 @@
+import AccountConformance
 import AccountCore
 import PostgresNIO
+import Synchronization
 
 /// What the conformance suite plants in a scratch schema, and how it looks at and removes
 /// them: the PostgreSQL counterparts of foreign files, random bytes and folder snapshots.
@@ -88,6 +90,72 @@ package enum PostgresStoreFixtures {
                 result[schema + "." + table] = Array(text.utf8)
             }
             return result
+        }
+    }
+
+    /// Runs `operation` on the store in `options.schema` and ends its connection from the server's
+    /// side while its write is waiting, as a network failure or a restarted server would end it;
+    /// returns how `operation` ended, or ``StoreCutOff/StillRunning`` when it had not ended
+    /// `patience` after the cut.
+    ///
+    /// Another connection holds every row of the store's tables (`FOR UPDATE`, which reads let
+    /// through), so the operation's transaction stops at the first row it writes or refers to;
+    /// once `pg_locks` shows it waiting for that connection, `pg_terminate_backend` ends its
+    /// connection (and waits until it has ended, which needs PostgreSQL 14), and only then are
+    /// the rows let go. The operation runs in a task of its own, so that one that hangs is
+    /// reported rather than hanging the suite.
+    /// - Throws: `storeIO` when `operation` ends without waiting for a row (it wrote nothing),
+    ///   or has neither ended nor waited after `patience`.
+    public static func cutOffMidWrite(
+        _ options: PostgresOptions, patience: Duration = .seconds(30),
+        _ operation: @escaping @Sendable () async throws -> Void
+    ) async throws -> Result<Void, any Error> {
+        let connector = try PostgresConnector(options)
+        let schema = connector.schema
+        return try await connector.withConnection { holder in
+            try await holder.run("BEGIN")
+            for table in [schema.userNumbers, schema.users, schema.sessions] {
+                try await holder.run("SELECT 1 FROM \(unescaped: table) FOR UPDATE")
+            }
+            let ended = Mutex<Result<Void, any Error>?>(nil)
+            Task {
+                let outcome: Result<Void, any Error>
+                do {
+                    try await operation()
+                    outcome = .success(())
+                } catch {
+                    outcome = .failure(error)
+                }
+                ended.withLock { $0 = outcome }
+            }
+            let start = ContinuousClock.now
+            var waiting: [Int32] = []
+            while waiting.isEmpty {
+                waiting = try await holder.rows(
+                    """
+                    SELECT DISTINCT pid FROM pg_locks
+                    WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))
+                    """
+                ).map { try $0.decode(Int32.self) }
+                guard waiting.isEmpty else { break }
+                if ended.withLock({ $0 }) != nil {
+                    throw AccountError.storeIO(detail: "\(options.location): the operation ended without writing")
+                }
+                guard ContinuousClock.now - start < patience else {
+                    throw AccountError.storeIO(detail: "\(options.location): the operation neither wrote nor ended")
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            for pid in waiting {
+                try await holder.run("SELECT pg_terminate_backend(\(pid), 10000)")
+            }
+            try await holder.run("ROLLBACK")
+            let cut = ContinuousClock.now
+            while ContinuousClock.now - cut < patience {
+                if let outcome = ended.withLock({ $0 }) { return outcome }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            return .failure(StoreCutOff.StillRunning(after: patience))
         }
     }
 

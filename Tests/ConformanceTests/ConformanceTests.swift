@@ -52,7 +52,7 @@ struct ConformanceTests {
     }
 
     @Test(
-        "checks a backend cannot run: a capability it does not declare, or store files it does not keep",
+        "checks a backend cannot run: a capability it does not declare, store files it does not keep, or a cut-off its fixtures cannot make",
         .disabled(
             if: !skipped.isEmpty,
             Comment(rawValue: "the pairs not run: " + skipped.joined(separator: "; "))))
@@ -101,7 +101,9 @@ struct ConformanceTests {
         #expect(!memory.contains(.selfDescribingStores))
     }
 
-    @Test("a check the backend lacks a capability for, or about files its stores are not, is skipped, saying why")
+    @Test(
+        "a check the backend lacks a capability for, about files its stores are not, or cutting off a store its fixtures cannot, is skipped, saying why"
+    )
     func skippedNamesCapability() async throws {
         let outcomes = await ConformanceSuite.runAll(
             on: ConformanceSubject(MemoryBackendDescriptor(), registry: .standard))
@@ -109,18 +111,48 @@ struct ConformanceTests {
         let memory = MemoryBackendDescriptor().capabilities
         let lacking = ConformanceSuite.checks.filter { !$0.requires.isSubset(of: memory) }
         let aboutFiles = ConformanceSuite.checks.filter { $0.needsStoreFiles && $0.requires.isSubset(of: memory) }
+        let cuttingOff = ConformanceSuite.checks.filter {
+            $0.needsCutOff && !$0.needsStoreFiles && $0.requires.isSubset(of: memory)
+        }
         #expect(!aboutFiles.isEmpty, "a check about store files that the memory backend has the capabilities for")
-        #expect(skipped.count == lacking.count + aboutFiles.count)
+        #expect(!cuttingOff.isEmpty, "a check that cuts a store off, which the memory backend's fixtures cannot")
+        #expect(skipped.count == lacking.count + aboutFiles.count + cuttingOff.count)
         #expect(
             skipped.allSatisfy {
                 let missing = $0.skippedFor ?? []
-                return missing.isDisjoint(with: memory) && (!missing.isEmpty || $0.skipped?.storesNotInFiles == true)
+                return missing.isDisjoint(with: memory)
+                    && (!missing.isEmpty || $0.skipped?.storesNotInFiles == true || $0.skipped?.cannotCutOff == true)
             })
         #expect(
             skipped.filter { $0.skipped?.storesNotInFiles == true }.map(\.check).sorted()
                 == aboutFiles.map(\.name).sorted(), "the memory backend's stores are not files")
+        #expect(
+            skipped.filter { $0.skipped?.cannotCutOff == true }.map(\.check).sorted()
+                == cuttingOff.map(\.name).sorted(), "the memory backend's fixtures cannot cut a store off")
+        #expect(
+            skipped.compactMap(\.skipped).filter(\.cannotCutOff).allSatisfy {
+                "\($0)".contains("no way to cut a store off")
+            })
         #expect(outcomes.allSatisfy { $0.failure == nil }, "\(outcomes.compactMap(\.failure))")
         #expect(outcomes.count - skipped.count >= 15, "the memory backend runs the rest")
+    }
+
+    @Test(
+        "the cut-off check fails a store whose write goes through: reported as done, or as failed though it is there",
+        arguments: [false, true])
+    func cutOffCheckFailsOpenStores(reportsFailure: Bool) async throws {
+        let check = try #require(
+            ConformanceSuite.check(
+                named: "a store that becomes unreachable mid-operation fails closed and changes nothing"))
+        let subject = ConformanceSubject(FailingOpenSQLite(reportsFailure: reportsFailure), registry: .standard)
+        #expect(subject.skip(for: check) == nil, "fixtures with a cut-off run the check")
+        let failure = await #expect(throws: ConformanceFailure.self) {
+            try await ConformanceSuite.run(check, on: subject)
+        }
+        let expected =
+            reportsFailure
+            ? "createUser, cut off mid-write: the store changed" : "createUser, cut off mid-write: it reported success"
+        #expect(failure.map { "\($0)" }?.contains(expected) == true, "\(String(describing: failure))")
     }
 
     @Test("a backend that declares a capability it lacks fails the check instead of skipping it")
@@ -149,5 +181,38 @@ private struct OverclaimingMemoryBackend: BackendDescriptor {
     var capabilities: BackendCapabilities { .all }
     func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
         try await base.open(configuration)
+    }
+}
+
+/// SQLite with fixtures that claim to cut a store off mid-write but let the write through, and
+/// then report that it succeeded or that it failed: what a store that fails open looks like to the
+/// check "a store that becomes unreachable mid-operation fails closed and changes nothing".
+private struct FailingOpenSQLite: BackendFixtures {
+    let base = BackendRegistry.embedded.descriptors.first { $0.name == "sqlite" }!
+    /// Whether the write, which went through, is reported as failed.
+    let reportsFailure: Bool
+    var name: String { base.name }
+    var summary: String { base.summary }
+    var storeLocation: StoreLocation { base.storeLocation }
+    var options: [BackendOption] { base.options }
+    var formatVersion: Int { base.formatVersion }
+    var capabilities: BackendCapabilities { base.capabilities }
+    func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
+        try await base.open(configuration)
+    }
+    func validate(_ configuration: BackendConfiguration) throws(AccountError) { try base.validate(configuration) }
+    func recognize(fileHeader: [UInt8]) -> String? { base.recognize(fileHeader: fileHeader) }
+    func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
+        try await base.fixtures?.plantStore(configuration, formatVersion: formatVersion)
+    }
+    func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? {
+        let files = StoreFixtures.files(samples: [])
+        return StoreFixtures(
+            plantForeign: files.plantForeign, plantDamaged: files.plantDamaged, snapshot: files.snapshot,
+            cleanUp: files.cleanUp,
+            cutOff: StoreCutOff { [reportsFailure] _, operation in
+                try await operation()
+                return reportsFailure ? .failure(AccountError.storeIO(detail: "cut off, it says")) : .success(())
+            })
     }
 }

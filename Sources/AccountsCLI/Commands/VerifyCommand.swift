@@ -35,9 +35,9 @@ struct VerifyCommand: AsyncParsableCommand {
             let skipped = outcomes.filter { $0.skippedFor != nil }
             var lines = outcomes.map { outcome in
                 if let skipped = outcome.skipped {
-                    return skipped.storesNotInFiles
-                        ? context.messages.verifySkippedNotFiles(outcome.check)
-                        : context.messages.verifySkipped(outcome.check, missing: skipped.missing.description)
+                    if skipped.storesNotInFiles { return context.messages.verifySkippedNotFiles(outcome.check) }
+                    if skipped.missing.isEmpty { return context.messages.verifySkippedNoCutOff(outcome.check) }
+                    return context.messages.verifySkipped(outcome.check, missing: skipped.missing.description)
                 }
                 return outcome.failure.map { "FAIL  \(outcome.check): \($0)" } ?? "PASS  \(outcome.check)"
             }
@@ -54,14 +54,19 @@ struct VerifyCommand: AsyncParsableCommand {
                         + (outcome.failure.map { [("failure", JSONValue.string($0))] } ?? [])
                         + (outcome.skippedFor.map { [("skipped_missing", .array($0.names.map(JSONValue.string)))] }
                             ?? [])
-                        + (outcome.skipped?.storesNotInFiles == true
-                            ? [("skipped_reason", JSONValue.string("stores_not_in_files"))] : []))
+                        + (Self.skipReason(outcome.skipped).map { [("skipped_reason", JSONValue.string($0))] } ?? []))
             }
             return CommandReply(
                 lines: lines, fields: [("backend", .string(backend.name)), ("checks", .array(checks))],
                 exitStatus: failed.isEmpty ? ExitStatus.success : ExitStatus.checksFailed,
                 jsonError: failed.isEmpty ? nil : ("checks_failed", summary))
         }
+    }
+
+    /// The reason code `--json` gives a check skipped for something other than a capability.
+    static func skipReason(_ skipped: ConformanceSkipped?) -> String? {
+        if skipped?.storesNotInFiles == true { return "stores_not_in_files" }
+        return skipped?.cannotCutOff == true ? "cannot_cut_off" : nil
     }
 
     /// The config file the checks' other processes read: the one given, or, when that was a

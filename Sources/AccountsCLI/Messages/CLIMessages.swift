@@ -140,6 +140,12 @@ struct CLIMessages {
             : "SKIP  \(check): the backend does not keep its stores in files"
     }
 
+    func verifySkippedNoCutOff(_ check: String) -> String {
+        ko
+            ? "SKIP  \(check): 백엔드의 픽스처가 작업 도중 저장소를 끊을 방법을 주지 않습니다"
+            : "SKIP  \(check): the backend's fixtures give no way to cut a store off mid-operation"
+    }
+
     func verifySummary(_ backend: String, passed: Int, ran: Int, skipped: Int) -> String {
         if ko {
             return "verify \(backend): 검사 \(ran)개 중 \(passed)개 통과"
