@@ -15,6 +15,12 @@
 #   scripts/fault-sweep.sh --kill          crashes instead of faults: SIGKILL at the k-th file
 #                                          system call; the store must then hold the state before
 #                                          the command or the whole of its change, never a mix
+#   scripts/fault-sweep.sh --unreachable   the store's disk goes away mid-command: the k-th file
+#                                          system call fails and so does every later one (the
+#                                          command's own rollback included); the command must
+#                                          fail closed, and the store, once the disk is back, hold
+#                                          the state before the command or, only when the command
+#                                          said it had committed, the whole change
 #   scripts/fault-sweep.sh --power-cut     power cuts: records every change and fsync a command
 #                                          makes, rebuilds the states a power cut after each change
 #                                          could leave (scripts/faults/power_cut.py: synced bytes
@@ -64,6 +70,7 @@ offset=0
 random=0
 first_seed=1
 kill=0
+unreachable=0
 power_cut=0
 fiu=0
 probability=0.05
@@ -80,6 +87,7 @@ while [ $# -gt 0 ]; do
     --random) random=$2; shift 2 ;;
     --first-seed) first_seed=$2; shift 2 ;;
     --kill) kill=1; shift ;;
+    --unreachable) unreachable=1; shift ;;
     --fiu) fiu=$2; shift 2 ;;
     --probability) probability=$2; shift 2 ;;
     --power-cut) power_cut=1; shift ;;
@@ -549,6 +557,8 @@ for backend in $backends; do
         for ((k = 1 + offset % stride; k <= calls; k += stride)); do
             if [ "$kill" = 1 ]; then
                 check_kill "killed at call $k of $calls ($(sed -n "${k}p" "$log" | cut -d' ' -f2-))" "$k"
+            elif [ "$unreachable" = 1 ]; then
+                check_run "disk gone from call $k of $calls ($(sed -n "${k}p" "$log" | cut -d' ' -f2-))" FAULT_FROM="$k"
             else
                 check_run "failing call $k of $calls ($(sed -n "${k}p" "$log" | cut -d' ' -f2-))" FAULT_AT="$k"
             fi
@@ -562,6 +572,8 @@ for backend in $backends; do
         done
         if [ "$kill" = 1 ]; then
             echo "$backend $command: $calls calls; killed at each of $tried"
+        elif [ "$unreachable" = 1 ]; then
+            echo "$backend $command: $calls calls; the disk gone from each of $tried"
         else
             echo "$backend $command: $calls calls; failed each of $tried; $random random runs; $fiu under libfiu"
         fi

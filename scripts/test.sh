@@ -114,19 +114,20 @@ stage "the installed systemd unit under a real systemd, booted in a container (s
 # The fault sweeps' CI samples: every 6th call failed once (the bugs these found sat at single
 # calls), one random run per command at 5 % and one at 20 % from each of the shim and libfiu, a
 # crash at every 8th call, power cuts after every 4th change (every state where all unsynced
-# changes are lost) and every variant of every 24th change, the large import at 4 points each.
+# changes are lost) and every variant of every 24th change, the disk gone from every 10th call
+# on (--unreachable), the large import at 4 points each (2 for the disk gone).
 # Which calls, changes and shim seeds are tried moves with the commit (--offset, --first-seed),
 # so consecutive commits cover different ones; a failure prints its call or seed, and the
 # stage's first line the offset, to replay it. The full sweeps, run before a release and after a
 # change to a backend's writes: --random 30 --fiu 30 at --probability 0.01, 0.05 and 0.2,
-# --kill, and --power-cut (also with --durability relaxed and none).
+# --kill, --unreachable, and --power-cut (also with --durability relaxed and none).
 # On the 2-core machine of 2026-11-26 the strides of before (every call, every 3rd, 2nd and 6th)
 # took 30 of CI's 61 minutes, and every 4th, 6th, 4th and 12th still 17.5 of 47; every 6th, 8th,
 # 4th and 18th with 210 random runs took 16.5 of 46, and with these 120 random runs 14 of 41. On
 # 2026-11-27 a run took 45.5 minutes (15 of them sweeps, the every-variant one 4): that stride
 # went from 18 to 24.
 # A sweep runs one `accounts` at a time and keeps one core busy (measured: 172 s of CPU in 159 s
-# for the crash sweep), so the five run two at a time, each printing its log whole, with its own
+# for the crash sweep), so they run two at a time, each printing its log whole, with its own
 # time, when it ends. The order below kept both cores busy best: on 2026-11-27 they took 392 s
 # for 764 s of sweeps (every-variant power cuts 183, every 6th call 200, crashes 129, power cuts
 # with unsynced changes lost 172, 20 % faults 80).
@@ -176,6 +177,8 @@ sweep "power cuts after every 4th change, unsynced changes lost" \
     --power-cut --every 4 --offset "$sample" --variants lost --large-points 4
 sweep "random faults at 20 %, no single-call pass" \
     --every 1000000 --random 1 --first-seed "$sample" --fiu 1 --probability 0.2 --large-points 1
+sweep "the disk gone from every 10th call on (every call after it fails too)" \
+    --unreachable --every 10 --offset "$sample" --large-points 2
 wait "${sweep_pids[@]}"
 failed_sweeps=0
 for number in $(seq "$sweeps"); do

@@ -164,10 +164,14 @@ public final class SQLiteRepository: UserRepository, Sendable {
     public static var formatVersion: Int { SQLiteSchema.currentVersion }
 
     /// `PRAGMA integrity_check` plus a foreign-key check: `["ok"]` for a sound store.
+    /// - Throws: `storeCorrupted` only when fresh checks confirm the damage: the check stops with
+    ///   "malformed" after a read that failed or came back short, too (``SQLiteDamageCheck``).
     public func integrityCheck() async throws -> [String] {
         try await io.run { [self] () throws -> [String] in
-            try writer.withLock { (connection) throws(AccountError) -> [String] in
-                try Self.integrityProblems(connection)
+            try SQLiteDamageCheck.confirming(path) {
+                try writer.withLock { (connection) throws(AccountError) -> [String] in
+                    try Self.integrityProblems(connection)
+                }
             }
         }
     }

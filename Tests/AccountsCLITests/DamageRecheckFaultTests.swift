@@ -72,4 +72,41 @@ struct DamageRecheckFaultTests {
             #expect(rechecked > 0, "no bad sector led to a check of the store")
         }
     }
+
+    @Test(
+        "the disk gone at any call of doctor --fix, every later call failing too, is never store_corrupted",
+        .enabled(
+            if: StandardInputFaultTests.hasCompiler, Comment(rawValue: StandardInputFaultTests.noCompiler)),
+        arguments: BackendRegistry.embedded.descriptors)
+    func diskGoneDuringDoctor(_ backend: any BackendDescriptor) async throws {
+        var template = try CLIRunner("disk-gone-\(backend.name)")
+        template.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
+        let shim = try await StandardInputFaultTests.compileShim(into: template.root)
+        try await template.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
+            stdin: [password, password])
+        let log = template.root + "/calls.log"
+        let counted = try await template.run(
+            ["doctor", "--fix", "--json"],
+            environment: ["LD_PRELOAD": shim, "FAULT_DIR": template.root + "/data", "FAULT_LOG": log])
+        #expect(counted.status == 0, "\(counted.stdout)")
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
+        #expect(calls > 0, "doctor --fix made no file system call on the store")
+        var failed = 0
+        for first in 1...calls {
+            var cli = try CLIRunner("disk-gone-run")
+            cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
+            for folder in ["data", "state"] {
+                try FileManager.default.copyItem(atPath: template.root + "/" + folder, toPath: cli.root + "/" + folder)
+            }
+            let result = try await cli.run(
+                ["doctor", "--fix", "--json"],
+                environment: ["LD_PRELOAD": shim, "FAULT_DIR": cli.root + "/data", "FAULT_FROM": String(first)])
+            if result.status != 0 { failed += 1 }
+            #expect(
+                result.errorCode != "store_corrupted",
+                "\(backend.name): the disk gone from call \(first) of \(calls): \(result.stdout)")
+        }
+        #expect(failed > 0, "no call of doctor --fix failed with the disk gone")
+    }
 }

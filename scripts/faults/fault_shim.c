@@ -5,6 +5,8 @@
 //
 //   FAULT_DIR=/path      the folder whose files may fail (required; nothing is counted without it)
 //   FAULT_AT=k           fail the k-th counted call (1-based); 0 or unset: none
+//   FAULT_FROM=k         fail the k-th counted call and every one after it: the store's disk
+//                        went away in the middle of the command (its recovery fails too)
 //   FAULT_PROBABILITY=p  fail each counted call with probability p (with FAULT_SEED)
 //   FAULT_LOG=/file      append "n call path" for every counted call (to size a sweep), with
 //                        " (failed)" after each call made to fail
@@ -45,6 +47,7 @@ static char tracked[MAX_FDS];
 static char folder[PATH_MAX];
 static size_t folder_length;
 static long fail_at;
+static long fail_from;
 static long kill_at;
 static long stdin_fail_at;
 static long stdin_reads;
@@ -71,6 +74,8 @@ static void setup(void) {
     }
     const char *at = getenv("FAULT_AT");
     fail_at = at ? atol(at) : 0;
+    const char *from = getenv("FAULT_FROM");
+    fail_from = from ? atol(from) : 0;
     const char *kill_point = getenv("FAULT_KILL_AT");
     kill_at = kill_point ? atol(kill_point) : 0;
     const char *stdin_point = getenv("FAULT_STDIN_AT");
@@ -130,7 +135,8 @@ static double next_random(void) {
 /// Counts one call and says whether it must fail.
 static int should_fail(const char *call, const char *path, int fd) {
     long n = __atomic_add_fetch(&counter, 1, __ATOMIC_SEQ_CST);
-    int fail = (fail_at > 0 && n == fail_at) || (probability > 0 && next_random() < probability);
+    int fail = (fail_at > 0 && n == fail_at) || (fail_from > 0 && n >= fail_from) ||
+               (probability > 0 && next_random() < probability);
     if (log_fd >= 0) {
         // A failing call is marked, so a random run that went wrong shows which calls failed.
         char line[PATH_MAX + 64];
@@ -141,6 +147,12 @@ static int should_fail(const char *call, const char *path, int fd) {
     }
     if (kill_at > 0 && n == kill_at) raise(SIGKILL);
     return fail;
+}
+
+/// Whether a failing read or write may come back short instead: every other one, but never once
+/// the disk has gone (FAULT_FROM), when nothing more reaches it.
+static int may_come_back_short(void) {
+    return counter % 2 == 0 && !(fail_from > 0 && counter > fail_from);
 }
 
 #define REAL(name) static __typeof__(name) *real_##name; if (!real_##name) real_##name = dlsym(RTLD_NEXT, #name)
@@ -259,7 +271,7 @@ ssize_t read(int fd, void *buffer, size_t count) {
         return -1;
     }
     if (fd_tracked(fd) && should_fail("read", NULL, fd)) {
-        if (count > 1 && counter % 2 == 0) return real_read(fd, buffer, count / 2);
+        if (count > 1 && may_come_back_short()) return real_read(fd, buffer, count / 2);
         errno = EIO;
         return -1;
     }
@@ -273,7 +285,7 @@ ssize_t pread(int fd, void *buffer, size_t count, off_t offset) {
         return -1;
     }
     if (fd_tracked(fd) && should_fail("pread", NULL, fd)) {
-        if (count > 1 && counter % 2 == 0) return real_pread(fd, buffer, count / 2, offset);
+        if (count > 1 && may_come_back_short()) return real_pread(fd, buffer, count / 2, offset);
         errno = EIO;
         return -1;
     }
@@ -293,7 +305,7 @@ static off_t current_offset(int fd) {
 ssize_t write(int fd, const void *buffer, size_t count) {
     REAL(write);
     if (fd_tracked(fd) && should_fail("write", NULL, fd)) {
-        if (count > 1 && counter % 2 == 0) count /= 2;
+        if (count > 1 && may_come_back_short()) count /= 2;
         else {
             errno = ENOSPC;
             return -1;
@@ -308,7 +320,7 @@ ssize_t write(int fd, const void *buffer, size_t count) {
 ssize_t pwrite(int fd, const void *buffer, size_t count, off_t offset) {
     REAL(pwrite);
     if (fd_tracked(fd) && should_fail("pwrite", NULL, fd)) {
-        if (count > 1 && counter % 2 == 0) count /= 2;
+        if (count > 1 && may_come_back_short()) count /= 2;
         else {
             errno = ENOSPC;
             return -1;
