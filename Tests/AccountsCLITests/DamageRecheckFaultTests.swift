@@ -22,12 +22,8 @@ struct DamageRecheckFaultTests {
             if: StandardInputFaultTests.hasCompiler, Comment(rawValue: StandardInputFaultTests.noCompiler)),
         arguments: BackendRegistry.embedded.descriptors)
     func badSector(_ backend: any BackendDescriptor) async throws {
-        var template = try CLIRunner("bad-sector-\(backend.name)")
-        template.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
+        let template = try await signedUp("bad-sector", backend)
         let shim = try await StandardInputFaultTests.compileShim(into: template.root)
-        try await template.run(
-            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
-            stdin: [password, password])
         try await template.run(
             [
                 "login", "--email", "leesoon7@example.com", "--password-stdin", "--session-file",
@@ -45,12 +41,7 @@ struct DamageRecheckFaultTests {
                 (["users", "show", "leesoon7@example.com"], [String]()),
                 (["passwd", "--password-stdin"], [password, newPassword, newPassword]),
             ] {
-                var cli = try CLIRunner("bad-sector-run")
-                cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
-                for folder in ["data", "state"] {
-                    try FileManager.default.copyItem(
-                        atPath: template.root + "/" + folder, toPath: cli.root + "/" + folder)
-                }
+                let cli = try copy(of: template, "bad-sector-run", backend)
                 // A byte past the block's first 100, so that SQLite's header (the open's own
                 // read) is hit only in the first block.
                 let result = try await cli.run(
@@ -79,12 +70,8 @@ struct DamageRecheckFaultTests {
             if: StandardInputFaultTests.hasCompiler, Comment(rawValue: StandardInputFaultTests.noCompiler)),
         arguments: BackendRegistry.embedded.descriptors)
     func diskGoneDuringDoctor(_ backend: any BackendDescriptor) async throws {
-        var template = try CLIRunner("disk-gone-\(backend.name)")
-        template.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
+        let template = try await signedUp("disk-gone", backend)
         let shim = try await StandardInputFaultTests.compileShim(into: template.root)
-        try await template.run(
-            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
-            stdin: [password, password])
         let log = template.root + "/calls.log"
         let counted = try await template.run(
             ["doctor", "--fix", "--json"],
@@ -94,11 +81,7 @@ struct DamageRecheckFaultTests {
         #expect(calls > 0, "doctor --fix made no file system call on the store")
         var failed = 0
         for first in 1...calls {
-            var cli = try CLIRunner("disk-gone-run")
-            cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
-            for folder in ["data", "state"] {
-                try FileManager.default.copyItem(atPath: template.root + "/" + folder, toPath: cli.root + "/" + folder)
-            }
+            let cli = try copy(of: template, "disk-gone-run", backend)
             let result = try await cli.run(
                 ["doctor", "--fix", "--json"],
                 environment: ["LD_PRELOAD": shim, "FAULT_DIR": cli.root + "/data", "FAULT_FROM": String(first)])
@@ -108,5 +91,27 @@ struct DamageRecheckFaultTests {
                 "\(backend.name): the disk gone from call \(first) of \(calls): \(result.stdout)")
         }
         #expect(failed > 0, "no call of doctor --fix failed with the disk gone")
+    }
+
+    /// A home on `backend` where leesoon7 has signed up.
+    private func signedUp(_ name: String, _ backend: any BackendDescriptor) async throws -> CLIRunner {
+        var template = try CLIRunner("\(name)-\(backend.name)")
+        template.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
+        try await template.run(
+            ["signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin"],
+            stdin: [password, password])
+        return template
+    }
+
+    /// A fresh home holding a copy of `template`'s store and state, for one run that may break it.
+    private func copy(of template: borrowing CLIRunner, _ name: String, _ backend: any BackendDescriptor) throws
+        -> CLIRunner
+    {
+        var cli = try CLIRunner(name)
+        cli.extraEnvironment["ACCOUNTS_BACKEND"] = backend.name
+        for folder in ["data", "state"] {
+            try FileManager.default.copyItem(atPath: template.root + "/" + folder, toPath: cli.root + "/" + folder)
+        }
+        return cli
     }
 }
