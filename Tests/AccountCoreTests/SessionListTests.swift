@@ -109,8 +109,7 @@ struct SessionListTests {
         arguments: backends)
     func refreshRotates(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
-            let first = try await h.service.login(
-                email: try await h.signUp().profile.email, password: password, remember: false, device: "app")
+            let first = try await login(h, try await h.signUp().profile.email, device: "app")
             h.clock.advance(seconds: 120)
             let renewed = try await h.service.refresh(token: first.token)
             #expect(renewed.token != first.token)
@@ -158,5 +157,33 @@ struct SessionListTests {
         #expect(!DeviceName.accepts("phone\u{1B}[31m"))
         #expect(!DeviceName.accepts("phone\u{202E}"))
         #expect(!DeviceName.accepts("line\nbreak"))
+    }
+
+    @Test(
+        "a device name the rule refuses is invalid_device_name from the service itself, and signs no one up or in",
+        arguments: backends)
+    func serviceRefusesBadDeviceNames(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let signedIn = try await h.signUp()
+            for name in ["phone\u{0}", String(repeating: "a", count: 65), "phone\u{202E}", "line\nbreak"] {
+                let signUp = await accountError {
+                    _ = try await h.service.signUp(
+                        email: "newcomer1@example.com", password: password, confirmation: password, nickname: "새사람",
+                        device: name)
+                }
+                #expect(signUp == .invalidDeviceName, "\(name.debugDescription)")
+                let login = await accountError {
+                    _ = try await h.service.login(
+                        email: "leesoon7@example.com", password: password, remember: false, device: name)
+                }
+                #expect(login == .invalidDeviceName, "\(name.debugDescription)")
+            }
+            #expect(try await h.repository.userCount() == 1, "a refused sign-up stored a user")
+            #expect(try await h.service.sessions(token: signedIn.token).count == 1, "a refused login opened a session")
+            // An empty name is an unknown device, as before.
+            let unnamed = try await h.service.login(
+                email: "leesoon7@example.com", password: password, remember: false, device: "")
+            #expect(try await h.service.sessions(token: unnamed.token).first(where: \.current)?.device == "")
+        }
     }
 }

@@ -21,6 +21,9 @@ public enum AccountError: Error, Sendable, Hashable {
     /// The signed-in user has no session with this public id (``SessionSummary/id``): never
     /// had one, already revoked it, or it belongs to someone else, which is not told apart.
     case sessionNotFound
+    /// A device name a session would keep breaks ``DeviceName``'s rule (empty names aside,
+    /// which mean "unknown"): nothing was signed up or signed in.
+    case invalidDeviceName
     case storeCorrupted(detail: ErrorDetail)
     case storeVersionUnsupported(found: Int, supported: Int)
     /// The store has an older format than this build writes, and was opened by a program that
@@ -54,6 +57,7 @@ public enum AccountError: Error, Sendable, Hashable {
         case .notSignedIn: "not_signed_in"
         case .sessionExpired: "session_expired"
         case .sessionNotFound: "session_not_found"
+        case .invalidDeviceName: "invalid_device_name"
         case .storeCorrupted: "store_corrupted"
         case .storeVersionUnsupported: "store_version_unsupported"
         case .storeUpgradeNeeded: "store_upgrade_needed"
@@ -71,7 +75,9 @@ public enum AccountError: Error, Sendable, Hashable {
     /// Every code, in a stable order (the *Error codes* article groups them by exit status).
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
+        "invalid_device_name",
         "email_taken", "invalid_credentials", "wrong_password", "too_many_attempts", "not_signed_in", "session_expired",
+        "session_not_found",
         "store_corrupted", "store_version_unsupported", "store_upgrade_needed", "store_kind_mismatch", "store_busy",
         "store_io",
         "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",

@@ -36,6 +36,10 @@ enum ErrorMessages {
             return korean ? "로그인되어 있지 않습니다." : "You are not signed in."
         case .sessionExpired:
             return korean ? "세션이 만료되었습니다. 다시 로그인하세요." : "Your session has expired; log in again."
+        case .invalidDeviceName:
+            return korean
+                ? "기기 이름은 보이는 문자 1~\(DeviceName.maximumLength)자여야 합니다."
+                : "A device name must be 1 to \(DeviceName.maximumLength) visible characters."
         case .sessionNotFound:
             return korean
                 ? "해당 세션이 없습니다. 이미 로그아웃되었거나 다른 계정의 세션입니다."

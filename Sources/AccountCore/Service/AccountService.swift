@@ -83,9 +83,10 @@ public struct AccountService: Sendable {
     /// Validates every field, hashes the password and creates the user together with its first
     /// session in one repository call, so a failed sign-up leaves nothing behind.
     /// `remember` makes the first session last as long as a remembered login; `device` names
-    /// the device it was opened on (``DeviceName``; the caller checks a client's name).
-    /// - Throws: the first rule the form breaks (`invalidEmail`, `invalidNickname`,
-    ///   `invalidPassword`, `weakPassword`, `passwordMismatch`), `emailTaken`, or a store error.
+    /// the device it was opened on (``DeviceName``; empty when unknown).
+    /// - Throws: `invalidDeviceName` for a `device` the rule refuses, before anything else; the
+    ///   first rule the form breaks (`invalidEmail`, `invalidNickname`, `invalidPassword`,
+    ///   `weakPassword`, `passwordMismatch`), `emailTaken`, or a store error.
     ///   `signUpListingBrokenRules` reports every broken rule instead.
     public func signUp(
         email: String, password: String, confirmation: String, nickname: String, remember: Bool = false,
@@ -104,6 +105,7 @@ public struct AccountService: Sendable {
         email rawEmail: String, password: String, confirmation: String, nickname rawNickname: String,
         remember: Bool = false, device: String = ""
     ) async throws -> SignedInSession {
+        try requireDeviceName(device)
         let check = signUpProblems(
             email: rawEmail, nickname: rawNickname, password: password, confirmation: confirmation)
         if let invalid = InvalidForm(check) { throw invalid }
@@ -138,11 +140,13 @@ public struct AccountService: Sendable {
     /// hold up a known device. Every wrong password is also counted in the user's record
     /// (`failedLoginCount`, reset by a success), which the local front ends (`.local`: the CLI,
     /// one process per call) wait by instead. `device` names the device the session is
-    /// opened on (``DeviceName``; the caller checks a client's name).
+    /// opened on (``DeviceName``; empty when unknown); a name the rule refuses is
+    /// `invalidDeviceName`, before anything is looked up.
     public func login(
         email rawEmail: String, password: String, remember: Bool, from origin: LoginOrigin = .local,
         device: String = ""
     ) async throws -> SignedInSession {
+        try requireDeviceName(device)
         // Accounts moved in from other systems keep addresses the sign-up ID rule refuses.
         let email = try StoredEmail(rawEmail)
         if origin != .local { try begin(email.normalized, from: origin) }
@@ -266,8 +270,7 @@ public struct AccountService: Sendable {
     /// user's id is `sessionNotFound` exactly as an id never given.
     /// - Throws: `notSignedIn`, `sessionExpired`, or `sessionNotFound`.
     public func revokeSession(token: String?, id: String) async throws {
-        let (user, _) = try await signedInUser(token: token, touching: false)
-        guard let session = try await repository.sessions(userID: user.id).first(where: { publicID(of: $0) == id }),
+        guard let session = try await ownSessions(token: token).all.first(where: { publicID(of: $0) == id }),
             try await repository.deleteSession(tokenHash: session.tokenHash)
         else { throw AccountError.sessionNotFound }
     }
@@ -278,9 +281,8 @@ public struct AccountService: Sendable {
     /// - Throws: `notSignedIn` or `sessionExpired`.
     @discardableResult
     public func revokeOtherSessions(token: String?) async throws -> Int {
-        let (user, current) = try await signedInUser(token: token, touching: false)
-        return try await revoke(
-            try await repository.sessions(userID: user.id).filter { $0.tokenHash != current.tokenHash })
+        let (current, sessions) = try await ownSessions(token: token)
+        return try await revoke(sessions.filter { $0.tokenHash != current.tokenHash })
     }
 
     /// Strapi's `POST /api/auth/logout`: revokes the signed-in user's sessions on `device`
@@ -290,8 +292,7 @@ public struct AccountService: Sendable {
     /// - Throws: `notSignedIn` or `sessionExpired`.
     @discardableResult
     public func revokeSessions(token: String?, device: String?) async throws -> Int {
-        let (user, _) = try await signedInUser(token: token, touching: false)
-        let sessions = try await repository.sessions(userID: user.id)
+        let sessions = try await ownSessions(token: token).all
         guard let device else { return try await revoke(sessions) }
         return try await revoke(sessions.filter { publicID(of: $0) == device || $0.device == device })
     }
@@ -313,10 +314,24 @@ public struct AccountService: Sendable {
         return SignedInSession(profile: AccountProfile(user), token: newToken, expiresAt: renewed.expiresAt)
     }
 
+    /// The asking session and every session of its user, for the calls that revoke some: the
+    /// look does not count as use. Only the signed-in user's own sessions are ever looked at.
+    private func ownSessions(token: String?) async throws -> (current: SessionRecord, all: [SessionRecord]) {
+        let (user, current) = try await signedInUser(token: token, touching: false)
+        return (current, try await repository.sessions(userID: user.id))
+    }
+
     /// The public id of `session` (``SessionSummary/id``): a digest of its token's hash, cut
     /// to ``SessionSummary/idLength`` hex characters.
     private func publicID(of session: SessionRecord) -> String {
         String(digester.digest("session-id:" + session.tokenHash).prefix(SessionSummary.idLength))
+    }
+
+    /// Refuses a device name that breaks ``DeviceName``'s rule before anything is read or
+    /// written, so an app that embeds the service gets the refusal an HTTP client gets; an
+    /// empty name is an unknown device.
+    private func requireDeviceName(_ device: String) throws {
+        guard device.isEmpty || DeviceName.accepts(device) else { throw AccountError.invalidDeviceName }
     }
 
     /// Deletes `sessions`; returns how many were still there.

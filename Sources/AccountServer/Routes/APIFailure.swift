@@ -126,7 +126,8 @@ package struct APIFailure: Error, HTTPResponseError {
 
     static func status(of error: AccountError) -> (HTTPResponse.Status, Int64?) {
         switch error {
-        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname: (.badRequest, nil)
+        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName:
+            (.badRequest, nil)
         case .emailTaken: (.conflict, nil)
         case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
         case .wrongPassword: (.forbidden, nil)

@@ -31,7 +31,8 @@ enum ExitStatus {
 
     static func forError(_ error: AccountError) -> Int32 {
         switch error {
-        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidExport:
+        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName,
+            .invalidExport:
             invalidInput
         case .emailTaken: emailTaken
         case .invalidCredentials, .wrongPassword, .tooManyAttempts: invalidCredentials
