@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks `make install` (scripts/install.sh) staged under a scratch DESTDIR, on the debug build
 # (the release build is the same script with the benchmarks' flags and takes minutes more):
-# exactly the six files land under the prefix; the binary runs from there and is stripped of
-# debug info but keeps its symbols; the manual renders without a warning, names every
+# exactly the six files land under the prefix; the binary runs from there, is stripped of
+# debug info but keeps its symbols, and is position-independent with its relative relocations
+# packed (DT_RELR, Package.swift's startUpLinking); the manual renders without a warning, names every
 # subcommand `accounts --help` lists and keeps the help's non-ASCII text; each completion script
 # is what `accounts --generate-completion-script` prints, passes its shell's syntax check, and
 # fish finds it where the prefix puts it; zsh searches that folder; the systemd unit starts the
@@ -36,6 +37,10 @@ $actual"
 sections=$(readelf -S --wide "$installed")
 if grep -q '\.debug_info' <<<"$sections"; then fail "the installed binary still has debug info"; fi
 grep -q '\.symtab' <<<"$sections" || fail "the installed binary lost its symbol table (backtraces would name no function)"
+dynamic=$(readelf -d "$installed")
+grep -q 'Flags: PIE' <<<"$dynamic" || fail "the installed binary is not position-independent (its addresses would not be randomized)"
+grep -q '(RELR)' <<<"$dynamic" ||
+    fail "the installed binary's relative relocations are not packed (no DT_RELR): every start would read 3.6 MB of them"
 
 manual="$root/share/man/man1/accounts.1"
 warnings=$(LANG=C.UTF-8 MANWIDTH=100 man -l "$manual" 2>&1 >/dev/null)
