@@ -109,7 +109,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLMDB", providers: [.apt(["liblmdb-dev"])]),
         // Other systems' password hashes, verified and never written: libxcrypt's crypt(3) for
-        // bcrypt and the sha512/sha256/md5-crypt family, OpenSSL's libcrypto for PBKDF2.
+        // bcrypt and the sha512/sha256/md5-crypt family, OpenSSL's libcrypto for the digests under
+        // PBKDF2 and the AES of Firebase's scrypt (its low-level functions only: COpenSSLCrypto/shim.h).
         .systemLibrary(name: "CXCrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "COpenSSLCrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "AccountCore", swiftSettings: strict),

@@ -3,7 +3,7 @@
 # (the release build is the same script with the benchmarks' flags and takes minutes more):
 # exactly the six files land under the prefix; the binary runs from there, is stripped of
 # debug info but keeps its symbols, and is position-independent with its relative relocations
-# packed (DT_RELR, Package.swift's startUpLinking); the manual renders without a warning, names every
+# packed (DT_RELR, Package.swift's startUpLinking), without libcrypto's EVP interface; the manual renders without a warning, names every
 # subcommand `accounts --help` lists and keeps the help's non-ASCII text; each completion script
 # is what `accounts --generate-completion-script` prints, passes its shell's syntax check, and
 # fish finds it where the prefix puts it; zsh searches that folder; the systemd unit starts the
@@ -41,6 +41,11 @@ dynamic=$(readelf -d "$installed")
 grep -q 'Flags: PIE' <<<"$dynamic" || fail "the installed binary is not position-independent (its addresses would not be randomized)"
 grep -q '(RELR)' <<<"$dynamic" ||
     fail "the installed binary's relative relocations are not packed (no DT_RELR): every start would read 3.6 MB of them"
+# AccountCrypto takes libcrypto's digests and AES alone (Sources/COpenSSLCrypto/shim.h): its EVP
+# interface would link OpenSSL's provider tables in, ~1 ms of every start.
+if nm "$installed" | grep -q ' [A-Za-z] EVP_'; then
+    fail "OpenSSL's EVP interface is linked into the installed binary (its provider tables cost every start ~1 ms)"
+fi
 
 manual="$root/share/man/man1/accounts.1"
 warnings=$(LANG=C.UTF-8 MANWIDTH=100 man -l "$manual" 2>&1 >/dev/null)

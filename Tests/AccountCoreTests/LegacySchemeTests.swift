@@ -1,10 +1,11 @@
 import AccountBackendKit
 import AccountCore
-import AccountCrypto
 import AccountTestSupport
 import Foundation
 import MemoryBackend
 import Testing
+
+@testable import AccountCrypto
 
 /// Hashes made by the systems people move from (Django, the bcrypt package, passlib; see
 /// scripts/fixtures/legacy-hashes.py), verified by the schemes and upgraded at the first login.
@@ -54,6 +55,54 @@ struct LegacySchemeTests {
                 "the NFKC form is not what that system hashed")
         }
         #expect(Self.hasher.needsRehash(fixture.hash))
+    }
+
+    /// Known answers where the fixtures have none: a derived key longer than the digest (two or
+    /// three PBKDF2 blocks), a password longer than HMAC's block, NUL bytes in password and salt.
+    /// RFC 6070's vectors, and one more; CPython's `hashlib.pbkdf2_hmac` gives the same bytes.
+    @Test(
+        "PBKDF2 derives keys longer than one digest, from keys longer than one block, as RFC 6070 and hashlib do",
+        arguments: [
+            (
+                PBKDF2Scheme.sha1, "sha1", "passwordPASSWORDpassword", "saltSALTsaltSALTsaltSALTsaltSALTsalt", 4096,
+                "3d2eec4fe41c849b80c8d83662c0e44a8b291a964cf2f07038"
+            ),
+            (PBKDF2Scheme.sha1, "sha1", "pass\0word", "sa\0lt", 4096, "56fa6aa75548099dcc37d7f03425e0c3"),
+            (
+                PBKDF2Scheme.sha512, "sha512", String(repeating: "k", count: 200), "salt", 3,
+                "35af7cebd2e1c297550a8cdeae79788b876bbd859d95d49da98b89812d99542e35fe4c71ab53970bf637721774594169913c31b29e"
+                    + "3a1f03b3d601d30215647f3598fddd65d8b2047454b00ab3cf6f920ac4e827ba51db47b4933d90f2471dd8de38d9db66558942d3"
+                    + "173a387bf36830f06ff6fc76a21083215bb60b13a76115e0c434d3dea269165e367cbe7a575c875d636cb749a4"
+            ),
+        ])
+    func pbkdf2KnownAnswers(
+        scheme: PBKDF2Scheme, algorithm: String, password: String, salt: String, iterations: Int, derived: String
+    ) throws {
+        let hash = try #require(Hex.decode(derived))
+        let stored = PBKDF2Scheme.stored(
+            algorithm: algorithm, iterations: iterations, salt: Array(salt.utf8), hash: hash)
+        #expect(scheme.verify(password, against: stored))
+        #expect(!scheme.verify(password + "x", against: stored))
+        var flipped = hash
+        flipped[flipped.count - 1] ^= 1
+        let wrongTail = PBKDF2Scheme.stored(
+            algorithm: algorithm, iterations: iterations, salt: Array(salt.utf8), hash: flipped)
+        #expect(!scheme.verify(password, against: wrongTail), "the last block counts")
+    }
+
+    /// Firebase's signer keys fit in a few AES blocks; this runs the counter past 255, so its
+    /// carry into the next byte counts too. Known answer from
+    /// `openssl enc -aes-256-ctr -K 000102…1f -iv 0` of bytes `i % 251` (OpenSSL 3.0.19).
+    @Test("AES-256-CTR counts its 128-bit counter as OpenSSL does, across a carry")
+    func aesCTRKnownAnswer() throws {
+        let plain = (0..<4112).map { UInt8($0 % 251) }
+        let cipher = ScryptScheme.aes256CTR(key: Array(0..<32), plain)
+        #expect(cipher.count == plain.count)
+        #expect(Hex.encode(Array(cipher.prefix(16))) == "f29102b52e4c99d7a1fa9061d123798f")
+        #expect(
+            Hex.encode(Array(cipher.suffix(32)))
+                == "49f696cd8458aa1e7a93628fc528d0d5017f046385f90b181b912d2632522d3a", "blocks 255 and 256")
+        #expect(ScryptScheme.aes256CTR(key: Array(0..<31), plain).isEmpty, "a key that is not 32 bytes")
     }
 
     @Test("a damaged legacy hash matches nothing and does not crash")

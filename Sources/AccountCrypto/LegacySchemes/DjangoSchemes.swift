@@ -1,5 +1,4 @@
 public import AccountCore
-import COpenSSLCrypto
 import CSodium
 import Foundation
 
@@ -28,20 +27,19 @@ public struct DjangoBcryptSHA256Scheme: PasswordScheme {
 }
 
 /// Django's PBKDF2 hashes, `pbkdf2_sha256$<iterations>$<salt>$<base64 digest>` (its default
-/// hasher) and `pbkdf2_sha1$…`, verified with OpenSSL's `PKCS5_PBKDF2_HMAC`.
+/// hasher) and `pbkdf2_sha1$…`, verified with ``PBKDF2``.
 public struct DjangoPBKDF2Scheme: PasswordScheme {
     public let name: String
     private let prefix: String
-    private let digest: @Sendable () -> OpaquePointer?
+    private let digest: PBKDF2.Digest
 
     /// `pbkdf2_sha256$`.
-    public static let sha256 = DjangoPBKDF2Scheme(name: "django_pbkdf2_sha256", prefix: "pbkdf2_sha256$") {
-        EVP_sha256()
-    }
+    public static let sha256 = DjangoPBKDF2Scheme(
+        name: "django_pbkdf2_sha256", prefix: "pbkdf2_sha256$", digest: .sha256)
     /// `pbkdf2_sha1$`.
-    public static let sha1 = DjangoPBKDF2Scheme(name: "django_pbkdf2_sha1", prefix: "pbkdf2_sha1$") { EVP_sha1() }
+    public static let sha1 = DjangoPBKDF2Scheme(name: "django_pbkdf2_sha1", prefix: "pbkdf2_sha1$", digest: .sha1)
 
-    init(name: String, prefix: String, digest: @escaping @Sendable () -> OpaquePointer?) {
+    init(name: String, prefix: String, digest: PBKDF2.Digest) {
         self.name = name
         self.prefix = prefix
         self.digest = digest
@@ -56,8 +54,9 @@ public struct DjangoPBKDF2Scheme: PasswordScheme {
         guard parts.count == 4, let iterations = Int32(parts[1]), iterations > 0,
             let expected = Data(base64Encoded: String(parts[3])), !expected.isEmpty
         else { return false }
-        let derived = PBKDF2Scheme.derive(
-            Array(password.utf8), Array(parts[2].utf8), Int(iterations), expected.count, digest())
+        let derived = PBKDF2.derive(
+            Array(password.utf8), salt: Array(parts[2].utf8), iterations: Int(iterations), length: expected.count,
+            digest: digest)
         return ConstantTime.equal(derived, Array(expected))
     }
 }

@@ -1,24 +1,23 @@
 public import AccountCore
-import COpenSSLCrypto
 
 /// PBKDF2-HMAC hashes in the modular form Kratos imports and passlib writes:
 /// `$pbkdf2-sha256$i=<iterations>,l=<length>$<salt>$<hash>` (Kratos) or
 /// `$pbkdf2-sha256$<iterations>$<salt>$<hash>` (passlib), with SHA-1, SHA-256 or SHA-512.
 /// Keycloak's credentials and ASP.NET Identity's V2 and V3 hashes are brought into this form by
-/// their importers, without losing a bit. Verified with OpenSSL's `PKCS5_PBKDF2_HMAC`.
+/// their importers, without losing a bit. Verified with ``PBKDF2``.
 public struct PBKDF2Scheme: PasswordScheme {
     public let name: String
     private let prefixes: [String]
-    private let digest: @Sendable () -> OpaquePointer?
+    private let digest: PBKDF2.Digest
 
     /// `$pbkdf2-sha1$` (and passlib's `$pbkdf2$`).
-    public static let sha1 = PBKDF2Scheme(name: "pbkdf2_sha1", prefixes: ["$pbkdf2-sha1$", "$pbkdf2$"]) { EVP_sha1() }
+    public static let sha1 = PBKDF2Scheme(name: "pbkdf2_sha1", prefixes: ["$pbkdf2-sha1$", "$pbkdf2$"], digest: .sha1)
     /// `$pbkdf2-sha256$`.
-    public static let sha256 = PBKDF2Scheme(name: "pbkdf2_sha256", prefixes: ["$pbkdf2-sha256$"]) { EVP_sha256() }
+    public static let sha256 = PBKDF2Scheme(name: "pbkdf2_sha256", prefixes: ["$pbkdf2-sha256$"], digest: .sha256)
     /// `$pbkdf2-sha512$`.
-    public static let sha512 = PBKDF2Scheme(name: "pbkdf2_sha512", prefixes: ["$pbkdf2-sha512$"]) { EVP_sha512() }
+    public static let sha512 = PBKDF2Scheme(name: "pbkdf2_sha512", prefixes: ["$pbkdf2-sha512$"], digest: .sha512)
 
-    init(name: String, prefixes: [String], digest: @escaping @Sendable () -> OpaquePointer?) {
+    init(name: String, prefixes: [String], digest: PBKDF2.Digest) {
         self.name = name
         self.prefixes = prefixes
         self.digest = digest
@@ -43,21 +42,8 @@ public struct PBKDF2Scheme: PasswordScheme {
             phc.parameters["l"].map({ Int($0) == expected.count }) ?? true
         else { return false }
         return ConstantTime.equal(
-            Self.derive(Array(password.utf8), salt, iterations, expected.count, digest()), expected)
-    }
-
-    /// PBKDF2-HMAC of `password` (empty on failure, which never equals a stored hash).
-    static func derive(_ password: [UInt8], _ salt: [UInt8], _ iterations: Int, _ length: Int, _ digest: OpaquePointer?)
-        -> [UInt8]
-    {
-        var derived = [UInt8](repeating: 0, count: length)
-        let made = password.withUnsafeBufferPointer { pass in
-            pass.withMemoryRebound(to: CChar.self) { pass in
-                PKCS5_PBKDF2_HMAC(
-                    pass.baseAddress, Int32(pass.count), salt, Int32(salt.count), Int32(clamping: iterations), digest,
-                    Int32(length), &derived)
-            }
-        }
-        return made == 1 ? derived : []
+            PBKDF2.derive(
+                Array(password.utf8), salt: salt, iterations: iterations, length: expected.count, digest: digest),
+            expected)
     }
 }

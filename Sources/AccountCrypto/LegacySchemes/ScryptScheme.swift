@@ -1,12 +1,13 @@
 public import AccountCore
 import COpenSSLCrypto
+import CSodium
 
 /// scrypt hashes in the modular form passlib writes and Kratos imports,
 /// `$scrypt$ln=<log2 N>,r=<block size>,p=<parallelism>$<salt>$<hash>`, and Firebase Auth's
 /// modified scrypt in Kratos's form, `$firescrypt$ln=<memory cost>,r=<rounds>,p=1$<salt>$<hash>$<salt
 /// separator>$<signer key>`: the project's scrypt key, taken over the salt and the separator,
-/// encrypts the signer key with AES-256-CTR, and that is the stored hash. Both run on OpenSSL's
-/// `EVP_PBE_scrypt` and AES.
+/// encrypts the signer key with AES-256-CTR, and that is the stored hash. scrypt is libsodium's
+/// (`crypto_pwhash_scryptsalsa208sha256_ll`, any N, r and p), AES libcrypto's block cipher.
 public struct ScryptScheme: PasswordScheme {
     public let name: String
     private let prefix: String
@@ -63,27 +64,29 @@ public struct ScryptScheme: PasswordScheme {
     {
         let n = UInt64(1) << UInt64(logN)
         guard n * UInt64(r) * 128 <= UInt64(maximumMemory) else { return [] }
+        Sodium.ensureInitialized()
         var derived = [UInt8](repeating: 0, count: length)
-        let made = password.withUnsafeBufferPointer { pass in
-            pass.withMemoryRebound(to: CChar.self) { pass in
-                EVP_PBE_scrypt(
-                    pass.baseAddress, pass.count, salt, salt.count, n, UInt64(r), UInt64(p),
-                    UInt64(maximumMemory) * 2, &derived, length)
-            }
-        }
-        return made == 1 ? derived : []
+        let made = crypto_pwhash_scryptsalsa208sha256_ll(
+            password, password.count, salt, salt.count, n, UInt32(r), UInt32(p), &derived, length)
+        return made == 0 ? derived : []
     }
 
-    /// `plain` encrypted with AES-256-CTR under `key`, counter starting at zero (empty on failure).
+    /// `plain` encrypted with AES-256-CTR under `key`, the 128-bit counter starting at zero and
+    /// counting big-endian, as OpenSSL's `aes-256-ctr` does (empty for a key that is not 32 bytes).
     static func aes256CTR(key: [UInt8], _ plain: [UInt8]) -> [UInt8] {
-        guard let context = EVP_CIPHER_CTX_new() else { return [] }
-        defer { EVP_CIPHER_CTX_free(context) }
-        let iv = [UInt8](repeating: 0, count: 16)
-        var out = [UInt8](repeating: 0, count: plain.count + 16)
-        var written: Int32 = 0
-        guard EVP_EncryptInit_ex(context, EVP_aes_256_ctr(), nil, key, iv) == 1,
-            EVP_EncryptUpdate(context, &out, &written, plain, Int32(plain.count)) == 1
-        else { return [] }
-        return Array(out.prefix(Int(written)))
+        var schedule = AES_KEY()
+        guard key.count == 32, AES_set_encrypt_key(key, 256, &schedule) == 0 else { return [] }
+        var counter = [UInt8](repeating: 0, count: 16)
+        var stream = [UInt8](repeating: 0, count: 16)
+        var out = plain
+        for start in stride(from: 0, to: out.count, by: 16) {
+            AES_encrypt(counter, &stream, &schedule)
+            for index in start..<min(start + 16, out.count) { out[index] ^= stream[index - start] }
+            for index in (0..<16).reversed() {
+                counter[index] &+= 1
+                if counter[index] != 0 { break }
+            }
+        }
+        return out
     }
 }
