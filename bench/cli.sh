@@ -9,6 +9,9 @@
 # and `accounts --version` and `--help` (start-up alone). References: the sqlite3 shell counting
 # the SQLite store's users (for SQLite and LMDB), a static Swift hello (bench/reference/hello, for
 # --version and --help), CPython's json.load of the JSON store (C parser) and `jq length`. The
+# floor under them (bench/reference/argument-parser-count): a Swift tool on swift-argument-parser
+# that takes whoami's options and counts the same users, and its --version; the table gives each
+# call against it too, since no Swift CLI built on these parts can go below it. The
 # binary `make install` installs: the release build with the standard library and Foundation
 # linked statically (bench/lib/release-build.sh), debug info stripped as the install does; the
 # hello is built and stripped the same way.
@@ -43,10 +46,12 @@ trap 'rm -rf "$work"' EXIT
 accounts="$bin/accounts"
 release_build_package bench/reference/hello hello
 hello="$bin/hello"
+release_build_package bench/reference/argument-parser-count argument-parser-count
+floor="$bin/argument-parser-count"
 if [ "${BENCH_BUILD:-release}" = release ]; then
-    cp "$accounts" "$hello" "$work/"
-    strip --strip-debug "$work/accounts" "$work/hello"
-    accounts="$work/accounts" hello="$work/hello"
+    cp "$accounts" "$hello" "$floor" "$work/"
+    strip --strip-debug "$work/accounts" "$work/hello" "$work/argument-parser-count"
+    accounts="$work/accounts" hello="$work/hello" floor="$work/argument-parser-count"
 fi
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
 unset ACCOUNTS_CONFIG
@@ -91,6 +96,7 @@ mapfile -t json_calls < <(calls json)
 # conditions.
 for round in $(seq "$ROUNDS"); do
     run "embedded-$round" "$RUNS" "sqlite3 $work/users.sqlite 'select count(*) from users'" "$hello" \
+        "$floor --version" "$floor count --backend sqlite --store $work/users.sqlite --session-file $work/sqlite.session" \
         "$accounts --version" "$accounts --help" \
         "${sqlite_calls[@]}" "${lmdb_calls[@]}"
 done

@@ -12,6 +12,8 @@ README's speed line, which is always taken from the latest saved run.
 Each round is one hyperfine run of every SQLite and LMDB call beside the two references: the
 sqlite3 shell's count (for the calls) and a static Swift hello (for `accounts --version` and
 `--help`, which do no store work). A ratio is taken within its round, against its reference.
+The floor (bench/reference/argument-parser-count) runs in each round too: a row of its own against
+sqlite3 and hello, and each call against it below the table.
 """
 
 import datetime
@@ -28,6 +30,8 @@ README = os.path.join(ROOT, "README.md")
 RESULTS = os.path.join(ROOT, "bench", "results")
 # The README's speed line sits between these two markers, alone on its line.
 BEGIN, END = "<!-- bench-cli: written by bench/lib/cli_table.py from the latest bench/results/*-cli.md -->", "<!-- /bench-cli -->"
+# The floor's program, bench/reference/argument-parser-count.
+FLOOR = "/argument-parser-count"
 # A table row: median ms, ratio, lowest-highest round (or blanks), reference, command.
 ROW = re.compile(r"^\s+([\d.]+)\s+([\d.]+)x\s+(\S+|\s+)\s+(sqlite3|hello|json\.load|-)\s+(.*)$")
 
@@ -76,7 +80,32 @@ def table(work, n, build, rounds):
                 f"  {statistics.median(medians) * 1000:9.1f}  {statistics.median(ratios):5.2f}x  {spread}  "
                 f"{reference:9}  {name(command, work)}"
             )
+        if default == "sqlite3":
+            lines += against_floor(runs, commands, work, len(runs) > 1)
     return "\n".join(lines)
+
+
+def against_floor(runs, commands, work, spread):
+    """Each accounts call of the embedded rounds against the floor, in the same round: a store call
+    against the floor's count, --version and --help against the floor's --version."""
+    floors = {}
+    for index, command in enumerate(commands):
+        if FLOOR in command:
+            floors["start-up" if command.endswith(" --version") else "count"] = index
+    if len(floors) < 2:
+        return []
+    lines = [
+        "Against the floor (argument-parser-count: whoami's options parsed by swift-argument-parser, the",
+        "same count by SQLite, or its --version), ratio in the same round:",
+    ]
+    for index, command in enumerate(commands):
+        if index == 0 or FLOOR in command or command.endswith("/hello"):
+            continue
+        against = floors["start-up" if reference_of(command, index, "") == "hello" else "count"]
+        ratios = [statistics.median(run[index]["times"]) / statistics.median(run[against]["times"]) for run in runs]
+        low_high = f"{min(ratios):5.2f}-{max(ratios):4.2f}" if spread else " " * 10
+        lines.append(f"  {statistics.median(ratios):5.2f}x  {low_high}  floor  {name(command, work)}")
+    return lines
 
 
 def commit():
