@@ -192,6 +192,13 @@ public enum SettingsLoader {
         return (settings, effective)
     }
 
+    /// What a comma-separated list's entries are trimmed of: tabs and Unicode's space separators,
+    /// Foundation's `CharacterSet.whitespaces` (whose `trimmingCharacters` goes through `NSString`,
+    /// 0.3 ms of every command's settings), not line breaks.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+    }
+
     /// A secret's value: straight from the environment, never a file, a flag or a default. An
     /// empty variable counts as unset, as `BackendSetting.secret` reads it (and libpq an empty
     /// `PGPASSWORD`), so `ACCOUNTS_POSTGRES_PASSWORD=` in a unit means "read the password file",
@@ -222,8 +229,7 @@ public enum SettingsLoader {
         func checkedList(_ setting: GlobalSetting<String>, _ problem: (String) -> String?) throws(AccountError)
             -> [String]
         {
-            let entries = try read(setting).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
+            let entries = try read(setting).split(separator: ",").map { $0.trimming(isSpace) }.filter { !$0.isEmpty }
             if let reason = entries.lazy.compactMap(problem).first {
                 throw .configInvalid(key: setting.key.name, reason: reason)
             }

@@ -68,6 +68,19 @@ extension SettingsLoaderTests {
         }
     }
 
+    @Test("list entries are trimmed of spaces and tabs, Unicode's too, but a line break stays and is refused")
+    func listEntryTrimming() async throws {
+        let box = try Sandbox()
+        // A tab, a no-break space and an ideographic space (Unicode space separators) around entries.
+        let spaced = "\t10.0.0.0/8 ,\u{00A0}fd00::/8\u{3000}"
+        let listed = try await box.load(environment: ["ACCOUNTS_SERVER_TRUSTED_PROXIES": spaced])
+        #expect(listed.server.trustedProxies == ["10.0.0.0/8", "fd00::/8"])
+        // A line break is not a space between entries: the entry keeps it, and it is no address.
+        await expectConfigError("config_invalid", mentioning: "is not an IP address") {
+            try await box.load(environment: ["ACCOUNTS_SERVER_TRUSTED_PROXIES": "10.0.0.0/8,\n192.0.2.1"])
+        }
+    }
+
     @Test("CORS origins are written as browsers send them; another form is refused with the one to write")
     func corsOrigins() async throws {
         let box = try Sandbox()
