@@ -49,8 +49,10 @@ struct ForeignWriterTests {
         let cli = try CLIRunner("foreign-writer-lmdb")
         let store = cli.root + "/accounts.lmdb"
         func signUp(_ email: String) -> [String] {
+            // timeout(1) only keeps a hang from holding CI: 60 s was too short once, in CI, where
+            // these runs start beside the whole suite's processes on 2 cores.
             [
-                "60", CLIRunner.executable, "signup", "--backend", "lmdb", "--store", store, "--email", email,
+                "300", CLIRunner.executable, "signup", "--backend", "lmdb", "--store", store, "--email", email,
                 "--nickname", "이순신", "--password-stdin", "--json",
             ]
         }
