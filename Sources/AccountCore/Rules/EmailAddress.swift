@@ -95,8 +95,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
 
 // Inlinable, so that each caller gets a copy specialized for its own string type: called
 // unspecialized across modules, the first call made the runtime look up `Self`'s associated types
-// and instantiate generic slice types by name, about 0.3 ms of the first `accounts` command that
-// reads its session file.
+// and instantiate generic slice types by name, about 0.3 ms of each `accounts` call that reads
+// its session file.
 extension StringProtocol {
     /// The text without leading and trailing white space or newlines (Unicode's definition).
     @inlinable
