@@ -90,9 +90,12 @@ enum WebAssets {
             // Only "input" (checkboxes fire it too): "change" also fires when a field loses
             // focus to the submit button, and must not disable the button under the pointer.
             // Until the check answers, the button keeps its state unless a field was emptied;
-            // the server checks every submit anyway.
+            // the server checks every submit anyway. A check already asked answers for the form
+            // as it was: counting this change makes that answer stale, so it neither settles the
+            // form nor shows its errors while the newer check is still to come.
             function changed(event) {
               if (event.target.name) { touched[event.target.name] = true; }
+              asked += 1;
               form.setAttribute("aria-busy", "true");
               if (!filled(form)) { button.disabled = true; }
               clearTimeout(timer);

@@ -301,6 +301,36 @@ class Flow:
                        else self.browser.button().get_attribute("disabled") is None,
                        f"{what}: the submit button should be {'disabled' if disabled else 'enabled'}")
 
+    def stale_answer_waits(self):
+        """A live check's answer that comes after a newer change must not settle the form: the
+        page's own fetch is held so the older answer lands while the newer check is still to
+        come (a CI run once saw a valid form's button disabled when this raced)."""
+        if not self.javascript:
+            return
+        busy = self.browser.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const form = document.querySelector("main form[data-live]");
+            const field = form.elements["nickname"];
+            const realFetch = window.fetch;
+            const held = [];
+            window.fetch = (url, options) => realFetch(url, options).then(
+                response => new Promise(resolve => held.push(() => resolve(response))));
+            const type = value => {
+                field.value = value;
+                field.dispatchEvent(new Event("input", { bubbles: true }));
+            };
+            const original = field.value;
+            type(original + "x");
+            const answerOlder = () => {
+                if (held.length === 0) { setTimeout(answerOlder, 10); return; }
+                type(original);  // the newer change: its check waits out the 150 ms pause
+                held.shift()();  // the older check answers meanwhile
+                setTimeout(() => { window.fetch = realFetch; done(form.getAttribute("aria-busy")); }, 50);
+            };
+            answerOlder();""")
+        self.check(busy == "true", f"an older check's answer settled a form changed since (aria-busy {busy!r})")
+        self.browser.settle()
+
     # -- the flow -----------------------------------------------------------------
     def run(self):
         b = self.browser
@@ -396,6 +426,7 @@ class Flow:
                    "no password is written back into the page after a taken ID")
         self.check(STRONG not in b.driver.page_source, "the page's source holds no password")
         self.page_checks("signup-taken")
+        self.stale_answer_waits()
         b.fill({"email": self.email, "password": STRONG, "confirmation": STRONG})
         self.button_disabled(False, "a new ID")
         b.submit()
