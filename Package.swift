@@ -305,8 +305,8 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountConformance", "StandardBackends", "SQLiteBackend", "LMDBBackend", "JSONFileBackend",
-                "FileSupport", "JSONSupport", "StoreSupport", "CSQLite", "CMallocStatistics", "accounts",
-                "accounts-torture",
+                "FileSupport", "JSONSupport", "StoreSupport", "CSQLite", "CMallocStatistics", "ChildProcessSupport",
+                "accounts", "accounts-torture",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict
@@ -343,7 +343,7 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "StoreSupport", "CMallocStatistics",
-                "NetworkSupport",
+                "NetworkSupport", "ChildProcessSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

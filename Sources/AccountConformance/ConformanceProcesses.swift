@@ -26,29 +26,29 @@ public struct ConformanceProcesses: Sendable {
         scratch: String
     ) -> ConformanceProcesses {
         ConformanceProcesses { location, n in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments =
+            let input = try FileHandle.closeOnExecPipe()
+            let output = try FileHandle.closeOnExecPipe()
+            let process = try SpawnedProcess(
+                executable,
                 [
                     "signup", "--backend", backend, "--store", location, "--email", "racer\(n)abc@example.com",
                     "--nickname", "racer \(n)", "--password-stdin", "--session-file", scratch + "/session-\(n)",
-                ] + arguments
-            process.environment = environment.merging([
-                "ACCOUNTS_HASHING_OPS_LIMIT": "1", "ACCOUNTS_HASHING_MEM_LIMIT_KIB": "8",
-            ]) { $1 }
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
+                ] + arguments,
+                environment: environment.merging([
+                    "ACCOUNTS_HASHING_OPS_LIMIT": "1", "ACCOUNTS_HASHING_MEM_LIMIT_KIB": "8",
+                ]) { $1 },
+                standardInput: .descriptor(input.read.fileDescriptor),
+                standardOutput: .descriptor(output.write.fileDescriptor),
+                standardError: .descriptor(output.write.fileDescriptor))
+            // The child has its own copies now.
+            try input.read.close()
+            try output.write.close()
             // The waits block: on a thread of their own, not one of the few cooperative threads
             // the suite's other checks run on.
             return try await SerialIOQueue(label: "conformance sign-up \(n)").run {
-                try input.fileHandleForWriting.writeToChildAndClose(
-                    Data("Tangerine-Kayak-42\nTangerine-Kayak-42\n".utf8))
-                let printed = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExitAsleep()
+                try input.write.writeToChildAndClose(Data("Tangerine-Kayak-42\nTangerine-Kayak-42\n".utf8))
+                let printed = output.read.readDataToEndOfFile()
+                process.waitUntilExit()
                 return (process.terminationStatus, String(decoding: printed, as: UTF8.self))
             }
         }

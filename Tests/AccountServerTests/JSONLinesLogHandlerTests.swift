@@ -1,5 +1,6 @@
 import AccountServer
 import AccountTestSupport
+import ChildProcessSupport
 import Foundation
 import Logging
 import Testing

@@ -2,6 +2,7 @@ import AccountServer
 import AccountTestSupport
 import AsyncHTTPClient
 import BackendTestSupport
+import ChildProcessSupport
 import Foundation
 import NIOHTTP1
 import Testing
@@ -38,7 +39,9 @@ struct ServeCommandTests {
         let runner = try CLIRunner("serve-stop-hangs")
         let server = try await ServeProcess(environment: runner.environment, folder: runner.root)
         kill(server.processIdentifier, SIGSTOP)
-        let error = await #expect(throws: Process.Overran.self) { try await server.stop(within: .milliseconds(500)) }
+        let error = await #expect(throws: SpawnedProcess.Overran.self) {
+            try await server.stop(within: .milliseconds(500))
+        }
         #expect(error?.reason == .limitPassed)
         #expect(error?.exited == false, "\(String(describing: error))")
         #expect(try await processEnds(server.processIdentifier, within: 10), "the server was not killed")

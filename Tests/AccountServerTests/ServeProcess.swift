@@ -1,4 +1,5 @@
 import AccountTestSupport
+import ChildProcessSupport
 import Foundation
 import StoreSupport
 import Testing
@@ -8,8 +9,9 @@ final class ServeProcess: Sendable {
     let port: Int
     /// `http` or `https`, as the server announced.
     let scheme: String
-    private let process: Process
-    private let output: Pipe
+    private let process: SpawnedProcess
+    /// The read end of the server's standard output.
+    private let output: FileHandle
     /// Kills the server if this test process ends without `stop()` (a crash runs no `deinit`).
     private let watchdog: ChildWatchdog
 
@@ -24,25 +26,24 @@ final class ServeProcess: Sendable {
     {
         // Started first: the server is under watch from the moment it exists (`ChildWatchdog`).
         let watchdog = try ChildWatchdog()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLIRunner.executable)
-        process.arguments = ["serve", "--port", "0"] + arguments
-        process.environment = environment.merging(watchdog.environment) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let output = Pipe()
-        process.standardOutput = output
+        let output = try FileHandle.closeOnExecPipe()
+        var log: FileHandle?
         if let logPath {
             try #require(FileManager.default.createFile(atPath: logPath, contents: nil))
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        } else {
-            process.standardError = FileHandle.nullDevice
+            log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         }
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(
+            CLIRunner.executable, ["serve", "--port", "0"] + arguments,
+            environment: environment.merging(watchdog.environment) { $1 }, directory: folder,
+            standardInput: .nullDevice, standardOutput: .descriptor(output.write.fileDescriptor),
+            standardError: log.map { .descriptor($0.fileDescriptor) } ?? .nullDevice)
+        // The server has its own copies now.
+        try output.write.close()
+        try log?.close()
         self.watchdog = watchdog
         self.process = process
-        self.output = output
-        let line = await Self.readLine(output.fileHandleForReading)
+        self.output = output.read
+        let line = await Self.readLine(output.read)
         let announced =
             line.hasPrefix("Listening on ")
             ? String(line.dropFirst("Listening on ".count))
@@ -79,7 +80,7 @@ final class ServeProcess: Sendable {
         }
     }
 
-    /// `stop()`, throwing `Process.Overran` for a server still running after `limit`, killed.
+    /// `stop()`, throwing `SpawnedProcess.Overran` for a server still running after `limit`, killed.
     func stop(within limit: Duration) async throws -> (status: Int32, output: String) {
         process.terminate()
         // Disarmed only once the server has its SIGTERM: a test process that died in between
@@ -87,7 +88,7 @@ final class ServeProcess: Sendable {
         // its SIGKILL would cut a shutdown that was already under way, no worse.
         try? await watchdog.disarm()
         return try await process.finishing(within: limit) { [process, output] in
-            let rest = await output.fileHandleForReading.readToEndOfFile()
+            let rest = await output.readToEndOfFile()
             return (await process.exitStatus(), String(decoding: rest, as: UTF8.self))
         }
     }

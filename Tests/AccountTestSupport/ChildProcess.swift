@@ -1,4 +1,4 @@
-import ChildProcessSupport
+package import ChildProcessSupport
 package import Foundation
 import StoreSupport
 
@@ -13,17 +13,19 @@ package struct ChildProcess: Sendable {
     package struct Outcome: Sendable {
         /// The exit status, or the signal's number when `reason` is `.uncaughtSignal`.
         package let status: Int32
-        package let reason: Process.TerminationReason
+        package let reason: SpawnedProcess.TerminationReason
         package let standardOutput: String
         package let standardError: String
     }
 
     /// The running child, for its `processIdentifier` or a signal.
-    package let process: Process
-    private let input: Pipe?
+    package let process: SpawnedProcess
+    /// The write end of the child's input, when it has input.
+    private let input: FileHandle?
     private let inputBytes: Data
-    private let output = Pipe()
-    private let errors = Pipe()
+    /// The read ends of its output and its errors.
+    private let output: FileHandle
+    private let errors: FileHandle
 
     /// Starts `executable` with `arguments`, in `directory` when given. `environment`, when given,
     /// replaces this process's. `input` is written to the child's standard input when it is
@@ -33,17 +35,22 @@ package struct ChildProcess: Sendable {
         input: Data? = nil
     ) throws {
         Self.ignoreBrokenPipes()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        self.input = input.map { _ in Pipe() }
+        let inputPipe = try input.map { _ in try FileHandle.closeOnExecPipe() }
+        let outputPipe = try FileHandle.closeOnExecPipe()
+        let errorPipe = try FileHandle.closeOnExecPipe()
+        process = try SpawnedProcess(
+            executable, arguments, environment: environment, directory: directory,
+            standardInput: inputPipe.map { .descriptor($0.read.fileDescriptor) } ?? .nullDevice,
+            standardOutput: .descriptor(outputPipe.write.fileDescriptor),
+            standardError: .descriptor(errorPipe.write.fileDescriptor))
+        // The child has its own copies now: the ends left here are what ends its reads and writes.
+        try inputPipe?.read.close()
+        try outputPipe.write.close()
+        try errorPipe.write.close()
+        self.input = inputPipe?.write
         inputBytes = input ?? Data()
-        process.standardInput = self.input ?? FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        output = outputPipe.read
+        errors = errorPipe.read
     }
 
     /// Makes this process ignore SIGPIPE, once. Input written to a child that has already exited
@@ -53,19 +60,19 @@ package struct ChildProcess: Sendable {
     private static let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Writes the input, reads both outputs to their end and waits for the child to exit, for at
-    /// most `limit` (`Process.finishing(within:_:)` says why there is one).
+    /// most `limit` (`SpawnedProcess.finishing(within:_:)` says why there is one).
     package func finish(within limit: Duration = .seconds(600)) async throws -> Outcome {
         try await process.finishing(within: limit) { try await self.collect() }
     }
 
     /// What `finish` waits for, without a bound.
     private func collect() async throws -> Outcome {
-        async let printed = output.fileHandleForReading.readToEndOfFile()
-        async let complained = errors.fileHandleForReading.readToEndOfFile()
+        async let printed = output.readToEndOfFile()
+        async let complained = errors.readToEndOfFile()
         if let input {
             // Written off the pool too: a child that does not read its input blocks the write.
             try await SerialIOQueue(label: "stdin of pid \(process.processIdentifier)").run { [inputBytes] in
-                try input.fileHandleForWriting.writeToChildAndClose(inputBytes)
+                try input.writeToChildAndClose(inputBytes)
             }
         }
         let (out, err) = await (printed, complained)

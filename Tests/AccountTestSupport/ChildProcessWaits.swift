@@ -1,4 +1,4 @@
-import ChildProcessSupport
+package import ChildProcessSupport
 package import Foundation
 import StoreSupport
 
@@ -6,13 +6,13 @@ import StoreSupport
 // cooperative pool's threads (two on a two-core machine) for as long as the child runs,
 // stalling every other test's tasks and in-process servers meanwhile; these waits block a
 // thread of their own instead (`SerialIOQueue`'s, from Dispatch's pool that grows on demand,
-// unlike the width-limited `DispatchQueue.global()`), asleep (`waitUntilExitAsleep()`).
+// unlike the width-limited `DispatchQueue.global()`), asleep (`waitUntilExit()`).
 
-extension Process {
+extension SpawnedProcess {
     /// Waits for the process to exit; returns its termination status.
     package func exitStatus() async -> Int32 {
         await SerialIOQueue(label: "exit of pid \(processIdentifier)").run {
-            self.waitUntilExitAsleep()
+            self.waitUntilExit()
             return self.terminationStatus
         }
     }
@@ -46,7 +46,7 @@ package func schedulingState(inStat stat: String) -> Character? {
 }
 
 /// Whether the process `pid` ends (exits, or is a zombie not yet reaped) within `seconds`, for
-/// a process no `Process` object of the caller's holds any longer. Looked at every 10 ms in
+/// a process no `SpawnedProcess` of the caller's holds any longer. Looked at every 10 ms in
 /// `/proc`: an event-driven wait (`pidfd_open`) is not in Swift's Glibc module.
 package func processEnds(_ pid: Int32, within seconds: Int) async throws -> Bool {
     for _ in 0..<(seconds * 100) {

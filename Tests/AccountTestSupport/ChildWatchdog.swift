@@ -27,7 +27,7 @@ package final class ChildWatchdog: Sendable {
     /// The write end, until it is closed: by `disarm()`, `fire()` or `deinit`, at once, rather
     /// than whenever the last reference to the handle goes.
     private let lifeline: Mutex<FileHandle?>
-    private let shell: Process
+    private let shell: SpawnedProcess
     /// The write end's descriptor number, kept for the test that looks for it in other processes.
     package let lifelineDescriptor: Int32
 
@@ -48,32 +48,30 @@ package final class ChildWatchdog: Sendable {
         // keep the write end, and with it the lifeline, open (see `closeOnExecPipe()`).
         let pipe = try FileHandle.closeOnExecPipe()
         try pipeMade()
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
         // Only the word with this watchdog's own mark disarms it, and any other line is passed
         // over: bytes that reach this pipe by mistake (a descriptor number another part of the
         // process closed and reused) can neither disarm it nor fire it.
         // One grep reads every process's environment (each a list of NUL-ended entries): `-x`
         // takes only the whole entry, `-l` names the files that have it.
-        shell.arguments = [
-            "-c",
-            """
-            while read -r word; do
-                [ "$word" = "\(Self.disarmWord) $0" ] && exit 0
-            done
-            for environ in $(grep -lxz "\(Self.markVariable)=$0" /proc/[0-9]*/environ 2>/dev/null); do
-                pid=${environ#/proc/}
-                kill -KILL "${pid%/environ}" 2>/dev/null
-            done
-            exit 0
-            """,
-            mark,
-        ]
-        shell.standardInput = pipe.read
-        shell.standardOutput = FileHandle.nullDevice
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        // The shell has its own copy now; `Process` closes only the ends of a `Pipe` for us.
+        let shell = try SpawnedProcess(
+            "/bin/sh",
+            [
+                "-c",
+                """
+                while read -r word; do
+                    [ "$word" = "\(Self.disarmWord) $0" ] && exit 0
+                done
+                for environ in $(grep -lxz "\(Self.markVariable)=$0" /proc/[0-9]*/environ 2>/dev/null); do
+                    pid=${environ#/proc/}
+                    kill -KILL "${pid%/environ}" 2>/dev/null
+                done
+                exit 0
+                """,
+                mark,
+            ],
+            standardInput: .descriptor(pipe.read.fileDescriptor), standardOutput: .nullDevice,
+            standardError: .nullDevice)
+        // The shell has its own copy now.
         try pipe.read.close()
         environment = [Self.markVariable: mark]
         self.mark = mark

@@ -1,6 +1,7 @@
-package import Foundation
+package import ChildProcessSupport
+import Foundation
 
-extension Process {
+extension SpawnedProcess {
     /// `wait`'s result — a wait for this process's end, its output or both — for at most `limit`.
     ///
     /// A wait that cannot end would hang the whole test run: Swift Testing's time limit cancels a
@@ -17,12 +18,12 @@ extension Process {
         case .timedOut: reason = .limitPassed
         case .cancelled: reason = .cancelled
         }
-        // Foundation's word first: once it has reaped the process, its pid may be another's.
-        let exited = !isRunning || processHasExited(processIdentifier)
-        if !exited { kill(processIdentifier, SIGKILL) }
-        let command = ([executableURL?.lastPathComponent ?? "?"] + (arguments ?? [])).joined(separator: " ")
+        let exited = !isRunning
+        // Sent only while the process is not reaped, so never to another that took its pid.
+        if !exited { signal(SIGKILL) }
+        let name = ([URL(fileURLWithPath: command[0]).lastPathComponent] + command.dropFirst()).joined(separator: " ")
         throw Overran(
-            command: String(command.prefix(200)), pid: processIdentifier, reason: reason, exited: exited,
+            command: String(name.prefix(200)), pid: processIdentifier, reason: reason, exited: exited,
             waited: "\(limit)")
     }
 

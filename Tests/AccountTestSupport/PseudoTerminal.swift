@@ -1,3 +1,4 @@
+import ChildProcessSupport
 package import Foundation
 import StoreSupport
 import Synchronization

@@ -24,7 +24,7 @@ struct ChildProcessTests {
         // An hour, not seconds: on a loaded CI machine the 300 ms limit once fired 100 s late,
         // after a 30 s sleep had ended by itself (the child is killed either way).
         let child = try ChildProcess("/bin/sleep", ["3600"])
-        let error = await #expect(throws: Process.Overran.self) {
+        let error = await #expect(throws: SpawnedProcess.Overran.self) {
             try await child.finish(within: .milliseconds(300))
         }
         #expect(error?.exited == false)
@@ -41,7 +41,7 @@ struct ChildProcessTests {
         let child = try ChildProcess("/bin/sleep", ["3600"])
         let waiting = Task { try await child.finish() }
         waiting.cancel()
-        let error = await #expect(throws: Process.Overran.self) { try await waiting.value }
+        let error = await #expect(throws: SpawnedProcess.Overran.self) { try await waiting.value }
         #expect(error?.reason == .cancelled)
         #expect(error?.description.contains("when the wait was cancelled") == true, "\(String(describing: error))")
         #expect(try await processEnds(child.process.processIdentifier, within: 10), "the child was not killed")
@@ -58,7 +58,7 @@ struct ChildProcessTests {
         let written = try String(contentsOfFile: pidFile, encoding: .utf8)
         let held = try #require(Int32(written.trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(held, SIGKILL) }
-        let error = await #expect(throws: Process.Overran.self) {
+        let error = await #expect(throws: SpawnedProcess.Overran.self) {
             try await child.finish(within: .milliseconds(500))
         }
         #expect(error?.exited == true)
@@ -66,17 +66,65 @@ struct ChildProcessTests {
         #expect(error?.description.contains("holds a descriptor it inherited") == true)
     }
 
+    /// Children are started without Foundation's `Process`, whose start lists `/proc/self/fd`
+    /// reading 256 bytes of each short entry, and crashed a test run (2026-12-03). With more
+    /// descriptors open than one 32 KiB read of that folder holds, its last entries sit at the
+    /// end of the reader's buffer, where that over-read runs past it. Whether it then crashes
+    /// depends on what lies beyond, so no test can make it happen on demand; this checks that a
+    /// start with so many open works, and that the child gets none of them.
+    @Test(
+        "a child started while 2,000 other descriptors are open gets only its three streams",
+        .enabled(if: Self.openFilesLimit() >= 3_000, "this process may not open 3,000 files (ulimit -n)"))
+    func manyDescriptorsOpen() async throws {
+        var opened: [Int32] = []
+        defer {
+            for descriptor in opened { close(descriptor) }
+        }
+        for _ in 0..<2_000 {
+            // Not close-on-exec: the spawner itself must keep them out of the child.
+            let descriptor = open("/dev/null", O_RDONLY)
+            try #require(descriptor >= 0, "could not open /dev/null: errno \(errno)")
+            opened.append(descriptor)
+        }
+        // The shell's own listing of the folder holds one descriptor (3) while it reads.
+        let outcome = try await ChildProcess.run("/bin/sh", ["-c", "ls /proc/self/fd"])
+        let listed = Set(outcome.standardOutput.split(separator: "\n").compactMap { Int32($0) })
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(
+            listed.isSubset(of: [0, 1, 2, 3]) && listed.isSuperset(of: [0, 1, 2]), "the child had \(listed.sorted())")
+    }
+
+    /// Dispatch's threads block most signals, and a child inherits the mask of the thread that
+    /// starts it: started from one by Foundation's `Process`, a child never saw a SIGTERM.
+    @Test("a child started from one of Dispatch's threads blocks no signal")
+    func noSignalBlocked() async throws {
+        let (starter, child) = try await SerialIOQueue(label: "spawn from dispatch").run {
+            let mask = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+            return (Self.blockedSignals(in: mask), try ChildProcess("/bin/cat", ["/proc/self/status"]))
+        }
+        let outcome = try await child.finish()
+        #expect(
+            starter != nil && starter != "0000000000000000", "the premise: the starting thread blocks \(starter ?? "?")"
+        )
+        #expect(Self.blockedSignals(in: outcome.standardOutput) == "0000000000000000", "\(outcome.standardOutput)")
+    }
+
+    /// The `SigBlk` mask in the text of a `/proc/…/status` file.
+    static func blockedSignals(in status: String) -> String? {
+        status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }.map {
+            $0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces)
+        }
+    }
+
     /// Foundation's own `waitUntilExit()` polled a run loop with nothing in it and kept a core
     /// busy for as long as the child ran: on the 2-core machine a child that never ended stalled
-    /// the whole suite for 15 minutes (2026-11-29).
+    /// the whole suite for 15 minutes (2026-11-29). `SpawnedProcess` must not do the same.
     @Test("a wait for a child's exit sleeps while the child runs, instead of keeping a core busy")
     func waitSleeps() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "read -r line; exit 5"]
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
+        let input = try FileHandle.closeOnExecPipe()
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", "read -r line; exit 5"], standardInput: .descriptor(input.read.fileDescriptor))
+        try input.read.close()
         // A thread's name shows in /proc as at most 15 bytes.
         let name = "exitwait\(process.processIdentifier)".prefix(15)
         let waiting = Task {
@@ -84,7 +132,7 @@ struct ChildProcessTests {
                 let previous = Thread.current.name
                 Thread.current.name = String(name)
                 defer { Thread.current.name = previous }
-                process.waitUntilExitAsleep()
+                process.waitUntilExit()
                 return process.terminationStatus
             }
         }
@@ -97,9 +145,15 @@ struct ChildProcessTests {
             looks += 1
             try await Task.sleep(for: .milliseconds(10))
         }
-        try input.fileHandleForWriting.writeToChildAndClose(Data("done\n".utf8))
+        try input.write.writeToChildAndClose(Data("done\n".utf8))
         #expect(await waiting.value == 5, "the wait returned the child's status once it exited")
         #expect(states.suffix(3) == ["S", "S", "S"], "the waiting thread read \(String(states.suffix(30)))")
+    }
+
+    /// How many files this process may have open (its soft `RLIMIT_NOFILE`).
+    static func openFilesLimit() -> rlim_t {
+        var limit = rlimit()
+        return getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit.rlim_cur : 0
     }
 
     /// The state letter in `/proc/self/task/TID/stat` of this process's thread called `name`.

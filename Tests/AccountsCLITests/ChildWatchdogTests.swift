@@ -8,18 +8,15 @@ import Testing
 @Suite("Child watchdog")
 struct ChildWatchdogTests {
     /// A child that runs until a line comes on its standard input, then exits 7: an exit by
-    /// SIGKILL can only be the watchdog's. (Not `sleep` and SIGTERM: a child started from one of
-    /// Dispatch's threads inherits their signal mask, which blocks SIGTERM, and never ends.)
-    /// Marked for `watchdog` when one is given.
-    static func child(watchedBy watchdog: ChildWatchdog?) throws -> (process: Process, input: FileHandle) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "read -r line; exit 7"]
-        process.environment = ProcessInfo.processInfo.environment.merging(watchdog?.environment ?? [:]) { $1 }
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        return (process, input.fileHandleForWriting)
+    /// SIGKILL can only be the watchdog's. Marked for `watchdog` when one is given.
+    static func child(watchedBy watchdog: ChildWatchdog?) throws -> (process: SpawnedProcess, input: FileHandle) {
+        let input = try FileHandle.closeOnExecPipe()
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", "read -r line; exit 7"],
+            environment: ProcessInfo.processInfo.environment.merging(watchdog?.environment ?? [:]) { $1 },
+            standardInput: .descriptor(input.read.fileDescriptor))
+        try input.read.close()
+        return (process, input.write)
     }
 
     /// The waits below are bounded (50 s, inside the tests' one-minute limit): a kill that never
@@ -42,7 +39,7 @@ struct ChildWatchdogTests {
 
     @Test("a dropped watchdog, not disarmed, kills the child", .timeLimit(.minutes(1)))
     func dropped() async throws {
-        var child: (process: Process, input: FileHandle)?
+        var child: (process: SpawnedProcess, input: FileHandle)?
         do {
             let watchdog = try ChildWatchdog()
             child = try Self.child(watchedBy: watchdog)

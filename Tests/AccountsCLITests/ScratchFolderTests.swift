@@ -1,4 +1,5 @@
 import AccountTestSupport
+import ChildProcessSupport
 import Foundation
 import Testing
 
@@ -9,9 +10,7 @@ struct ScratchFolderTests {
     @Test("a folder of a test process that has ended is removed; a running one's and other names are kept")
     func sweepAbandoned() async throws {
         let scratch = try ScratchFolder("sweep")
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
+        let ended = try SpawnedProcess("/bin/true", [])
         #expect(await ended.exitStatus() == 0)
         let gone = ended.processIdentifier
         let names = (

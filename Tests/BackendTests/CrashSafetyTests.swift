@@ -2,6 +2,7 @@ import AccountBackendKit
 import AccountCore
 import AccountTestSupport
 import BackendTestSupport
+import ChildProcessSupport
 import Foundation
 import StandardBackends
 import StoreSupport
@@ -60,16 +61,14 @@ struct CrashSafetyTests {
     func orphanedChildStops() async throws {
         let scratch = try ScratchFolder("crash-orphan")
         let store = scratch.path + "/accounts.sqlite"
-        let output = Pipe()
-        try output.fileHandleForReading.close()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let output = try FileHandle.closeOnExecPipe()
+        try output.read.close()
         // `trap "" PIPE` ignores SIGPIPE in the child whatever this process does, as SwiftNIO's
         // SIG_IGN does once any test has opened a socket.
-        process.arguments = ["-c", #"trap "" PIPE; exec "$0" sqlite "$1" orphan 200"#, Self.tortureExecutable, store]
-        process.standardOutput = output.fileHandleForWriting
-        try process.run()
-        try output.fileHandleForWriting.close()
+        let process = try SpawnedProcess(
+            "/bin/sh", ["-c", #"trap "" PIPE; exec "$0" sqlite "$1" orphan 200"#, Self.tortureExecutable, store],
+            standardOutput: .descriptor(output.write.fileDescriptor))
+        try output.write.close()
         // Bounded: a child that does not stop is the failure this test looks for, not a hang.
         let status = try await process.exitStatus(within: .seconds(120))
         #expect(status == 3, "stopped at its first failed report")
@@ -83,26 +82,25 @@ struct CrashSafetyTests {
     /// Starts the child, waits until it has reported `afterLines` sign-ups, kills it with SIGKILL,
     /// and returns every sign-up it reported before dying.
     func runAndKill(backend: String, store: String, prefix: String, afterLines: Int) async throws -> Set<String> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.tortureExecutable)
-        process.arguments = [backend, store, prefix]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let pipe = try FileHandle.closeOnExecPipe()
+        let process = try SpawnedProcess(
+            Self.tortureExecutable, [backend, store, prefix], standardOutput: .descriptor(pipe.write.fileDescriptor))
+        try pipe.write.close()
+        let output = pipe.read
         // The reads block until the child prints: off the cooperative pool, like every wait for a
         // child (ChildProcessWaits.swift).
         var text = await SerialIOQueue(label: "torture output").run {
             var text = ""
             while text.split(separator: "\n").count < afterLines {
-                let data = output.fileHandleForReading.availableData
+                let data = output.availableData
                 if data.isEmpty { break }
                 text += String(decoding: data, as: UTF8.self)
             }
             return text
         }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         _ = await process.exitStatus()
-        text += String(decoding: await output.fileHandleForReading.readToEndOfFile(), as: UTF8.self)
+        text += String(decoding: await output.readToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .uncaughtSignal, "the child died by the signal, not by an error")
         return Set(text.split(separator: "\n").filter { $0.hasPrefix("done ") }.map { String($0.dropFirst(5)) })
     }

@@ -12,6 +12,11 @@ package enum GNUExtensions {
         (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = lookUp(
             "posix_spawn_file_actions_addclosefrom_np")
 
+    /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+).
+    package static let addChangeDirectory:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? =
+            lookUp("posix_spawn_file_actions_addchdir_np")
+
     /// `pipe2` (glibc 2.9+): a pipe whose ends carry flags such as `O_CLOEXEC` from the moment they
     /// exist.
     package static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = lookUp("pipe2")
@@ -35,10 +40,11 @@ extension FileHandle {
     /// A pipe whose two ends are close-on-exec as the kernel makes them, as (read, write).
     ///
     /// Foundation's `Pipe` makes them inheritable, and marking them afterwards leaves a moment in
-    /// which a child that another thread starts keeps a copy: its `Process` closes a child's other
-    /// descriptors, but only those open when it prepared the spawn. A copy of a watchdog's write
-    /// end, kept so by a server another test started, held the watchdog open, and its child
-    /// running, past the test's 50 s wait (CI, 2026-12-02).
+    /// which a child that another thread starts keeps a copy, unless its spawner closes every
+    /// other descriptor in the child, as `SpawnedProcess` does. Foundation's `Process` closed only
+    /// those open when it prepared the spawn: a copy of a watchdog's write end, kept so by a server
+    /// another test started, held the watchdog open, and its child running, past the test's 50 s
+    /// wait (CI, 2026-12-02).
     package static func closeOnExecPipe() throws -> (read: FileHandle, write: FileHandle) {
         let ends = try GNUExtensions.closeOnExecPipeDescriptors()
         return (
