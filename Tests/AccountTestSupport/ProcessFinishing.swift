@@ -40,7 +40,7 @@ extension SpawnedProcess {
         package let pid: Int32
         package let reason: Reason
         /// Whether the process itself had exited: then something it started still holds a pipe
-        /// (or Foundation's exit socket) it inherited, and its end cannot be seen.
+        /// it inherited, and the end of its output cannot be seen.
         package let exited: Bool
         package let waited: String
         package var description: String {
