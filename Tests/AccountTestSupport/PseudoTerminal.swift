@@ -22,6 +22,15 @@ package final class PseudoTerminal: Sendable {
     /// What the program has shown, and how much of it `expect` has matched.
     private let screen = Mutex<(output: [UInt8], consumed: Int)>(([], 0))
 
+    /// How long `expect` and `waitForExit` wait before they give up, unless told otherwise.
+    ///
+    /// In CI a program on a terminal runs beside the whole suite on two cores, and a step that
+    /// takes a second alone can take a minute there: a zsh completion took 51 s against 3 s
+    /// alone, and an import of 1,200 users showed nothing within 15 s. The wait only bounds a
+    /// program that hangs; waiting longer changes only how long such a failure takes to be
+    /// reported.
+    package static let patience: Double = 120
+
     package struct Timeout: Error, CustomStringConvertible {
         package let description: String
     }
@@ -101,7 +110,7 @@ package final class PseudoTerminal: Sendable {
     /// the suite). So the deadline is only when to stop waiting: what the program showed
     /// meanwhile is read and looked at once more before the wait gives up.
     @discardableResult
-    package func expect(_ text: String, seconds: Double = 15) async throws -> String {
+    package func expect(_ text: String, seconds: Double = patience) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var lastLook = false
         while true {
@@ -130,7 +139,7 @@ package final class PseudoTerminal: Sendable {
 
     /// Waits for the program to end and returns its exit status, reading what it still shows.
     /// As with `expect`, a wait that resumes after its deadline looks once more.
-    package func waitForExit(seconds: Double = 15) async throws -> Int32 {
+    package func waitForExit(seconds: Double = patience) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             let expired = Date() >= deadline
