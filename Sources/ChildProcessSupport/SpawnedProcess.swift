@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// The child also starts with no signal blocked: a thread of Dispatch's blocks most of them,
 /// and a child spawned from one used to inherit that mask, so it never saw a SIGTERM. It gets a
-/// process group of its own, as with `Process`.
+/// process group of its own, as with `Process`, or a session of its own (`Group`).
 package final class SpawnedProcess: Sendable {
     /// Where one of the child's standard streams goes.
     package enum Stream: Sendable {
@@ -28,6 +28,19 @@ package final class SpawnedProcess: Sendable {
         /// A descriptor of this process (a pipe's end, an open file), which stays this
         /// process's to close.
         case descriptor(Int32)
+        /// The file at this path, opened for reading and writing in the child: a terminal's
+        /// path, so that a child in a session of its own takes it as its controlling terminal.
+        case file(String)
+    }
+
+    /// Which process group the child is in.
+    package enum Group: Sendable {
+        /// A group of its own, as with Foundation's `Process`, in this process's session.
+        case own
+        /// A session of its own (`setsid`), as a terminal's login shell has: the first terminal
+        /// it opens, `Stream.file` of a terminal's path, becomes its controlling terminal, so
+        /// `/dev/tty` works and Ctrl-C on that terminal signals it.
+        case newSession
     }
 
     /// How the child ended.
@@ -46,11 +59,12 @@ package final class SpawnedProcess: Sendable {
     /// The raw wait status, once the child has been reaped.
     private let waitStatus = Mutex<Int32?>(nil)
 
-    /// Starts `executable` with `arguments`, in `directory` when given. `environment`, when
-    /// given, replaces this process's.
+    /// Starts `executable` with `arguments`, in `directory` when given, in `group`.
+    /// `environment`, when given, replaces this process's.
     package init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
-        standardInput: Stream = .inherited, standardOutput: Stream = .inherited, standardError: Stream = .inherited
+        standardInput: Stream = .inherited, standardOutput: Stream = .inherited, standardError: Stream = .inherited,
+        group: Group = .own
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -61,6 +75,7 @@ package final class SpawnedProcess: Sendable {
             case .inherited: break
             case .nullDevice: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
             case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_RDWR, 0)
             }
         }
         if let closeFrom = GNUExtensions.addCloseFrom {
@@ -87,8 +102,14 @@ package final class SpawnedProcess: Sendable {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        switch group {
+        case .own:
+            posix_spawnattr_setpgroup(&attributes, 0)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        case .newSession:
+            // POSIX_SPAWN_SETSID (glibc 2.26+), hidden from Swift behind _GNU_SOURCE.
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | Self.setSessionFlag)
+        }
         let variables = environment ?? ProcessInfo.processInfo.environment
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -103,6 +124,9 @@ package final class SpawnedProcess: Sendable {
         processIdentifier = child
         command = [executable] + arguments
     }
+
+    /// `POSIX_SPAWN_SETSID`, which Swift's Glibc module does not show.
+    private static let setSessionFlag: Int16 = 0x80
 
     /// A child that is dropped unreaped is reaped by a thread of its own, so it does not stay
     /// a zombie for the rest of this process's life.

@@ -37,6 +37,14 @@ package func processHasExited(_ pid: Int32) -> Bool {
     return schedulingState(inStat: stat) == "Z"
 }
 
+/// The `SigBlk` mask in the text of a `/proc/…/status` file, as shown there (hex), or as a
+/// terminal shows it (lines that end in "\r\n").
+package func blockedSignals(inStatus status: String) -> String? {
+    status.split(whereSeparator: \.isNewline).first { $0.hasPrefix("SigBlk:") }.map {
+        $0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
 /// The kernel's state letter (R running, S sleeping, Z zombie…) in the text of a `/proc/…/stat`
 /// file.
 package func schedulingState(inStat stat: String) -> Character? {

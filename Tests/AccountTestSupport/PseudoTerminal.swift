@@ -16,8 +16,9 @@ import Synchronization
 /// in-process servers for as long as their programs take.
 package final class PseudoTerminal: Sendable {
     private let master: Int32
+    private let child: SpawnedProcess
     /// The program's process id.
-    package let pid: pid_t
+    package var pid: pid_t { child.processIdentifier }
     private let waits = SerialIOQueue(label: "pseudo-terminal")
     /// What the program has shown, and how much of it `expect` has matched.
     private let screen = Mutex<(output: [UInt8], consumed: Int)>(([], 0))
@@ -48,34 +49,19 @@ package final class PseudoTerminal: Sendable {
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(slave, F_SETFD, FD_CLOEXEC)
         defer { close(slave) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // In a new session, opening the terminal makes it the controlling one (/dev/tty works).
-        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        // Tests run side by side: a descriptor another test opened without close-on-exec (a
-        // lock file, a pipe's end) must not live on in this child, holding the lock or the pipe
-        // open for as long as the child runs.
-        if let closeFrom = GNUExtensions.addCloseFrom { _ = closeFrom(&actions, 3) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (glibc 2.26+), hidden from Swift behind _GNU_SOURCE.
-        posix_spawnattr_setflags(&attributes, 0x80)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var child: pid_t = 0
-        guard posix_spawn(&child, executable, &actions, &attributes, argv, envp) == 0 else {
+        // The child opens the terminal by its name, in a session of its own, so that it becomes
+        // the child's controlling terminal: `/dev/tty` works, and Ctrl-C signals the child.
+        let path = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let terminal = SpawnedProcess.Stream.file(path)
+        do {
+            child = try SpawnedProcess(
+                executable, arguments, environment: environment, standardInput: terminal, standardOutput: terminal,
+                standardError: terminal, group: .newSession)
+        } catch {
             close(master)
-            throw Timeout(description: "posix_spawn failed")
+            throw error
         }
         self.master = master
-        pid = child
     }
 
     /// What a child started now lists in its `/proc/self/fd` (`ls -l`): the descriptors it got.
@@ -85,10 +71,9 @@ package final class PseudoTerminal: Sendable {
         return try await child.expect("END")
     }
 
+    /// The program is killed; `SpawnedProcess` reaps it.
     deinit {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        child.signal(SIGKILL)
         close(master)
     }
 
@@ -143,11 +128,10 @@ package final class PseudoTerminal: Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             let expired = Date() >= deadline
-            var status: Int32 = 0
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid {
+            if !child.isRunning {
                 while await readSome(timeoutMilliseconds: 50) {}
-                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                let status = child.terminationStatus
+                return child.terminationReason == .exit ? status : 128 + status
             }
             if expired { throw Timeout(description: "the program did not exit; the screen shows:\n\(transcript)") }
             _ = await readSome(timeoutMilliseconds: 50)

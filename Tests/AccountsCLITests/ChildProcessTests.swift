@@ -100,20 +100,13 @@ struct ChildProcessTests {
     func noSignalBlocked() async throws {
         let (starter, child) = try await SerialIOQueue(label: "spawn from dispatch").run {
             let mask = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
-            return (Self.blockedSignals(in: mask), try ChildProcess("/bin/cat", ["/proc/self/status"]))
+            return (blockedSignals(inStatus: mask), try ChildProcess("/bin/cat", ["/proc/self/status"]))
         }
         let outcome = try await child.finish()
         #expect(
             starter != nil && starter != "0000000000000000", "the premise: the starting thread blocks \(starter ?? "?")"
         )
-        #expect(Self.blockedSignals(in: outcome.standardOutput) == "0000000000000000", "\(outcome.standardOutput)")
-    }
-
-    /// The `SigBlk` mask in the text of a `/proc/…/status` file.
-    static func blockedSignals(in status: String) -> String? {
-        status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") }.map {
-            $0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces)
-        }
+        #expect(blockedSignals(inStatus: outcome.standardOutput) == "0000000000000000", "\(outcome.standardOutput)")
     }
 
     /// Foundation's own `waitUntilExit()` polled a run loop with nothing in it and kept a core

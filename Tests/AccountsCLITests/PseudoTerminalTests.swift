@@ -1,5 +1,6 @@
 import AccountTestSupport
 import Foundation
+import StoreSupport
 import Testing
 
 /// What `PseudoTerminal` passes on to its child: the terminal, and nothing else of the test
@@ -16,6 +17,23 @@ struct PseudoTerminalTests {
         let descriptors = try await PseudoTerminal.descriptorsOfNewChild()
         #expect(!descriptors.contains("held-open"), "the child holds the test's file open: \(descriptors)")
         #expect(descriptors.contains("/dev/pts/"), "the child has no terminal: \(descriptors)")
+    }
+
+    /// A thread of Dispatch's blocks most signals, and a child inherits its starter's mask: a
+    /// program started from one never saw the SIGINT of a Ctrl-C typed on its terminal.
+    @Test("a program on a terminal, started from one of Dispatch's threads, blocks no signal")
+    func noSignalBlocked() async throws {
+        let (starter, terminal) = try await SerialIOQueue(label: "terminal from dispatch").run {
+            let mask = try String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)
+            let terminal = try PseudoTerminal(
+                executable: "/bin/cat", arguments: ["/proc/self/status"], environment: [:])
+            return (blockedSignals(inStatus: mask), terminal)
+        }
+        #expect(try await terminal.waitForExit() == 0)
+        #expect(
+            starter != nil && starter != "0000000000000000", "the premise: the starting thread blocks \(starter ?? "?")"
+        )
+        #expect(blockedSignals(inStatus: terminal.transcript) == "0000000000000000", "\(terminal.transcript)")
     }
 
     @Test("terminals waiting for their programs leave Swift's cooperative threads to other tasks")
