@@ -107,7 +107,6 @@ package final class SpawnedProcess: Sendable {
             posix_spawnattr_setpgroup(&attributes, 0)
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
         case .newSession:
-            // POSIX_SPAWN_SETSID (glibc 2.26+), hidden from Swift behind _GNU_SOURCE.
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | Self.setSessionFlag)
         }
         let variables = environment ?? ProcessInfo.processInfo.environment
@@ -125,7 +124,7 @@ package final class SpawnedProcess: Sendable {
         command = [executable] + arguments
     }
 
-    /// `POSIX_SPAWN_SETSID`, which Swift's Glibc module does not show.
+    /// `POSIX_SPAWN_SETSID` (glibc 2.26+), which Swift's Glibc module hides behind `_GNU_SOURCE`.
     private static let setSessionFlag: Int16 = 0x80
 
     /// A child that is dropped unreaped is reaped by a thread of its own, so it does not stay
