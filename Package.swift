@@ -29,10 +29,13 @@ let startUpLinking = [
 let package = Package(
     name: "AccountStore",
     products: [
-        // What a backend author needs: the domain, the backend kit and the shared suite.
+        // What a backend author needs: the domain, the backend kit and the shared suite (which
+        // only tests, `accounts verify` and the bench link).
         .library(name: "AccountCore", targets: ["AccountCore"]),
         .library(name: "AccountBackendKit", targets: ["AccountBackendKit"]),
         .library(name: "AccountConformance", targets: ["AccountConformance"]),
+        // What the suite plants for the standard backends, for a program that runs it on them.
+        .library(name: "StandardBackendFixtures", targets: ["StandardBackendFixtures"]),
         // A reference backend in memory, for applications' unit tests.
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
         .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
@@ -47,8 +50,10 @@ let package = Package(
         .library(name: "AccountSettings", targets: ["AccountSettings"]),
         .library(name: "AccountsCLI", targets: ["AccountsCLI"]),
         .library(name: "AccountsBench", targets: ["AccountsBench"]),
-        // The HTTP routes (native API, Strapi auth routes, /healthz) for any Hummingbird app.
+        // The HTTP routes (native API, Strapi auth routes, /healthz) for any Hummingbird app, and
+        // their settings (which the settings loader fills in without the HTTP stack).
         .library(name: "AccountServer", targets: ["AccountServer"]),
+        .library(name: "AccountServerSettings", targets: ["AccountServerSettings"]),
         // The apps' screens as web pages over the same routes' service (start, sign-up, welcome…).
         .library(name: "AccountWeb", targets: ["AccountWeb"]),
         // No executable products: SwiftPM makes one for each executable target here (`accounts`,
@@ -124,46 +129,45 @@ let package = Package(
         // What a backend author needs, and nothing heavier: it depends on the domain alone.
         .target(name: "AccountBackendKit", dependencies: ["AccountCore"], swiftSettings: strict),
         .target(name: "MemoryBackend", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
-        // Durable files (atomic replace, fsync), POSIX errors as AccountError, strict UTF-8 and
-        // whole-input reads: shared by the file backends, the export format and the CLI.
-        .target(name: "FileSupport", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
+        // Durable files (atomic replace, fsync), file locks, the queue blocking file work runs on,
+        // POSIX errors as AccountError, strict UTF-8 and whole-input reads: for the file
+        // backends, the export format and the CLI.
+        .target(name: "DurableFiles", dependencies: ["AccountCore", "AccountBackendKit"], swiftSettings: strict),
         // JSON text: the writer (`JSONValue`) and the records' JSON fields, for the export format,
         // the JSON store, the CLI's `--json` replies and the server's bodies and log lines.
-        .target(name: "JSONSupport", dependencies: ["AccountCore"], swiftSettings: strict),
-        // The backends' own toolbox: file locks and the queue for blocking I/O.
-        .target(name: "StoreSupport", dependencies: ["AccountCore", "FileSupport"], swiftSettings: strict),
-        // Child processes: a wait for one's exit that sleeps, and writing its input; for the
-        // conformance suite's multi-process checks and the tests.
-        .target(name: "ChildProcessSupport", swiftSettings: strict),
-        // IP addresses, CIDR blocks and web origins, for the settings that list clients, proxies
-        // or origins and the server that matches peers against them; and the server's defaults
-        // (`ServerDefaults`), which the settings and the routes both take.
-        .target(name: "NetworkSupport", swiftSettings: strict),
+        .target(name: "AccountJSON", dependencies: ["AccountCore"], swiftSettings: strict),
+        // Child processes started with posix_spawn, a wait for one's exit that sleeps, and writing
+        // its input: for the conformance suite's multi-process checks and the tests.
+        .target(name: "ChildProcesses", swiftSettings: strict),
+        // `accounts serve`'s settings (`ServerSettings`, with their defaults), and the IP
+        // addresses, CIDR blocks and web origins they list: what the settings loader fills in and
+        // the routes take whole, without the HTTP stack.
+        .target(name: "AccountServerSettings", swiftSettings: strict),
         .target(
             name: "JSONFileBackend",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "AccountConformance", "FileSupport", "JSONSupport", "StoreSupport",
+                "AccountCore", "AccountBackendKit", "DurableFiles", "AccountJSON",
             ],
             swiftSettings: strict
         ),
         .target(
             name: "SQLiteBackend",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "AccountConformance", "FileSupport", "StoreSupport", "CSQLite",
+                "AccountCore", "AccountBackendKit", "DurableFiles", "CSQLite",
             ],
             swiftSettings: strict
         ),
         .target(
             name: "LMDBBackend",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "AccountConformance", "FileSupport", "StoreSupport", "CLMDB",
+                "AccountCore", "AccountBackendKit", "DurableFiles", "CLMDB",
             ],
             swiftSettings: strict
         ),
         .target(
             name: "PostgresBackend",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "AccountConformance",
+                "AccountCore", "AccountBackendKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -174,12 +178,24 @@ let package = Package(
         ),
         .target(
             name: "AccountOperations",
-            dependencies: ["AccountCore", "AccountCrypto", "FileSupport", "JSONSupport", "CSQLite"],
+            dependencies: ["AccountCore", "AccountCrypto", "DurableFiles", "AccountJSON", "CSQLite"],
             swiftSettings: strict
         ),
         .target(
             name: "AccountConformance",
-            dependencies: ["AccountCore", "AccountBackendKit", "StoreSupport", "ChildProcessSupport"],
+            dependencies: ["AccountCore", "AccountBackendKit", "DurableFiles", "ChildProcesses"],
+            swiftSettings: strict
+        ),
+        // The standard backends' fixtures for the suite, apart from the backends themselves so
+        // that a program that embeds a backend never links the suite.
+        .target(
+            name: "StandardBackendFixtures",
+            dependencies: [
+                "AccountCore", "AccountBackendKit", "AccountConformance", "SQLiteBackend", "LMDBBackend",
+                "JSONFileBackend",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+            ],
             swiftSettings: strict
         ),
         // The one place that lists the built-in backends.
@@ -194,7 +210,8 @@ let package = Package(
         .target(
             name: "AccountSettings",
             dependencies: [
-                "AccountCore", "AccountBackendKit", "AccountCrypto", "FileSupport", "JSONSupport", "NetworkSupport",
+                "AccountCore", "AccountBackendKit", "AccountCrypto", "DurableFiles", "AccountJSON",
+                "AccountServerSettings",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -203,7 +220,7 @@ let package = Package(
         .target(
             name: "AccountServer",
             dependencies: [
-                "AccountCore", "AccountCrypto", "JSONSupport", "NetworkSupport",
+                "AccountCore", "AccountCrypto", "AccountJSON", "AccountServerSettings",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -228,7 +245,7 @@ let package = Package(
         .target(
             name: "AccountWeb",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountServer",
+                "AccountCore", "AccountCrypto", "AccountServer", "AccountServerSettings",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -238,7 +255,7 @@ let package = Package(
             name: "AccountsCLI",
             dependencies: [
                 "AccountCore", "AccountCrypto", "AccountConformance", "AccountBackendKit", "AccountSettings",
-                "AccountOperations", "FileSupport", "JSONSupport",
+                "AccountOperations", "DurableFiles", "AccountJSON", "AccountServerSettings",
                 .target(name: "AccountServer", condition: .when(traits: ["Server"])),
                 .target(name: "AccountWeb", condition: .when(traits: ["Server"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
@@ -250,7 +267,8 @@ let package = Package(
             plugins: ["EmbedBuildCommit"]
         ),
         .executableTarget(
-            name: "accounts", dependencies: ["AccountsCLI", "StandardBackends"], swiftSettings: strict,
+            name: "accounts", dependencies: ["AccountsCLI", "StandardBackends", "StandardBackendFixtures"],
+            swiftSettings: strict,
             linkerSettings: [.unsafeFlags(startUpLinking, .when(platforms: [.linux]))]),
         .target(
             name: "AccountsBench",
@@ -262,7 +280,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(
-            name: "accounts-bench", dependencies: ["AccountsBench", "StandardBackends"], swiftSettings: strict),
+            name: "accounts-bench", dependencies: ["AccountsBench", "StandardBackends", "StandardBackendFixtures"],
+            swiftSettings: strict),
         .executableTarget(
             name: "accounts-torture", dependencies: ["AccountCore", "StandardBackends"], swiftSettings: strict),
         // Tests, split by layer (`swift test --filter AccountCoreTests` and so on), over two
@@ -270,7 +289,8 @@ let package = Package(
         .target(
             name: "AccountTestSupport",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountBackendKit", "StoreSupport", "ChildProcessSupport",
+                "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountConformance", "DurableFiles",
+                "ChildProcesses",
             ],
             path: "Tests/AccountTestSupport",
             swiftSettings: strict
@@ -279,7 +299,7 @@ let package = Package(
             name: "BackendTestSupport",
             dependencies: [
                 "AccountTestSupport", "AccountCore", "AccountBackendKit", "AccountConformance", "StandardBackends",
-                "JSONFileBackend",
+                "StandardBackendFixtures", "JSONFileBackend",
                 "SQLiteBackend", "LMDBBackend", "CSQLite", "CLMDB",
                 .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
             ],
@@ -294,7 +314,7 @@ let package = Package(
             name: "AccountCoreTests",
             dependencies: [
                 "AccountTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit", "AccountOperations",
-                "FileSupport", "JSONSupport", "MemoryBackend",
+                "DurableFiles", "AccountJSON", "MemoryBackend",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict
@@ -305,7 +325,8 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountConformance", "StandardBackends", "SQLiteBackend", "LMDBBackend", "JSONFileBackend",
-                "FileSupport", "JSONSupport", "StoreSupport", "CSQLite", "CMallocStatistics", "ChildProcessSupport",
+                "DurableFiles", "AccountJSON", "CSQLite", "CMallocStatistics", "ChildProcesses",
+                "StandardBackendFixtures",
                 "accounts", "accounts-torture",
             ],
             exclude: ["Fixtures"],
@@ -316,25 +337,44 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountBackendKit", "AccountConformance",
-                "MemoryBackend", "StandardBackends",
+                "MemoryBackend", "StandardBackends", "StandardBackendFixtures",
                 .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
                 "accounts",
             ],
             swiftSettings: strict
         ),
+        // The settings on their own: layers, keys, errors naming the key, the documented reference.
+        .testTarget(
+            name: "AccountSettingsTests",
+            dependencies: [
+                "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
+                "AccountSettings", "AccountServerSettings", "StandardBackends",
+                .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            swiftSettings: strict
+        ),
+        // The operator's module on its own: the importers over each system's own export.
+        .testTarget(
+            name: "AccountOperationsTests",
+            dependencies: [
+                "AccountTestSupport", "AccountCore", "AccountCrypto", "AccountOperations", "MemoryBackend",
+            ],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
         // The CLI end to end: commands, scenarios on every backend, the terminal app, transfer,
-        // settings, the bench harness.
+        // the bench harness.
         .testTarget(
             name: "AccountsCLITests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
-                "AccountConformance", "AccountOperations", "AccountSettings", "StandardBackends", "StoreSupport",
-                "ChildProcessSupport", "CSQLite",
+                "AccountConformance", "AccountOperations", "AccountSettings", "StandardBackends", "DurableFiles",
+                "ChildProcesses", "CSQLite", "StandardBackendFixtures",
                 .target(name: "PostgresBackend", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 "accounts", "accounts-bench", "accounts-torture",
             ],
-            exclude: ["Scenarios", "Fixtures"],
+            exclude: ["Scenarios"],
             swiftSettings: strict
         ),
         // The HTTP service: the real server on a free loopback port, driven over HTTP.
@@ -342,10 +382,11 @@ let package = Package(
             name: "AccountServerTests",
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
-                "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "StoreSupport", "CMallocStatistics",
-                "NetworkSupport", "ChildProcessSupport",
+                "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "DurableFiles", "CMallocStatistics",
+                "AccountServerSettings", "ChildProcesses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

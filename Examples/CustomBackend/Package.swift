@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "JournalBackend", targets: ["JournalBackend"]),
+        .library(name: "JournalBackendFixtures", targets: ["JournalBackendFixtures"]),
         .executable(name: "accounts", targets: ["AccountsWithJournal"]),
         .executable(name: "accounts-bench", targets: ["AccountsBenchWithJournal"]),
     ],
@@ -22,12 +23,20 @@ let package = Package(
         .package(name: "AccountStore", path: "../..", traits: [])
     ],
     targets: [
-        // The backend needs the domain and the backend kit, and the conformance module for the
-        // fixtures the shared suite plants (`BackendFixtures`).
+        // The backend needs the domain and the backend kit only.
         .target(
             name: "JournalBackend",
             dependencies: [
                 .product(name: "AccountCore", package: "AccountStore"),
+                .product(name: "AccountBackendKit", package: "AccountStore"),
+            ],
+            swiftSettings: strict),
+        // What the shared suite plants for it (`BackendFixtures`), in a target of its own: only
+        // the tests, `accounts verify` and the bench link the suite.
+        .target(
+            name: "JournalBackendFixtures",
+            dependencies: [
+                "JournalBackend",
                 .product(name: "AccountBackendKit", package: "AccountStore"),
                 .product(name: "AccountConformance", package: "AccountStore"),
             ],
@@ -37,18 +46,20 @@ let package = Package(
         .executableTarget(
             name: "AccountsWithJournal",
             dependencies: [
-                "JournalBackend",
+                "JournalBackend", "JournalBackendFixtures",
                 .product(name: "AccountsCLI", package: "AccountStore"),
                 .product(name: "StandardBackends", package: "AccountStore"),
+                .product(name: "StandardBackendFixtures", package: "AccountStore"),
             ],
             swiftSettings: strict),
         // accounts-bench, able to measure the journal like the standard backends.
         .executableTarget(
             name: "AccountsBenchWithJournal",
             dependencies: [
-                "JournalBackend",
+                "JournalBackend", "JournalBackendFixtures",
                 .product(name: "AccountsBench", package: "AccountStore"),
                 .product(name: "StandardBackends", package: "AccountStore"),
+                .product(name: "StandardBackendFixtures", package: "AccountStore"),
             ],
             swiftSettings: strict),
         // snippet.tests
@@ -56,9 +67,10 @@ let package = Package(
         .testTarget(
             name: "JournalBackendTests",
             dependencies: [
-                "JournalBackend",
+                "JournalBackend", "JournalBackendFixtures",
                 .product(name: "AccountConformance", package: "AccountStore"),
                 .product(name: "StandardBackends", package: "AccountStore"),
+                .product(name: "StandardBackendFixtures", package: "AccountStore"),
             ],
             swiftSettings: strict),
         // snippet.end

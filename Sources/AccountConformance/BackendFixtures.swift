@@ -1,23 +1,31 @@
 public import AccountBackendKit
-import AccountCore
 
 /// What the conformance suite (and `accounts-bench`'s scratch stores) need of a backend beyond
 /// what storing accounts needs: an old or new store to plant, samples of its files for the other
 /// backends to refuse, and for a backend whose stores are not files, where scratch stores go and
-/// how to look at them. `BackendDescriptor` is only what a backend must do; a backend adopts
-/// this beside it, as the standard ones and the repository's `Examples/CustomBackend` do.
+/// how to look at them.
 ///
-/// A backend that does not adopt it still runs the suite: its stores are files at the scratch
-/// paths, it has no samples for the others to refuse, and the store-format check that plants a
-/// newer store fails, saying that this protocol is missing (``ConformanceSubject``).
-public protocol BackendFixtures: BackendDescriptor {
-    /// Creates an empty store of this backend at `configuration.location`, stamped with
+/// A backend's fixtures are a value of their own, kept apart from its `BackendDescriptor` so
+/// that a program that embeds the backend never links the suite (fluent-kit's drivers name
+/// `FluentBenchmark` only in their tests). The standard backends' are in the
+/// `StandardBackendFixtures` module; the repository's `Examples/CustomBackend` keeps its
+/// journal's in a target of their own. A program gives the suite the fixtures of the backends it
+/// offers in a ``BackendFixtureSet``.
+///
+/// A backend without fixtures still runs the suite: its stores are files at the scratch paths,
+/// it has no samples for the others to refuse, and the store-format check that plants a newer
+/// store fails, saying that its fixtures are missing (``ConformanceSubject``).
+public protocol BackendFixtures: Sendable {
+    /// The name of the backend these fixtures are for (its descriptor's `name`).
+    var backendName: String { get }
+
+    /// Creates an empty store of the backend at `configuration.location`, stamped with
     /// `formatVersion` (the suite plants a newer version to see it refused).
     /// Needed only with the `selfDescribingStores` capability.
     /// - Throws: `AccountError.storeIO` when it cannot be written.
     func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws
 
-    /// Files of this backend's kind that other backends must recognise and refuse (the suite
+    /// Files of the backend's kind that other backends must recognise and refuse (the suite
     /// plants them at another backend's store path).
     var foreignStoreSamples: [ForeignStoreSample] { get }
 
@@ -25,9 +33,9 @@ public protocol BackendFixtures: BackendDescriptor {
     /// plants foreign and damaged stores its own way); `nil` for file backends, which get
     /// ``StoreFixtures/files(samples:)``.
     /// - Parameter values: the section's settings (how to reach the server).
-    func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures?
+    func storeFixtures(values: [String: BackendOptionValue]) -> StoreFixtures?
 
-    /// Maps a path inside the suite's scratch folder to a store location of this backend (a
+    /// Maps a path inside the suite's scratch folder to a store location of the backend (a
     /// server backend turns it into a schema name); file backends keep the path.
     func scratchLocation(for path: String) -> String
 }
@@ -35,25 +43,7 @@ public protocol BackendFixtures: BackendDescriptor {
 extension BackendFixtures {
     public var foreignStoreSamples: [ForeignStoreSample] { [] }
 
-    public func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? { nil }
+    public func storeFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? { nil }
 
     public func scratchLocation(for path: String) -> String { path }
-}
-
-extension BackendDescriptor {
-    /// This backend's fixtures, when it provides them.
-    public var fixtures: (any BackendFixtures)? { self as? any BackendFixtures }
-
-    /// Where the scratch store at `path` is: ``BackendFixtures/scratchLocation(for:)`` when the
-    /// backend provides it, else the path itself.
-    public func scratchStoreLocation(for path: String) -> String {
-        fixtures?.scratchLocation(for: path) ?? path
-    }
-}
-
-extension BackendRegistry {
-    /// Every registered backend's foreign-store samples except `name`'s own.
-    public func foreignStoreSamples(except name: String) -> [ForeignStoreSample] {
-        descriptors.filter { $0.name != name }.flatMap { $0.fixtures?.foreignStoreSamples ?? [] }
-    }
 }

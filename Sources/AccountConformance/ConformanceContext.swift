@@ -56,6 +56,6 @@ public struct ConformanceContext: Sendable, ConformanceExpecting {
 
     /// Everything the scratch space's stores hold, to prove an operation changed nothing.
     public func snapshot() async throws -> [String: [UInt8]] {
-        try await subject.fixtures.snapshot(directory)
+        try await subject.storeFixtures.snapshot(directory)
     }
 }

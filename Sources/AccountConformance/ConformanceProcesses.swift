@@ -1,6 +1,6 @@
-import ChildProcessSupport
+import ChildProcesses
+import DurableFiles
 import Foundation
-import StoreSupport
 
 /// How the suite reaches a store from other processes, for its multi-process checks: a way to
 /// start one process that opens the store at a location (creating it when it is missing) and

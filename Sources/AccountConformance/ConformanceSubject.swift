@@ -1,18 +1,20 @@
 public import AccountBackendKit
 public import AccountCore
 
-/// A backend as the conformance suite drives it: the descriptor, the settings its scratch stores
-/// are opened with, and the registry it is used in (whose other backends' stores it must
-/// recognise and refuse).
+/// A backend as the conformance suite drives it: the descriptor, its fixtures, the settings its
+/// scratch stores are opened with, and the registry it is used in (whose other backends' stores
+/// it must recognise and refuse).
 public struct ConformanceSubject: Sendable, CustomStringConvertible {
     /// The backend under test.
     public let backend: any BackendDescriptor
+    /// What the suite plants for it (`nil`: a backend without fixtures, whose stores are files).
+    public let backendFixtures: (any BackendFixtures)?
     /// The section's settings for scratch stores (how to reach a server, sync modes).
     public let values: [String: BackendOptionValue]
     /// The backends of the program: their files are planted as foreign stores.
     public let registry: BackendRegistry
     /// Foreign and damaged stores, and snapshots of a check's scratch space.
-    public let fixtures: StoreFixtures
+    public let storeFixtures: StoreFixtures
     /// How to reach a store from other processes; the multi-process checks fail without it
     /// (for a backend that declares `multiProcess`).
     public let processes: ConformanceProcesses?
@@ -20,21 +22,25 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     /// Describes a backend for the suite.
     /// - Parameters:
     ///   - backend: the backend under test (it need not be in `registry`).
+    ///   - fixtures: the fixtures of `backend` and of the registry's backends (the samples of
+    ///     their files are planted as foreign stores).
     ///   - values: its settings; by default every option's default.
     ///   - registry: the program's backends, whose stores `backend` must refuse.
     ///   - processes: how to open a store from other processes (needed by a `multiProcess` backend).
     public init(
-        _ backend: any BackendDescriptor, values: [String: BackendOptionValue]? = nil, registry: BackendRegistry,
-        processes: ConformanceProcesses? = nil
+        _ backend: any BackendDescriptor, fixtures: BackendFixtureSet, values: [String: BackendOptionValue]? = nil,
+        registry: BackendRegistry, processes: ConformanceProcesses? = nil
     ) {
         let values = values ?? backend.defaultValues
+        let own = fixtures.fixtures(for: backend.name)
         self.processes = processes
         self.backend = backend
+        backendFixtures = own
         self.values = values
         self.registry = registry
-        fixtures =
-            backend.fixtures?.conformanceFixtures(values: values)
-            ?? .files(samples: registry.foreignStoreSamples(except: backend.name))
+        storeFixtures =
+            own?.storeFixtures(values: values)
+            ?? .files(samples: fixtures.foreignStoreSamples(in: registry, except: backend.name))
     }
 
     /// The backend's registry name (`json`, `sqlite`, …).
@@ -47,7 +53,8 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     /// The configuration of the scratch store at `path`.
     public func configuration(at path: String, createIfMissing: Bool = true) -> BackendConfiguration {
         BackendConfiguration(
-            location: backend.scratchStoreLocation(for: path), values: values, createIfMissing: createIfMissing,
+            location: backendFixtures?.scratchLocation(for: path) ?? path, values: values,
+            createIfMissing: createIfMissing,
             recognizer: registry.recognizer)
     }
 
@@ -58,12 +65,11 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     }
 
     /// Plants an empty store of this backend at a scratch path, stamped with `formatVersion`.
-    /// - Throws: `storeIO` saying so when the backend does not provide ``BackendFixtures``.
+    /// - Throws: `storeIO` saying so when the backend was given no ``BackendFixtures``.
     public func plantStore(_ path: String, _ formatVersion: Int) async throws {
-        guard let fixtures = backend.fixtures else {
+        guard let fixtures = backendFixtures else {
             throw AccountError.storeIO(
-                detail:
-                    "the \(backend.name) backend does not adopt BackendFixtures, so the suite cannot plant its stores")
+                detail: "the suite was given no fixtures of the \(backend.name) backend, so it cannot plant its stores")
         }
         try await fixtures.plantStore(configuration(at: path), formatVersion: formatVersion)
     }
@@ -77,7 +83,7 @@ public struct ConformanceSubject: Sendable, CustomStringConvertible {
     public func skip(for check: ConformanceCheck) -> ConformanceSkipped? {
         let missing = missingCapabilities(for: check)
         let storesNotInFiles = check.needsStoreFiles && !backend.storesInFiles
-        let cannotCutOff = check.needsCutOff && fixtures.cutOff == nil
+        let cannotCutOff = check.needsCutOff && storeFixtures.cutOff == nil
         guard !missing.isEmpty || storesNotInFiles || cannotCutOff else { return nil }
         return ConformanceSkipped(missing: missing, storesNotInFiles: storesNotInFiles, cannotCutOff: cannotCutOff)
     }

@@ -30,10 +30,10 @@ public enum ConformanceSuite {
         do {
             try await check.run(ConformanceContext(subject: subject, directory: directory))
         } catch {
-            await subject.fixtures.cleanUp(directory)
+            await subject.storeFixtures.cleanUp(directory)
             throw error
         }
-        await subject.fixtures.cleanUp(directory)
+        await subject.storeFixtures.cleanUp(directory)
     }
 
     /// Opens (and closes) one scratch store, so that a store that cannot be reached at all (a
@@ -47,10 +47,10 @@ public enum ConformanceSuite {
             let store = try await subject.open(directory + "/" + subject.storeFileName)
             try await store.close()
         } catch {
-            await subject.fixtures.cleanUp(directory)
+            await subject.storeFixtures.cleanUp(directory)
             throw error
         }
-        await subject.fixtures.cleanUp(directory)
+        await subject.storeFixtures.cleanUp(directory)
     }
 
     /// The outcome of one check in `runAll`.

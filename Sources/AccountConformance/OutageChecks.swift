@@ -9,7 +9,7 @@ enum OutageChecks {
         ConformanceCheck(
             "a store that becomes unreachable mid-operation fails closed and changes nothing", needsCutOff: true
         ) { context in
-            guard let cutOff = context.subject.fixtures.cutOff else {
+            guard let cutOff = context.subject.storeFixtures.cutOff else {
                 throw ConformanceFailure("the backend's fixtures give no way to cut a store off")
             }
             let store = try await context.open()

@@ -15,7 +15,7 @@ enum StoreFileChecks {
             requires: .selfDescribingStores
         ) { context in
             var tried = 0
-            for foreign in try await context.subject.fixtures.plantForeign(context.directory) {
+            for foreign in try await context.subject.storeFixtures.plantForeign(context.directory) {
                 let path = foreign.path
                 let before = try await context.snapshot()
                 try await context.expectError("store_kind_mismatch", "opening \(foreign.label)") {
@@ -49,7 +49,7 @@ enum StoreFileChecks {
             "a damaged store (random bytes, a broken stamp) is refused and left untouched",
             requires: .selfDescribingStores
         ) { context in
-            try await context.subject.fixtures.plantDamaged(context.storePath)
+            try await context.subject.storeFixtures.plantDamaged(context.storePath)
             let before = try await context.snapshot()
             do {
                 let store = try await context.open()

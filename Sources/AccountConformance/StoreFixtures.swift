@@ -8,7 +8,7 @@ import Foundation
 /// How the conformance suite plants, damages, looks at and removes a backend's stores for its
 /// store-format checks. File backends get ``files(samples:)``; a server backend maps each scratch
 /// path to a place of its own (``BackendFixtures/scratchLocation(for:)``) and supplies its own
-/// (``BackendFixtures/conformanceFixtures(values:)``).
+/// (``BackendFixtures/storeFixtures(values:)``).
 public struct StoreFixtures: Sendable {
     /// Plants, inside the scratch folder, one store of every other kind; returns each one's
     /// description and the path to open it at.

@@ -1,5 +1,5 @@
 public import AccountBackendKit
-import AccountConformance
+public import AccountConformance
 import AccountCore
 import AccountCrypto
 import AccountSettings
@@ -10,16 +10,19 @@ import Synchronization
 /// and `make bench`, which runs it next to the raw-engine reference in `bench/raw`). A library,
 /// so that an executable with its own backends can measure them the same way.
 public enum AccountsBenchMain {
-    /// Runs the bench with `arguments` (without the program name) over `backends`; returns the
-    /// exit status. Argument mistakes print usage and exit the process with status 2.
-    public static func run(_ arguments: [String], backends: BackendRegistry) async -> Int32 {
+    /// Runs the bench with `arguments` (without the program name) over `backends`, whose scratch
+    /// stores `fixtures` place (a server backend's in schemas of their own); returns the exit
+    /// status. Argument mistakes print usage and exit the process with status 2.
+    public static func run(_ arguments: [String], backends: BackendRegistry, fixtures: BackendFixtureSet) async
+        -> Int32
+    {
         let options = BenchOptions(arguments)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "accounts-bench-\(UUID().uuidString)"
         ).path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try await Bench(options: options, folder: folder, backends: backends).run()
+            try await Bench(options: options, folder: folder, backends: backends, fixtures: fixtures).run()
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             BenchOptions.fail("\(error)")
@@ -34,14 +37,16 @@ struct Bench {
     let options: BenchOptions
     let folder: String
     let backends: BackendRegistry
+    /// The backends' fixtures: where scratch stores go, and how to remove them.
+    let fixtures: BackendFixtureSet
 
     /// Argon2id at the configured parameters (or `--ops`, `--mem-kib`), `options.iterations` times
     /// on each of `options.threads` threads at once; `seconds` is the wall time of them all, so
     /// ops ÷ seconds is the hashes per second the machine reaches with that many.
     func hashPhase() async throws -> PhaseResult {
         let settings = try await BenchSettings.load(options, scratchFolder: folder, backends: backends)
-        let opsLimit = options.opsLimit ?? settings.hashOpsLimit
-        let memLimitKiB = options.memLimitKiB ?? settings.hashMemLimitKiB
+        let opsLimit = options.opsLimit ?? Int(settings.hasher.opsLimit)
+        let memLimitKiB = options.memLimitKiB ?? settings.hasher.memLimitBytes / 1_024
         let hasher = Argon2idPasswordHasher(opsLimit: UInt64(opsLimit), memLimitBytes: memLimitKiB * 1024)
         let iterations = options.iterations
         let latencies = Mutex<[Double]>([])
@@ -87,8 +92,8 @@ struct Bench {
             printResults([try await hashPhase()])
         case "workload":
             let settings = try await BenchSettings.load(options, scratchFolder: folder, backends: backends)
-            let backend = try backends.descriptor(named: settings.backendName)
-            var values = settings.sections[backend.name]?.values ?? backend.defaultValues
+            let backend = settings.backend.descriptor
+            var values = settings.backend.configuration.values
             let modeOption = backend.options.first { $0.name == "synchronous" || $0.name == "sync" }
             if let mode = options.mode {
                 var modes: [String] = []
@@ -102,19 +107,21 @@ struct Bench {
                 values[modeOption.name] = .word(mode)
             }
             let mode = modeOption.flatMap { values[$0.name]?.description } ?? "default"
-            let runner = WorkloadRunner(backend: backend, mode: mode, values: values, n: options.n, folder: folder)
+            let backendFixtures = fixtures.fixtures(for: backend.name)
+            let runner = WorkloadRunner(
+                backend: backend, fixtures: backendFixtures, mode: mode, values: values, n: options.n, folder: folder)
             let results: [PhaseResult]
             do {
                 results = try await runner.run(phases: options.phases)
             } catch {
-                await backend.fixtures?.conformanceFixtures(values: values)?.cleanUp(folder)
+                await backendFixtures?.storeFixtures(values: values)?.cleanUp(folder)
                 throw error
             }
             // Scratch schemas (PostgreSQL) are dropped; scratch files go with the folder.
-            await backend.fixtures?.conformanceFixtures(values: values)?.cleanUp(folder)
+            await backendFixtures?.storeFixtures(values: values)?.cleanUp(folder)
             printResults(results)
         case "login-timing":
-            try await LoginTiming.run(options, folder: folder, backends: backends)
+            try await LoginTiming.run(options, folder: folder, backends: backends, fixtures: fixtures)
         #if Server
             case "serve-baseline":
                 try await BaselineServer.run(port: options.port)

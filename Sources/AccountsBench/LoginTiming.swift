@@ -8,13 +8,14 @@ import Foundation
 /// interleaved, at the default Argon2id parameters. They should be within 10%: the unknown
 /// path verifies a dummy hash so that timing does not tell whether an account exists.
 enum LoginTiming {
-    static func run(_ options: BenchOptions, folder: String, backends: BackendRegistry) async throws {
+    static func run(
+        _ options: BenchOptions, folder: String, backends: BackendRegistry, fixtures: BackendFixtureSet
+    ) async throws {
         let backend = try backends.descriptor(named: options.backend ?? backends.defaultBackendName)
-        let store = try await backends.open(
-            backend,
-            BackendConfiguration(
-                location: backend.scratchStoreLocation(for: folder + "/" + backend.defaultStoreName),
-                values: backend.defaultValues))
+        let scratch = BackendConfiguration(
+            location: fixtures.scratchLocation(of: backend, for: folder + "/" + backend.defaultStoreName),
+            values: backend.defaultValues)
+        let store = try await ConfiguredBackend(backend, scratch, in: backends).open(creating: true)
         let service = AccountService(
             repository: store, hasher: Argon2idPasswordHasher.recommended, strength: ZxcvbnStrengthEstimator(),
             digester: SHA256TokenDigester(), random: SodiumRandomSource(),

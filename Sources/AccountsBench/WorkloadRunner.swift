@@ -13,6 +13,8 @@ import Foundation
 /// E bulk import: N users into a fresh store through the import path (`createUsers`, 1,000 a batch)
 struct WorkloadRunner {
     let backend: any BackendDescriptor
+    /// Where its scratch stores go (a server backend's in schemas of their own).
+    let fixtures: (any BackendFixtures)?
     let mode: String
     let values: [String: BackendOptionValue]
     let n: Int
@@ -121,7 +123,7 @@ struct WorkloadRunner {
         // folder, or a scratch schema named after it on a server.
         let path = folder + "/\(name)-" + backend.defaultStoreName
         return try await backend.open(
-            BackendConfiguration(location: backend.scratchStoreLocation(for: path), values: values))
+            BackendConfiguration(location: fixtures?.scratchLocation(for: path) ?? path, values: values))
     }
 
     static func microseconds(_ duration: Duration) -> Double {

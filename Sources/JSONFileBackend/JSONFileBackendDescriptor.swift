@@ -1,12 +1,8 @@
 public import AccountBackendKit
-public import AccountConformance
 public import AccountCore
 
 /// The JSON-file backend: one pretty-printed file, rewritten atomically on every change.
-///
-/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
-/// the contract (its stores to plant, its files for the other backends to refuse).
-public struct JSONFileBackendDescriptor: BackendDescriptor, BackendFixtures {
+public struct JSONFileBackendDescriptor: BackendDescriptor {
     /// `lock_timeout_ms`: how long a write waits for another process's write.
     public static let lockTimeout = BackendSetting.integer(
         "lock_timeout_ms", in: 0...600_000, default: 5_000,
@@ -37,10 +33,6 @@ public struct JSONFileBackendDescriptor: BackendDescriptor, BackendFixtures {
         return try await JSONFileRepository.open(options, recognizer: configuration.recognizer)
     }
 
-    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
-        try JSONFileRepository.plantEmptyStore(at: configuration.location, formatVersion: formatVersion)
-    }
-
     /// A JSON object naming this backend's format. Other JSON documents are not claimed here:
     /// another backend's store may be JSON too (the recognizer names unclaimed JSON generically).
     public func recognize(fileHeader: [UInt8]) -> String? {
@@ -49,16 +41,4 @@ public struct JSONFileBackendDescriptor: BackendDescriptor, BackendFixtures {
         return text.contains("\"\(JSONStoreDocument.formatName)\"") ? "an AccountStore JSON store" : nil
     }
 
-    public var foreignStoreSamples: [ForeignStoreSample] {
-        [
-            ForeignStoreSample(
-                label: "an AccountStore JSON store", name: "json",
-                bytes: Array(
-                    #"{"format":"accountstore-json","format_version":1,"store_id":"x","created_at_ms":0,"users":[],"sessions":[]}"#
-                        .utf8)),
-            ForeignStoreSample(
-                label: "a JSON document of another program", name: "other-json",
-                bytes: Array(#"{"name":"not a store","items":[1,2,3]}"#.utf8)),
-        ]
-    }
 }

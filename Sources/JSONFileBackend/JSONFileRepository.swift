@@ -1,7 +1,6 @@
 public import AccountBackendKit
 public import AccountCore
-import FileSupport
-import StoreSupport
+import DurableFiles
 
 /// A `UserRepository` in one pretty-printed JSON file: for small deployments, fixtures, and
 /// stores a person wants to read or diff.
@@ -78,7 +77,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
 
     /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
     /// the descriptor) to check that a newer format is refused.
-    static func plantEmptyStore(at path: String, formatVersion: Int) throws {
+    package static func plantEmptyStore(at path: String, formatVersion: Int) throws {
         let bytes = JSONStoreEncoder.encode(
             JSONStoreDocument(storeID: "planted", createdAt: Timestamp(millisecondsSince1970: 0)),
             formatVersion: formatVersion)

@@ -1,7 +1,6 @@
 import AccountBackendKit
 import AccountCore
-import FileSupport
-import StoreSupport
+import DurableFiles
 
 /// Reads and checks a JSON-file store: its kind, its version, every field's type, and the
 /// uniqueness of emails, ids and sessions. Any doubt is an error; nothing is repaired.

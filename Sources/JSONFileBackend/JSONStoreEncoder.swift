@@ -1,6 +1,6 @@
 import AccountCore
-import JSONSupport
-import StoreSupport
+import AccountJSON
+import DurableFiles
 
 /// Writes a store document as pretty-printed JSON with a fixed key order and records sorted by
 /// key, so that two saves of the same data are byte-identical and the file diffs well.

@@ -1,5 +1,5 @@
 import AccountCore
-import JSONSupport
+import AccountJSON
 
 /// Reads a JSON store's text straight into records, checking the JSON grammar of the whole file
 /// and the type of every field it knows.

@@ -1,6 +1,6 @@
 import AccountCore
-import FileSupport
-import JSONSupport
+import AccountJSON
+import DurableFiles
 
 #if canImport(Glibc)
     import Glibc

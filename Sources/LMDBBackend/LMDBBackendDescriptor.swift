@@ -1,12 +1,8 @@
 public import AccountBackendKit
-public import AccountConformance
 public import AccountCore
 
 /// The LMDB backend: a memory-mapped environment on the system's liblmdb.
-///
-/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
-/// the contract (its stores to plant, its files for the other backends to refuse).
-public struct LMDBBackendDescriptor: BackendDescriptor, BackendFixtures {
+public struct LMDBBackendDescriptor: BackendDescriptor {
     /// `sync`: how commits reach the disk.
     public static let sync = BackendSetting<LMDBOptions.Sync>.choice(
         "sync", default: .full,
@@ -19,7 +15,7 @@ public struct LMDBBackendDescriptor: BackendDescriptor, BackendFixtures {
         summary: "the initial map size in MiB; it doubles automatically when a write fills it")
 
     /// LMDB's meta-page magic, little-endian at byte 16 of the file.
-    static let magic: [UInt8] = [0xDE, 0xC0, 0xEF, 0xBE]
+    package static let magic: [UInt8] = [0xDE, 0xC0, 0xEF, 0xBE]
 
     /// Whether a file starting with `header` is an LMDB environment.
     static func isEnvironment(_ header: [UInt8]) -> Bool {
@@ -52,19 +48,7 @@ public struct LMDBBackendDescriptor: BackendDescriptor, BackendFixtures {
         return try await LMDBRepository.open(options, recognizer: configuration.recognizer)
     }
 
-    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
-        try LMDBRepository.plantEmptyStore(at: configuration.location, formatVersion: formatVersion)
-    }
-
     public func recognize(fileHeader: [UInt8]) -> String? {
         Self.isEnvironment(fileHeader) ? "an LMDB environment" : nil
-    }
-
-    public var foreignStoreSamples: [ForeignStoreSample] {
-        [
-            ForeignStoreSample(
-                label: "an LMDB environment", name: "lmdb",
-                bytes: Array(repeating: 0, count: 16) + Self.magic + Array(repeating: 0, count: 4076))
-        ]
     }
 }

@@ -1,8 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import CLMDB
-import FileSupport
-import StoreSupport
+import DurableFiles
 import Synchronization
 
 #if canImport(Glibc)

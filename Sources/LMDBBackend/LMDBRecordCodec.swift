@@ -1,6 +1,5 @@
 import AccountCore
-import FileSupport
-import StoreSupport
+import DurableFiles
 
 /// The compact, versioned binary form of records in LMDB: a version byte, then fields in a
 /// fixed order (strings as a 4-byte length and UTF-8, integers as 8 bytes little-endian).

@@ -1,8 +1,7 @@
 public import AccountBackendKit
 public import AccountCore
 import CLMDB
-import FileSupport
-import StoreSupport
+import DurableFiles
 import Synchronization
 
 /// A `UserRepository` in an LMDB environment (one data file plus `<path>-lock`): memory-mapped
@@ -43,7 +42,7 @@ public final class LMDBRepository: UserRepository, Sendable {
 
     /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
     /// the descriptor) to check that a newer format is refused.
-    static func plantEmptyStore(at path: String, formatVersion: Int) throws {
+    package static func plantEmptyStore(at path: String, formatVersion: Int) throws {
         let environment = try LMDBEnvironment.acquire(LMDBOptions(path: path), newStoreID: { "planted" })
         defer { environment.release() }
         try environment.write { (txn) throws(AccountError) in

@@ -1,12 +1,8 @@
 public import AccountBackendKit
-public import AccountConformance
 public import AccountCore
 
 /// The PostgreSQL backend: one shared store (a schema) for several hosts, over postgres-nio.
-///
-/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
-/// the contract (its stores to plant, its files for the other backends to refuse).
-public struct PostgresBackendDescriptor: BackendDescriptor, BackendFixtures {
+public struct PostgresBackendDescriptor: BackendDescriptor {
     /// The schema used when none is configured.
     public static let defaultSchema = "accounts"
     /// `url`: a connection URL whose parts win over the single settings.
@@ -82,42 +78,6 @@ public struct PostgresBackendDescriptor: BackendDescriptor, BackendFixtures {
         _ = try PostgresConnector(try Self.connectionOptions(configuration))
     }
 
-    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
-        try await PostgresRepository.plantEmptyStore(
-            try Self.connectionOptions(configuration), formatVersion: formatVersion)
-    }
-
-    public func scratchLocation(for path: String) -> String { PostgresScratchNames.schema(for: path) }
-
-    public func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? {
-        @Sendable func options(_ path: String) throws -> PostgresOptions {
-            try Self.connectionOptions(
-                BackendConfiguration(location: PostgresScratchNames.schema(for: path), values: values))
-        }
-        return StoreFixtures(
-            plantForeign: { directory in
-                var planted: [(label: String, path: String)] = []
-                for foreign in PostgresStoreFixtures.Foreign.allCases {
-                    let path = directory + "/foreign-" + foreign.rawValue
-                    try await PostgresStoreFixtures.plant(foreign, try options(path))
-                    planted.append((foreign.label, path))
-                }
-                return planted
-            },
-            plantDamaged: { path in try await PostgresStoreFixtures.plantDamaged(try options(path)) },
-            snapshot: { directory in
-                try await PostgresStoreFixtures.snapshot(
-                    schemasWithPrefix: PostgresScratchNames.prefix(for: directory), try options(directory + "/x"))
-            },
-            cleanUp: { directory in
-                try? await PostgresStoreFixtures.dropSchemas(
-                    withPrefix: PostgresScratchNames.prefix(for: directory), try options(directory + "/x"))
-            },
-            cutOff: StoreCutOff { path, operation in
-                try await PostgresStoreFixtures.cutOffMidWrite(try options(path), operation)
-            })
-    }
-
     /// The connection settings of a `postgres` section; its location is the schema.
     /// - Throws: `configInvalid` for a bad URL, a setting of the wrong kind, or an unreadable or
     ///   loose password file.
@@ -143,29 +103,5 @@ public struct PostgresBackendDescriptor: BackendDescriptor, BackendFixtures {
             options.password = try PostgresPasswordFile.read(file)
         }
         return options
-    }
-}
-
-/// Scratch schemas for the conformance suite: one prefix per scratch folder, so a check's
-/// stores can be looked at together and dropped together.
-enum PostgresScratchNames {
-    /// `scratch_<16 hex of the folder>_`.
-    static func prefix(for directory: String) -> String {
-        // FNV-1a: stable across runs and processes (Swift's Hasher is seeded per process).
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in directory.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "scratch_" + String(repeating: "0", count: 16 - hex.count) + hex + "_"
-    }
-
-    /// The schema standing for `path` (a file name inside a scratch folder).
-    static func schema(for path: String) -> String {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        let directory = parts.dropLast().joined(separator: "/")
-        let name = (parts.last ?? "").lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) ? $0 : "_" }
-        return prefix(for: directory) + String(String(name).prefix(38))
     }
 }

@@ -1,11 +1,11 @@
-import AccountCore
+package import AccountCore
 import Logging
 import NIOSSL
-import PostgresNIO
+package import PostgresNIO
 
 /// Turns `PostgresOptions` into PostgresNIO's configurations, and opens single connections for
 /// the work that must not go through the pool (migrations under an advisory lock, fixtures).
-struct PostgresConnector: Sendable {
+package struct PostgresConnector: Sendable {
     let options: PostgresOptions
     /// What `verify-full` checks the server's certificate against (read once, here).
     let trustRoots: NIOSSLTrustRoots
@@ -16,7 +16,7 @@ struct PostgresConnector: Sendable {
     /// Checks everything about `options` that can be checked without connecting.
     /// - Throws: `configInvalid` for a bad schema name, TLS demanded on a Unix socket, a socket
     ///   path too long, or a `tls_ca_file` that cannot be used.
-    init(_ options: PostgresOptions) throws(AccountError) {
+    package init(_ options: PostgresOptions) throws(AccountError) {
         guard PostgresOptions.isValidSchemaName(options.schema) else {
             throw .configInvalid(
                 key: "postgres.schema",
@@ -47,7 +47,7 @@ struct PostgresConnector: Sendable {
         self.options = options
     }
 
-    var schema: PostgresSchema { PostgresSchema(name: options.schema) }
+    package var schema: PostgresSchema { PostgresSchema(name: options.schema) }
 
     func tlsConfiguration() throws(AccountError) -> TLSConfiguration? {
         var configuration = TLSConfiguration.makeClientConfiguration()
@@ -118,7 +118,7 @@ struct PostgresConnector: Sendable {
 
     /// Opens one connection, runs `body`, and closes it.
     /// - Throws: `storeIO` naming the server and the reason when it cannot connect.
-    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    package func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection: PostgresConnection
         do {
             connection = try await connect(id: 1)
@@ -154,7 +154,7 @@ struct PostgresConnector: Sendable {
 
 extension PostgresConnection {
     /// Runs `body` between BEGIN and COMMIT; any error rolls back.
-    func inTransaction<T>(_ body: () async throws -> T) async throws -> T {
+    package func inTransaction<T>(_ body: () async throws -> T) async throws -> T {
         let logger = PostgresConnector.logger
         try await query("BEGIN", logger: logger)
         do {
@@ -173,12 +173,12 @@ extension PostgresConnection {
     }
 
     /// Runs a statement whose rows do not matter.
-    func run(_ sql: PostgresQuery) async throws {
+    package func run(_ sql: PostgresQuery) async throws {
         try await query(sql, logger: PostgresConnector.logger)
     }
 
     /// Runs a query and collects its rows.
-    func rows(_ sql: PostgresQuery) async throws -> [PostgresRow] {
+    package func rows(_ sql: PostgresQuery) async throws -> [PostgresRow] {
         try await query(sql, logger: PostgresConnector.logger).collect()
     }
 }

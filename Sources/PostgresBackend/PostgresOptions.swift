@@ -67,8 +67,8 @@ public struct PostgresOptions: Sendable, Hashable {
     /// The Unix socket to connect through when `host` is a folder: `<host>/.s.PGSQL.<port>`,
     /// the name the server gives its socket; `nil` when `host` is a host name.
     ///
-    /// For servers that listen only on their socket, or log roles in by `peer`. It is not a
-    /// speed-up: signed-in reads measured the same through the socket as over TCP on loopback.
+    /// For servers that listen only on their socket, or log roles in by `peer`; not for speed
+    /// (bench/README.md).
     public var unixSocketPath: String? {
         guard host.hasPrefix("/") else { return nil }
         let folder = host.count > 1 && host.hasSuffix("/") ? String(host.dropLast()) : host

@@ -21,12 +21,10 @@ public final class PostgresRepository: UserRepository, Sendable {
         self.pool = pool
         self.options = options
         schema = PostgresSchema(name: options.schema)
-        // One batch at a time makes the biggest batches and was fastest; a second starts beside
-        // it only when the first has been out for 10 ms (three to four times the p99 of a whole
-        // signed-in request under load), so a stalled connection delays reads by that much rather than
-        // until its deadline. More at once only made smaller batches, and was slower
-        // (bench/results/2026-11-24-to-25-serve-postgres-session-lookups.md). 64
-        // digests are 4 KiB of parameters and a few index reads.
+        // One batch at a time makes the biggest batches; a second starts beside it only when the
+        // first has been out for a few times a whole signed-in request's p99, so a stalled
+        // connection delays reads by that much rather than until its deadline. More at once only
+        // made smaller batches (bench/results/2026-11-24-to-25-serve-postgres-session-lookups.md).
         let inFlight = min(2, options.poolSize)
         signedInLookups = LookupCoalescer(
             maximumInFlight: inFlight, maximumBatch: 64,
@@ -72,7 +70,7 @@ public final class PostgresRepository: UserRepository, Sendable {
 
     /// Creates an empty store in `options.schema` stamped with `formatVersion` (the
     /// conformance suite plants a newer one, through the descriptor, to check that it is refused).
-    static func plantEmptyStore(_ options: PostgresOptions, formatVersion: Int) async throws {
+    package static func plantEmptyStore(_ options: PostgresOptions, formatVersion: Int) async throws {
         let connector = try PostgresConnector(options)
         let schema = connector.schema
         try await connector.withConnection { connection in

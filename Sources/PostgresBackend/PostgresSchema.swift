@@ -6,21 +6,21 @@
 /// equality for the UNIQUE index, whatever the database's locale, as in the embedded backends.
 /// Nicknames are `bytea` holding UTF-8, because `text` cannot hold U+0000 and the contract
 /// promises every byte back.
-struct PostgresSchema: Sendable {
+package struct PostgresSchema: Sendable {
     /// The format name kept in `store_meta`.
-    static let formatName = "accountstore-postgres"
+    package static let formatName = "accountstore-postgres"
     /// The tables a store of every version has (version 2 adds `user_numbers`).
     static let tableNames: Set<String> = ["schema_migrations", "store_meta", "users", "sessions"]
 
     /// The schema, already validated (`PostgresOptions.isValidSchemaName`) and quoted here.
     let name: String
 
-    var quoted: String { "\"\(name)\"" }
-    var users: String { "\(quoted).users" }
-    var sessions: String { "\(quoted).sessions" }
-    var storeMeta: String { "\(quoted).store_meta" }
-    var schemaMigrations: String { "\(quoted).schema_migrations" }
-    var userNumbers: String { "\(quoted).user_numbers" }
+    package var quoted: String { "\"\(name)\"" }
+    package var users: String { "\(quoted).users" }
+    package var sessions: String { "\(quoted).sessions" }
+    package var storeMeta: String { "\(quoted).store_meta" }
+    package var schemaMigrations: String { "\(quoted).schema_migrations" }
+    package var userNumbers: String { "\(quoted).user_numbers" }
 
     /// Migration `n` brings a store from version `n - 1` to `n`: its statements run in the
     /// opening transaction, under the advisory lock (one statement each, as the extended query
@@ -82,7 +82,7 @@ struct PostgresSchema: Sendable {
     }
 
     /// The table every migration's version is recorded in; created with the first.
-    var migrationsTable: String {
+    package var migrationsTable: String {
         "CREATE TABLE \(schemaMigrations) (version integer PRIMARY KEY, applied_at_ms bigint NOT NULL)"
     }
 

@@ -1,12 +1,8 @@
 public import AccountBackendKit
-public import AccountConformance
 public import AccountCore
 
 /// The SQLite backend: one database in WAL mode on the system's libsqlite3, the embedded default.
-///
-/// It also provides ``BackendFixtures``: what the conformance suite and the bench need beyond
-/// the contract (its stores to plant, its files for the other backends to refuse).
-public struct SQLiteBackendDescriptor: BackendDescriptor, BackendFixtures {
+public struct SQLiteBackendDescriptor: BackendDescriptor {
     /// `synchronous`: how often commits are flushed.
     public static let synchronous = BackendSetting<SQLiteOptions.Synchronous>.choice(
         "synchronous", default: .full,
@@ -18,7 +14,7 @@ public struct SQLiteBackendDescriptor: BackendDescriptor, BackendFixtures {
         summary: "how long a write waits for another process's lock before store_busy")
 
     /// SQLite's 16-byte file header.
-    static let magic = Array("SQLite format 3\0".utf8)
+    package static let magic = Array("SQLite format 3\0".utf8)
 
     /// Describes the backend.
     public init() {}
@@ -46,19 +42,7 @@ public struct SQLiteBackendDescriptor: BackendDescriptor, BackendFixtures {
         return try await SQLiteRepository.open(options, recognizer: configuration.recognizer)
     }
 
-    public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
-        try SQLiteRepository.plantEmptyStore(at: configuration.location, formatVersion: formatVersion)
-    }
-
     public func recognize(fileHeader: [UInt8]) -> String? {
         fileHeader.starts(with: Self.magic) ? "a SQLite database" : nil
-    }
-
-    public var foreignStoreSamples: [ForeignStoreSample] {
-        [
-            ForeignStoreSample(
-                label: "a SQLite database", name: "sqlite",
-                bytes: Self.magic + [0x10, 0x00, 0x01, 0x01] + Array(repeating: 0, count: 4076))
-        ]
     }
 }

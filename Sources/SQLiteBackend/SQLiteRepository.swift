@@ -1,8 +1,7 @@
 public import AccountBackendKit
 public import AccountCore
 import CSQLite
-import FileSupport
-import StoreSupport
+import DurableFiles
 import Synchronization
 
 #if canImport(Glibc)
@@ -55,9 +54,8 @@ public final class SQLiteRepository: UserRepository, Sendable {
         resolved.path = StorePath.followingLinks(options.path)
         let options = resolved
         let io = SerialIOQueue(label: "SQLiteRepository \(options.path)")
-        // Right here on the caller's thread, not waiting for any lock: a hop to `io` and back,
-        // whose thread a one-shot command would start for this alone, is 0.8 ms of a 12 ms
-        // `accounts whoami`. Refused as busy (another process migrating the store or turning on
+        // Right here on the caller's thread, not waiting for any lock: a hop to `io` and back
+        // would start its thread for this alone in a one-shot command. Refused as busy (another process migrating the store or turning on
         // WAL), on `io`, waiting up to the busy timeout. A refused attempt changed nothing but
         // what a retry finds done: a new store is built aside and linked in whole, and a
         // migration's transaction was rolled back.
@@ -153,7 +151,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
 
     /// Writes an empty store stamped with `formatVersion`: the conformance suite uses it (through
     /// the descriptor) to check that a newer format is refused.
-    static func plantEmptyStore(at path: String, formatVersion: Int) throws {
+    package static func plantEmptyStore(at path: String, formatVersion: Int) throws {
         try SQLiteStoreFile.create(path, synchronous: .full, storeID: "planted")
         let connection = try SQLiteConnection(path: path, create: false)
         defer { connection.close() }
@@ -233,8 +231,8 @@ public final class SQLiteRepository: UserRepository, Sendable {
 
     public func createUser(_ user: UserRecord, initialSession: SessionRecord?) async throws -> Int {
         // No read first: the UNIQUE email index decides, inside the write transaction, and the
-        // loser gets `emailTaken`. A check on the reader connection cost every sign-up ~15 µs
-        // and three page reads, because each commit invalidates that connection's page cache.
+        // loser gets `emailTaken`. A check on the reader connection would cost every sign-up page
+        // reads, because each commit invalidates that connection's page cache.
         try await write { connection throws(AccountError) -> Int in
             let number = try Self.insert(user, on: connection)
             if let initialSession { try Self.insert(initialSession, on: connection) }
@@ -573,8 +571,6 @@ public final class SQLiteRepository: UserRepository, Sendable {
         + " LEFT JOIN users u ON u.id = s.user_id WHERE s.token_sha256 = ?"
     private static let sessionColumnCount = Int32(sessionColumns.split(separator: ",").count)
 
-    // Split at the comma, a `Character`: a `String` separator takes _StringProcessing's generic
-    // searcher, whose types the runtime first builds by name, 0.3 ms of a `whoami`.
     private static func qualified(_ columns: String, _ table: String) -> String {
         columns.split(separator: ",").map { "\(table).\($0.drop { $0 == " " })" }.joined(separator: ", ")
     }

@@ -1,7 +1,6 @@
 import AccountBackendKit
 import AccountCore
-import FileSupport
-import StoreSupport
+import DurableFiles
 
 #if canImport(Glibc)
     import Glibc

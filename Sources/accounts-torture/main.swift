@@ -18,8 +18,9 @@ guard arguments.count >= 4 else {
 }
 let backends = BackendRegistry.standard
 let backend = try backends.descriptor(named: arguments[1])
-let store = try await backends.open(
-    backend, BackendConfiguration(location: arguments[2], values: backend.defaultValues))
+let store = try await ConfiguredBackend(
+    backend, BackendConfiguration(location: arguments[2], values: backend.defaultValues), in: backends
+).open(creating: true)
 let prefix = arguments[3]
 let count = arguments.count > 4 ? Int(arguments[4]) ?? Int.max : Int.max
 var random = SystemRandomNumberGenerator()

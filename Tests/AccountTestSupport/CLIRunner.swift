@@ -1,5 +1,5 @@
+import DurableFiles
 import Foundation
-import StoreSupport
 
 /// Runs the real `accounts` binary in a sandbox: its own HOME and XDG folders, fast Argon2id
 /// parameters, English messages, and nothing inherited from the developer's environment.

@@ -1,6 +1,6 @@
-package import ChildProcessSupport
+package import ChildProcesses
+import DurableFiles
 package import Foundation
-import StoreSupport
 
 /// A child process whose standard output and error the test captures: started, then finished —
 /// its input written, both outputs read to their end side by side, its exit waited for — off

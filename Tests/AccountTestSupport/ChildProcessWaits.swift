@@ -1,6 +1,6 @@
-package import ChildProcessSupport
+package import ChildProcesses
+import DurableFiles
 package import Foundation
-import StoreSupport
 
 // Tests wait for child processes from async code. A blocking wait there would hold one of the
 // cooperative pool's threads (two on a two-core machine) for as long as the child runs,

@@ -1,4 +1,4 @@
-import ChildProcessSupport
+import ChildProcesses
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-package import ChildProcessSupport
+package import ChildProcesses
 import Foundation
 
 extension SpawnedProcess {

@@ -1,6 +1,6 @@
-import ChildProcessSupport
+import ChildProcesses
+import DurableFiles
 package import Foundation
-import StoreSupport
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 package import AccountBackendKit
+import AccountConformance
 package import AccountCore
 import AccountCrypto
 import Foundation
@@ -127,6 +128,8 @@ package func accountError(_ body: () async throws -> Void) async -> AccountError
         return nil
     } catch let error as AccountError {
         return error
+    } catch let refused as any RefusedForm {
+        return refused.first
     } catch {
         return .storeIO(detail: "untyped: \(error)")
     }

@@ -3,6 +3,7 @@ import AccountConformance
 import AccountCore
 import Foundation
 import PostgresBackend
+import StandardBackendFixtures
 import StandardBackends
 
 /// The PostgreSQL server the PostgreSQL cases run against: the one `scripts/test.sh` starts
@@ -128,13 +129,13 @@ package enum PostgresTestServer {
         let path = folder + "/" + name
         let values = backend.storesInFiles ? backend.defaultValues : Self.values
         return BackendConfiguration(
-            location: backend.scratchStoreLocation(for: path), values: values,
+            location: BackendFixtureSet.standard.scratchLocation(of: backend, for: path), values: values,
             recognizer: BackendRegistry.standard.recognizer)
     }
 
     /// Drops the scratch schemas made for stores in `folder`.
     package static func cleanUp(_ backend: any BackendDescriptor, folder: String) async {
-        await backend.fixtures?.conformanceFixtures(values: values)?.cleanUp(folder)
+        await BackendFixtureSet.standard.fixtures(for: backend.name)?.storeFixtures(values: values)?.cleanUp(folder)
     }
 
     /// Runs `body`, then `cleanUp` whether it threw or not (Swift has no async `defer`).

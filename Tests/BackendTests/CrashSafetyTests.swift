@@ -1,11 +1,12 @@
 import AccountBackendKit
+import AccountConformance
 import AccountCore
 import AccountTestSupport
 import BackendTestSupport
-import ChildProcessSupport
+import ChildProcesses
+import DurableFiles
 import Foundation
 import StandardBackends
-import StoreSupport
 import Testing
 
 #if canImport(Glibc)

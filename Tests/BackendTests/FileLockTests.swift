@@ -1,7 +1,7 @@
 import AccountCore
 import AccountTestSupport
+import DurableFiles
 import Foundation
-import StoreSupport
 import Synchronization
 import Testing
 

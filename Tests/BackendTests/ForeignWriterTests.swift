@@ -1,7 +1,7 @@
 import AccountTestSupport
 import BackendTestSupport
+import DurableFiles
 import Foundation
-import StoreSupport
 import Testing
 
 #if canImport(Glibc)

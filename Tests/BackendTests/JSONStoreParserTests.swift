@@ -1,6 +1,7 @@
+import AccountConformance
 import AccountCore
+import AccountJSON
 import Foundation
-import JSONSupport
 import Testing
 
 @testable import JSONFileBackend

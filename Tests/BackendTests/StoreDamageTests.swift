@@ -1,4 +1,5 @@
 import AccountBackendKit
+import AccountConformance
 import AccountCore
 import AccountCrypto
 import AccountTestSupport

@@ -5,6 +5,7 @@ import AccountTestSupport
 import BackendTestSupport
 import MemoryBackend
 import PostgresBackend
+import StandardBackendFixtures
 import StandardBackends
 import Testing
 
@@ -32,7 +33,7 @@ struct ConformanceTests {
     }
 
     static func skip(_ backend: any BackendDescriptor, _ check: ConformanceCheck) -> ConformanceSkipped? {
-        ConformanceSubject(backend, registry: .standard).skip(for: check)
+        ConformanceSubject(backend, fixtures: .standard, registry: .standard).skip(for: check)
     }
 
     /// The checks PostgreSQL runs: every one but those about store files (its stores are schemas).
@@ -44,7 +45,7 @@ struct ConformanceTests {
         try await ConformanceSuite.run(
             check,
             on: ConformanceSubject(
-                backend, registry: .standard,
+                backend, fixtures: .standard, registry: .standard,
                 processes: .accounts(
                     executable: CLIRunner.executable, backend: backend.name,
                     environment: ["HOME": scratch.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
@@ -71,7 +72,7 @@ struct ConformanceTests {
     func postgresPassesCheck(_ check: ConformanceCheck) async throws {
         let scratch = try ScratchFolder("conformance-processes-postgres")
         let subject = ConformanceSubject(
-            PostgresBackendDescriptor(), values: PostgresTestServer.values, registry: .standard,
+            PostgresBackendDescriptor(), fixtures: .standard, values: PostgresTestServer.values, registry: .standard,
             processes: .accounts(
                 executable: CLIRunner.executable, backend: "postgres",
                 // One pooled connection per process: eight of them run beside every other check's
@@ -106,7 +107,7 @@ struct ConformanceTests {
     )
     func skippedNamesCapability() async throws {
         let outcomes = await ConformanceSuite.runAll(
-            on: ConformanceSubject(MemoryBackendDescriptor(), registry: .standard))
+            on: ConformanceSubject(MemoryBackendDescriptor(), fixtures: .standard, registry: .standard))
         let skipped = outcomes.filter { $0.skippedFor != nil }
         let memory = MemoryBackendDescriptor().capabilities
         let lacking = ConformanceSuite.checks.filter { !$0.requires.isSubset(of: memory) }
@@ -144,7 +145,10 @@ struct ConformanceTests {
         let check = try #require(
             ConformanceSuite.check(
                 named: "a store that becomes unreachable mid-operation fails closed and changes nothing"))
-        let subject = ConformanceSubject(FailingOpenSQLite(reportsFailure: reportsFailure), registry: .standard)
+        let subject = ConformanceSubject(
+            BackendRegistry.standard.descriptors.first { $0.name == "sqlite" }!,
+            fixtures: BackendFixtureSet.standard.adding(FailingOpenSQLiteFixtures(reportsFailure: reportsFailure)),
+            registry: .standard)
         #expect(subject.skip(for: check) == nil, "fixtures with a cut-off run the check")
         let failure = await #expect(throws: ConformanceFailure.self) {
             try await ConformanceSuite.run(check, on: subject)
@@ -158,14 +162,16 @@ struct ConformanceTests {
     @Test("a backend that declares a capability it lacks fails the check instead of skipping it")
     func overclaimingFails() async throws {
         let outcomes = await ConformanceSuite.runAll(
-            on: ConformanceSubject(OverclaimingMemoryBackend(), registry: .standard))
+            on: ConformanceSubject(OverclaimingMemoryBackend(), fixtures: .standard, registry: .standard))
         // Nothing skipped for a capability; only the checks about store files, as its stores are not files.
         #expect(outcomes.allSatisfy { ($0.skippedFor ?? []).isEmpty })
         let failed = outcomes.filter { $0.failure != nil }.map(\.check)
         #expect(!failed.isEmpty, "declaring capabilities it lacks must fail")
-        // It does not adopt BackendFixtures, so the check that plants a newer store says that.
-        let noFixtures = outcomes.compactMap(\.failure).filter { $0.contains("does not adopt BackendFixtures") }
-        #expect(!noFixtures.isEmpty, "the store-format check names the missing BackendFixtures")
+        // The set has no fixtures of it, so the check that plants a newer store says that.
+        let noFixtures = outcomes.compactMap(\.failure).filter {
+            $0.contains("was given no fixtures of the overclaiming")
+        }
+        #expect(!noFixtures.isEmpty, "the store-format check names the missing fixtures")
     }
 }
 
@@ -184,28 +190,18 @@ private struct OverclaimingMemoryBackend: BackendDescriptor {
     }
 }
 
-/// SQLite with fixtures that claim to cut a store off mid-write but let the write through, and
-/// then report that it succeeded or that it failed: what a store that fails open looks like to the
-/// check "a store that becomes unreachable mid-operation fails closed and changes nothing".
-private struct FailingOpenSQLite: BackendFixtures {
-    let base = BackendRegistry.embedded.descriptors.first { $0.name == "sqlite" }!
+/// SQLite's fixtures, but claiming to cut a store off mid-write while letting the write through,
+/// and then reporting that it succeeded or that it failed: what a store that fails open looks like
+/// to the check "a store that becomes unreachable mid-operation fails closed and changes nothing".
+private struct FailingOpenSQLiteFixtures: BackendFixtures {
+    let base = SQLiteFixtures()
     /// Whether the write, which went through, is reported as failed.
     let reportsFailure: Bool
-    var name: String { base.name }
-    var summary: String { base.summary }
-    var storeLocation: StoreLocation { base.storeLocation }
-    var options: [BackendOption] { base.options }
-    var formatVersion: Int { base.formatVersion }
-    var capabilities: BackendCapabilities { base.capabilities }
-    func open(_ configuration: BackendConfiguration) async throws -> any UserRepository {
-        try await base.open(configuration)
-    }
-    func validate(_ configuration: BackendConfiguration) throws(AccountError) { try base.validate(configuration) }
-    func recognize(fileHeader: [UInt8]) -> String? { base.recognize(fileHeader: fileHeader) }
+    var backendName: String { base.backendName }
     func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
-        try await base.fixtures?.plantStore(configuration, formatVersion: formatVersion)
+        try await base.plantStore(configuration, formatVersion: formatVersion)
     }
-    func conformanceFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? {
+    func storeFixtures(values: [String: BackendOptionValue]) -> StoreFixtures? {
         let files = StoreFixtures.files(samples: [])
         return StoreFixtures(
             plantForeign: files.plantForeign, plantDamaged: files.plantDamaged, snapshot: files.snapshot,

@@ -1,11 +1,11 @@
 import AccountBackendKit
 import AccountConformance
 import AccountCore
+import AccountJSON
 import AccountSettings
 import ArgumentParser
-import FileSupport
+import DurableFiles
 import Foundation
-import JSONSupport
 
 /// Run the conformance suite against a scratch store of the chosen backend.
 struct VerifyCommand: AsyncParsableCommand {
@@ -17,13 +17,13 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let backend = try context.backends.descriptor(named: context.settings.backendName)
+            let backend = context.settings.backend.descriptor
             // The configured section's settings (how to reach a server, sync modes), scratch stores.
-            let values = context.settings.sections[backend.name]?.values ?? backend.defaultValues
+            let values = context.settings.backend.configuration.values
             // The multi-process checks start this very program (`accounts signup`) on scratch stores.
             let scratch = try StagedFolder()
             let subject = ConformanceSubject(
-                backend, values: values, registry: context.backends,
+                backend, fixtures: CLIBackends.fixtures, values: values, registry: context.backends,
                 processes: .accounts(
                     executable: "/proc/self/exe", backend: backend.name,
                     arguments: try Self.configForChildren(context.settings, in: scratch.path).map { ["--config", $0] }

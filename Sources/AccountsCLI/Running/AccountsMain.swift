@@ -1,4 +1,5 @@
 public import AccountBackendKit
+public import AccountConformance
 import AccountCore
 import ArgumentParser
 import Foundation
@@ -10,34 +11,43 @@ import Foundation
 /// The `accounts` entry point: parses, runs, and turns every outcome into a stable exit status.
 public enum AccountsMain {
     /// Runs the whole `accounts` CLI with `arguments` (without the program name) over
-    /// `backends`; returns the exit status. An executable exits with
-    /// ``runAndExit(_:backends:)`` instead.
-    public static func run(_ arguments: [String], backends: BackendRegistry) async -> Int32 {
+    /// `backends`; returns the exit status. `fixtures` are what `accounts verify` plants for
+    /// them (without a backend's, its stores are files and the check that plants a newer store
+    /// fails, saying so). An executable exits with ``runAndExit(_:backends:fixtures:)`` instead.
+    public static func run(
+        _ arguments: [String], backends: BackendRegistry, fixtures: BackendFixtureSet = []
+    ) async -> Int32 {
         // The process's own arguments carry raw bytes to check; strings an embedding program
         // built have none.
         let broken =
             arguments == Array(CommandLine.arguments.dropFirst()) ? BrokenArguments.inProcessArguments() : []
         return await CLIBackends.$registry.withValue(backends) {
-            await BrokenArguments.$found.withValue(broken) { await run(arguments) }
+            await CLIBackends.$fixtures.withValue(fixtures) {
+                await BrokenArguments.$found.withValue(broken) { await run(arguments) }
+            }
         }
     }
 
-    /// Runs the CLI like ``run(_:backends:)``, then exits the process with its status from the
-    /// thread that finished the command. An executable that adds its own backend is:
+    /// Runs the CLI like ``run(_:backends:fixtures:)``, then exits the process with its status
+    /// from the thread that finished the command. An executable that adds its own backend is:
     ///
     /// ```swift
     /// import AccountsCLI
+    /// import StandardBackendFixtures
     /// import StandardBackends
     ///
     /// await AccountsMain.runAndExit(
-    ///     Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(MyBackendDescriptor()))
+    ///     Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(MyBackendDescriptor()),
+    ///     fixtures: .standard.adding(MyBackendFixtures()))
     /// ```
     ///
     /// Better than `exit(await run(…))` in top-level code, which belongs to the main actor:
     /// going back to it only to exit starts one more thread (Dispatch serves the main queue from
-    /// a thread of its own once `main` waits for tasks), 0.6–1 ms of a call that takes 12.
-    public static func runAndExit(_ arguments: [String], backends: BackendRegistry) async -> Never {
-        exit(await run(arguments, backends: backends))
+    /// a thread of its own once `main` waits for tasks), a cost every call of the CLI would pay.
+    public static func runAndExit(
+        _ arguments: [String], backends: BackendRegistry, fixtures: BackendFixtureSet = []
+    ) async -> Never {
+        exit(await run(arguments, backends: backends, fixtures: fixtures))
     }
 
     private static func run(_ arguments: [String]) async -> Int32 {
@@ -48,9 +58,7 @@ public enum AccountsMain {
             var command =
                 arguments.first == "---completion"
                 ? try await AccountsCommand.asyncParseAsRoot(arguments)
-                : try CompletionScriptCheck.withoutCompletionScriptCheck(arguments) {
-                    try AccountsCommand.parseAsRoot(arguments)
-                }
+                : try AccountsCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

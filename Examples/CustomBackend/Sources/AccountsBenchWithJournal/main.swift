@@ -1,6 +1,8 @@
 // accounts-bench with the standard backends plus the journal.
 import AccountsBench
 import JournalBackend
+import JournalBackendFixtures
+import StandardBackendFixtures
 import StandardBackends
 
 #if canImport(Glibc)
@@ -9,4 +11,5 @@ import StandardBackends
 
 exit(
     await AccountsBenchMain.run(
-        Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(JournalBackendDescriptor())))
+        Array(CommandLine.arguments.dropFirst()), backends: .standard.adding(JournalBackendDescriptor()),
+        fixtures: .standard.adding(JournalFixtures())))

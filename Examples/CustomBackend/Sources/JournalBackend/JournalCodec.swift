@@ -2,8 +2,8 @@ import AccountCore
 import Foundation
 
 /// Lines of the journal as JSON, one object a line.
-enum JournalCodec {
-    static func encode(_ value: some Encodable) -> [UInt8] {
+package enum JournalCodec {
+    package static func encode(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding records and headers cannot fail: they hold only strings, numbers and booleans.

@@ -12,8 +12,8 @@ struct JournalEntry: Codable, Sendable {
 }
 
 /// The first line: what the file is.
-struct JournalHeader: Codable, Sendable {
-    static let formatName = "accountstore-journal"
+package struct JournalHeader: Codable, Sendable {
+    package static let formatName = "accountstore-journal"
     /// 2 numbers the users (`UserRecord.number` in every user put); 3 names each session's
     /// device (`SessionRecord.device`, which a journal of version 2 never wrote). An older
     /// journal is upgraded when a program that may write opens it (`JournalUpgrade`).
@@ -22,6 +22,12 @@ struct JournalHeader: Codable, Sendable {
     var format: String
     var formatVersion: Int
     var storeID: String
+
+    package init(format: String, formatVersion: Int, storeID: String) {
+        self.format = format
+        self.formatVersion = formatVersion
+        self.storeID = storeID
+    }
 
     enum CodingKeys: String, CodingKey {
         case format

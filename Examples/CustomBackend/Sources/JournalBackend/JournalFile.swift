@@ -7,7 +7,7 @@ import AccountCore
 
 /// The open journal file: one descriptor, locked with `flock` (shared to read, exclusive to
 /// write), so several processes, and several repositories in one process, share it safely.
-final class JournalFile: Sendable {
+package final class JournalFile: Sendable {
     let path: String
     /// The header read when the file was opened.
     let header: JournalHeader
@@ -40,7 +40,7 @@ final class JournalFile: Sendable {
     /// Creates a journal holding only its header, without ever showing a half-written file at
     /// `path`: it is written and flushed under a private name, then hard-linked into place (a
     /// link fails if another process created the journal first, and then theirs is used).
-    static func create(at path: String, header: JournalHeader) throws(AccountError) {
+    package static func create(at path: String, header: JournalHeader) throws(AccountError) {
         let temporary = path + ".new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("create", temporary) }

@@ -3,6 +3,8 @@ import AccountConformance
 import AccountCore
 import Foundation
 import JournalBackend
+import JournalBackendFixtures
+import StandardBackendFixtures
 import StandardBackends
 import Testing
 
@@ -11,6 +13,8 @@ import Testing
 @Suite("Journal backend")
 struct JournalConformanceTests {
     static let registry = BackendRegistry.standard.adding(JournalBackendDescriptor())
+    /// Their fixtures: the journal's, and the standard backends' (whose files it must refuse).
+    static let fixtures = BackendFixtureSet.standard.adding(JournalFixtures())
 
     /// This package's `accounts` (the CLI with the journal), built beside the test bundle: the
     /// multi-process checks start it in other processes.
@@ -36,7 +40,7 @@ struct JournalConformanceTests {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let subject = ConformanceSubject(
-            JournalBackendDescriptor(), registry: Self.registry,
+            JournalBackendDescriptor(), fixtures: Self.fixtures, registry: Self.registry,
             processes: .accounts(
                 executable: Self.accounts, backend: "journal",
                 environment: ["HOME": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], scratch: scratch))
@@ -47,7 +51,7 @@ struct JournalConformanceTests {
 
     @Test("the checks that cut a store off are skipped, saying the journal's fixtures cannot")
     func cutOffChecksSkipped() async throws {
-        let subject = ConformanceSubject(JournalBackendDescriptor(), registry: Self.registry)
+        let subject = ConformanceSubject(JournalBackendDescriptor(), fixtures: Self.fixtures, registry: Self.registry)
         let skipped = ConformanceSuite.checks.filter { subject.skip(for: $0) != nil }
         #expect(!skipped.isEmpty && skipped.map(\.name) == ConformanceSuite.checks.filter(\.needsCutOff).map(\.name))
         for check in skipped {

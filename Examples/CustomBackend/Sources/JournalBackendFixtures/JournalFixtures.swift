@@ -1,10 +1,17 @@
-import AccountBackendKit
-import AccountConformance
+public import AccountBackendKit
+public import AccountConformance
+import JournalBackend
 
 // snippet.fixtures
 /// What the conformance suite needs beyond the contract: a journal of any format version to
-/// plant, and a sample journal for the other backends to recognise and refuse.
-extension JournalBackendDescriptor: BackendFixtures {
+/// plant, and a sample journal for the other backends to recognise and refuse. A target of its
+/// own, so that a program that embeds the journal never links the suite.
+public struct JournalFixtures: BackendFixtures {
+    /// The fixtures.
+    public init() {}
+
+    public var backendName: String { JournalBackendDescriptor().name }
+
     public func plantStore(_ configuration: BackendConfiguration, formatVersion: Int) async throws {
         try JournalFile.create(
             at: configuration.location,

@@ -1,5 +1,4 @@
 import AccountCore
-import FileSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -14,14 +13,12 @@ import FileSupport
 ///
 /// A taken lock is polled, not waited for in the kernel, and that is unfair on purpose: a
 /// writer that comes back tries at once and then every 0.2 ms, while a long waiter sleeps up
-/// to 10 ms between tries, so writers often follow themselves. Eight `accounts-torture`
-/// processes writing 150 users each to one JSON store (debug build, 2 cores) took 17–19 s
-/// this way; a blocking `flock` on a thread of its own (the kernel's queue, fair) took
-/// 79–86 s, and polling 200 ms before queueing in the kernel 79–81 s. Fairness bought even
-/// finishing times at four times the work, most likely because a JSON writer that follows
-/// itself finds its document cached, where one that follows another process reads and
-/// decodes the whole file again. The price is the tail: under sustained overload a waiter
-/// can lose for longer than the timeout and get `store_busy`.
+/// to 10 ms between tries, so writers often follow themselves. A fair lock (the kernel's
+/// queue) did several times the work for the same writes, most likely because a JSON writer
+/// that follows itself finds its document cached, where one that follows another process
+/// reads and decodes the whole file again (bench/results/2026-12-04-file-lock-fairness.md).
+/// The price is the tail: under sustained overload a waiter can lose for longer than the
+/// timeout and get `store_busy`.
 public enum FileLock {
     /// Opens (creating with mode 0600) `path`, waits up to `timeoutMilliseconds` for the lock,
     /// runs `body` holding it, and releases it however `body` ends.

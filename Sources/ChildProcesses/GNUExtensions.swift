@@ -43,8 +43,7 @@ extension FileHandle {
     /// which a child that another thread starts keeps a copy, unless its spawner closes every
     /// other descriptor in the child, as `SpawnedProcess` does. Foundation's `Process` closed only
     /// those open when it prepared the spawn: a copy of a watchdog's write end, kept so by a server
-    /// another test started, held the watchdog open, and its child running, past the test's 50 s
-    /// wait (CI, 2026-12-02).
+    /// another test started, held the watchdog open, and its child running.
     package static func closeOnExecPipe() throws -> (read: FileHandle, write: FileHandle) {
         let ends = try GNUExtensions.closeOnExecPipeDescriptors()
         return (

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Foundation's `Process.run()` on Linux lists `/proc/self/fd` to find the descriptors to close
 /// in the child, and that listing copies 256 bytes of every entry's name where the entry holds
-/// far fewer. A test run crashed there (a `memcpy` at a bad pointer, 2026-12-03), a known fault of
+/// far fewer, and can crash there (a `memcpy` at a bad pointer), a known fault of
 /// the Swift 6.3 toolchain's Foundation (swift-corelibs-foundation #5472, fixed after it). This
 /// asks the C library to close them instead (`posix_spawn_file_actions_addclosefrom_np`), which
 /// lists nothing in this process.
