@@ -19,9 +19,9 @@ struct AccountServiceTests {
             let signedIn = try await h.signUp("leesoon7@Example.com", nickname: "  이순신 ")
             #expect(signedIn.profile.email == "leesoon7@example.com")
             #expect(signedIn.profile.nickname == "이순신")
-            #expect(try await h.service.start(token: signedIn.token) == .member(signedIn.profile))
-            #expect(try await h.service.whoami(token: signedIn.token) == signedIn.profile)
-            #expect(try await h.service.start(token: nil) == .guest(sessionExpired: false))
+            #expect(try await h.service.sessions.start(token: signedIn.token) == .member(signedIn.profile))
+            #expect(try await h.service.sessions.whoami(token: signedIn.token) == signedIn.profile)
+            #expect(try await h.service.sessions.start(token: nil) == .guest(sessionExpired: false))
             let stored = try #require(try await h.repository.user(email: "leesoon7@example.com"))
             #expect(stored.passwordHash.hasPrefix("$argon2id$"))
             #expect(!stored.passwordHash.contains(password))
@@ -218,18 +218,19 @@ struct AccountServiceTests {
             #expect(long.expiresAt > short.expiresAt)
             h.clock.advance(seconds: 3_599)
             #expect(
-                try await h.service.whoami(token: short.token).email == "leesoon7@example.com",
+                try await h.service.sessions.whoami(token: short.token).email == "leesoon7@example.com",
                 "use refreshes idle time")
             h.clock.advance(seconds: 3_599)
-            #expect(try await h.service.whoami(token: short.token).email == "leesoon7@example.com")
+            #expect(try await h.service.sessions.whoami(token: short.token).email == "leesoon7@example.com")
             h.clock.advance(seconds: 3_601)
-            #expect(await accountError { _ = try await h.service.whoami(token: short.token) } == .sessionExpired)
             #expect(
-                try await h.service.start(token: short.token) == .guest(sessionExpired: false),
+                await accountError { _ = try await h.service.sessions.whoami(token: short.token) } == .sessionExpired)
+            #expect(
+                try await h.service.sessions.start(token: short.token) == .guest(sessionExpired: false),
                 "expired sessions are purged")
-            #expect(try await h.service.whoami(token: long.token).nickname == "이순신")
+            #expect(try await h.service.sessions.whoami(token: long.token).nickname == "이순신")
             h.clock.advance(seconds: 90 * 86_400)
-            #expect(try await h.service.start(token: long.token) == .guest(sessionExpired: true))
+            #expect(try await h.service.sessions.start(token: long.token) == .guest(sessionExpired: true))
         }
     }
 
@@ -237,10 +238,11 @@ struct AccountServiceTests {
     func logout(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in
             let session = try await h.signUp()
-            try await h.service.logout(token: session.token)
-            #expect(await accountError { _ = try await h.service.whoami(token: session.token) } == .notSignedIn)
-            #expect(await accountError { try await h.service.logout(token: session.token) } == .notSignedIn)
-            #expect(await accountError { try await h.service.logout(token: "not-a-token") } == .notSignedIn)
+            try await h.service.sessions.logout(token: session.token)
+            #expect(
+                await accountError { _ = try await h.service.sessions.whoami(token: session.token) } == .notSignedIn)
+            #expect(await accountError { try await h.service.sessions.logout(token: session.token) } == .notSignedIn)
+            #expect(await accountError { try await h.service.sessions.logout(token: "not-a-token") } == .notSignedIn)
         }
     }
 
@@ -263,8 +265,8 @@ struct AccountServiceTests {
                 } == .passwordMismatch)
             try await h.service.changePassword(
                 token: first.token, currentPassword: password, newPassword: newPassword, confirmation: newPassword)
-            #expect(try await h.service.whoami(token: first.token).nickname == "이순신", "the session used stays")
-            #expect(await accountError { _ = try await h.service.whoami(token: second.token) } == .notSignedIn)
+            #expect(try await h.service.sessions.whoami(token: first.token).nickname == "이순신", "the session used stays")
+            #expect(await accountError { _ = try await h.service.sessions.whoami(token: second.token) } == .notSignedIn)
             #expect(
                 await accountError {
                     _ = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
@@ -288,7 +290,8 @@ struct AccountServiceTests {
             }
             #expect(error?.code == "invalid_password")
             #expect(error == .invalidPassword(.sameAsCurrent))
-            #expect(try await h.service.whoami(token: second.token).nickname == "이순신", "no session was revoked")
+            #expect(
+                try await h.service.sessions.whoami(token: second.token).nickname == "이순신", "no session was revoked")
         }
     }
 
@@ -324,7 +327,7 @@ struct AccountServiceTests {
             #expect(try await h.repository.userCount() == 1)
             try await h.service.withdraw(token: first.token, password: password)
             #expect(try await h.repository.userCount() == 0)
-            #expect(await accountError { _ = try await h.service.whoami(token: second.token) } == .notSignedIn)
+            #expect(await accountError { _ = try await h.service.sessions.whoami(token: second.token) } == .notSignedIn)
             let again = try await h.signUp(nickname: "돌아온 이순신")
             #expect(again.profile.nickname == "돌아온 이순신")
         }
@@ -351,9 +354,9 @@ struct AccountServiceTests {
                 await accountError { try await h.service.withdraw(token: signedIn.token, password: "Wrong-Kayak-42") }
                     == .wrongPassword(current: false))
             // What passwd and withdraw check first, at the CLI, changes nothing either.
-            _ = try await h.service.whoami(token: signedIn.token, touching: false)
+            _ = try await h.service.sessions.whoami(token: signedIn.token, touching: false)
             #expect(try await h.repository.session(tokenHash: tokenHash) == before)
-            _ = try await h.service.whoami(token: signedIn.token)
+            _ = try await h.service.sessions.whoami(token: signedIn.token)
             let touched = try #require(try await h.repository.session(tokenHash: tokenHash))
             #expect(touched.lastSeenAt > before.lastSeenAt, "an ordinary lookup still refreshes the idle timer")
         }

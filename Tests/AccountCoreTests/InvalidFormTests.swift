@@ -28,7 +28,7 @@ struct InvalidFormTests {
                     confirmation: form.confirmation)
                 let estimatesBefore = h.strength.estimates
                 let invalid = await invalidForm(SignUpField.self) {
-                    _ = try await h.service.signUpListingBrokenRules(
+                    _ = try await h.service.signUp(
                         email: form.email, password: form.password, confirmation: form.confirmation,
                         nickname: form.nickname)
                 }
@@ -43,7 +43,7 @@ struct InvalidFormTests {
                 #expect(invalid?.first == single, "the first rule listed is the one signUp throws")
             }
             let everyField = await invalidForm(SignUpField.self) {
-                _ = try await h.service.signUpListingBrokenRules(
+                _ = try await h.service.signUp(
                     email: "Lee_soon@x", password: "short", confirmation: "nope", nickname: "이")
             }
             let fields = everyField?.check.brokenRules.map(\.field) ?? []
@@ -65,7 +65,7 @@ struct InvalidFormTests {
             let second = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
             let verificationsBefore = h.hasher.verifications
             let invalid = await invalidForm(NewPasswordField.self) {
-                try await h.service.changePasswordListingBrokenRules(
+                try await h.service.changePassword(
                     token: first.token, currentPassword: password, newPassword: "이순신-password",
                     confirmation: "something else")
             }
@@ -79,7 +79,8 @@ struct InvalidFormTests {
             #expect(invalid?.first == single)
             #expect(invalid?.first == .invalidPassword(.containsNickname))
             #expect(h.hasher.verifications == verificationsBefore, "the current password is not checked")
-            #expect(try await h.service.whoami(token: second.token).nickname == "이순신", "no session was revoked")
+            #expect(
+                try await h.service.sessions.whoami(token: second.token).nickname == "이순신", "no session was revoked")
             _ = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
         }
     }

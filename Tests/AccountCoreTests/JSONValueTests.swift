@@ -1,5 +1,5 @@
+import AccountJSON
 import Foundation
-import JSONSupport
 import Testing
 
 /// The serializer behind `--json`, export headers and every HTTP API answer.

@@ -7,6 +7,20 @@ import Testing
 /// security article quotes for an attacker.
 @Suite("LoginThrottle")
 struct LoginThrottleTests {
+    /// How long `origin` must wait to try `email`, or `nil` and the attempt, begun.
+    static func attempt(
+        _ throttle: LoginThrottle, _ email: String, from origin: LoginOrigin, at now: Timestamp
+    ) -> (wait: Int64?, attempt: LoginAttempt?) {
+        do {
+            return (nil, try throttle.attempt(email: email, from: origin, at: now))
+        } catch AccountError.tooManyAttempts(let seconds) {
+            return (seconds, nil)
+        } catch {
+            Issue.record("an attempt failed otherwise: \(error)")
+            return (nil, nil)
+        }
+    }
+
     /// Guesses an attacker gets on one account in each of the first `hours` hours, trying as
     /// soon as the throttle lets them, from `addresses` clients taken in turn.
     static func guessesPerHour(addresses: Int, hours: Int) -> [Int] {
@@ -19,7 +33,7 @@ struct LoginThrottleTests {
             let elapsed = start.secondsUntil(clock.now())
             guard elapsed < Int64(hours) * 3_600 else { return counts }
             let origin = LoginOrigin(client: "203.0.\(next / 256).\(next % 256)")
-            if let wait = throttle.begin(email: "leesoon7@example.com", from: origin, at: clock.now()) {
+            if let wait = attempt(throttle, "leesoon7@example.com", from: origin, at: clock.now()).wait {
                 clock.advance(seconds: addresses == 1 ? wait : 1)
             } else {
                 counts[Int(elapsed / 3_600)] += 1
@@ -45,7 +59,8 @@ struct LoginThrottleTests {
         let throttle = LoginThrottle()
         let now = ManualClock().now()
         let origin = LoginOrigin(client: "203.0.113.1")
-        let admitted = (1...20).filter { _ in throttle.begin(email: "a@example.com", from: origin, at: now) == nil }
+        let admitted = (1...20).filter { _ in Self.attempt(throttle, "a@example.com", from: origin, at: now).wait == nil
+        }
         #expect(admitted.count == 5, "five free tries, then the wait, though none has failed yet")
     }
 
@@ -55,15 +70,16 @@ struct LoginThrottleTests {
         let now = ManualClock().now()
         let first = LoginOrigin(client: "203.0.113.1")
         let second = LoginOrigin(client: "203.0.113.2")
-        #expect(throttle.begin(email: "a@example.com", from: first, at: now) == nil)
-        throttle.abandoned(email: "a@example.com", from: first)
-        #expect(throttle.begin(email: "a@example.com", from: first, at: now) == nil)
-        throttle.succeeded(email: "a@example.com", from: first)
-        #expect(throttle.begin(email: "a@example.com", from: second, at: now) == nil)
-        #expect(throttle.begin(email: "a@example.com", from: second, at: now) == nil)
-        #expect(throttle.begin(email: "a@example.com", from: first, at: now) == 360, "the ceiling of 2 is full")
-        #expect(
-            throttle.begin(email: "a@example.com", from: LoginOrigin(client: "x", device: "d"), at: now) == nil,
-            "a known device is not under the ceiling")
+        let attempt = { (origin: LoginOrigin) in Self.attempt(throttle, "a@example.com", from: origin, at: now) }
+        let abandoned = attempt(first)
+        #expect(abandoned.wait == nil)
+        abandoned.attempt?.abandoned()
+        let succeeded = attempt(first)
+        #expect(succeeded.wait == nil)
+        succeeded.attempt?.succeeded()
+        #expect(attempt(second).wait == nil)
+        #expect(attempt(second).wait == nil)
+        #expect(attempt(first).wait == 360, "the ceiling of 2 is full")
+        #expect(attempt(LoginOrigin(client: "x", device: "d")).wait == nil, "a known device is not under the ceiling")
     }
 }

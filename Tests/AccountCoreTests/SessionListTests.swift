@@ -26,7 +26,7 @@ struct SessionListTests {
                 email: "leesoon7@example.com", password: password, confirmation: password, nickname: "이순신",
                 device: "Firefox on Linux")
             let phone = try await login(h, "leesoon7@example.com", device: "내 휴대폰")
-            let list = try await h.service.sessions(token: first.token)
+            let list = try await h.service.sessions.list(token: first.token)
             #expect(list.map(\.device) == ["내 휴대폰", "Firefox on Linux"])
             #expect(list.map(\.current) == [false, true])
             #expect(list[1].createdAt.secondsUntil(list[0].createdAt) == 60)
@@ -36,7 +36,7 @@ struct SessionListTests {
                 #expect(!token.contains(summary.id) && !digester.digest(token).contains(summary.id))
             }
             // The same session has the same id whoever asks.
-            #expect(try await h.service.sessions(token: phone.token).map(\.id) == list.map(\.id))
+            #expect(try await h.service.sessions.list(token: phone.token).map(\.id) == list.map(\.id))
         }
     }
 
@@ -45,12 +45,13 @@ struct SessionListTests {
         try await ServiceHarness.with(backend) { h in
             let laptop = try await h.signUp()
             let phone = try await login(h, "leesoon7@example.com", device: "phone")
-            let id = try #require(try await h.service.sessions(token: laptop.token).first { $0.device == "phone" }).id
-            try await h.service.revokeSession(token: laptop.token, id: id)
-            #expect(await accountError { _ = try await h.service.whoami(token: phone.token) } == .notSignedIn)
-            #expect(try await h.service.whoami(token: laptop.token).email == "leesoon7@example.com")
+            let id = try #require(try await h.service.sessions.list(token: laptop.token).first { $0.device == "phone" })
+                .id
+            try await h.service.sessions.revokeSession(token: laptop.token, id: id)
+            #expect(await accountError { _ = try await h.service.sessions.whoami(token: phone.token) } == .notSignedIn)
+            #expect(try await h.service.sessions.whoami(token: laptop.token).email == "leesoon7@example.com")
             #expect(
-                await accountError { try await h.service.revokeSession(token: laptop.token, id: id) }
+                await accountError { try await h.service.sessions.revokeSession(token: laptop.token, id: id) }
                     == .sessionNotFound)
         }
     }
@@ -60,15 +61,15 @@ struct SessionListTests {
         try await ServiceHarness.with(backend) { h in
             let lee = try await h.signUp()
             let kim = try await h.signUp("kimyuna5@example.com", nickname: "김연아")
-            let kimsID = try #require(try await h.service.sessions(token: kim.token).first).id
-            #expect(try await h.service.sessions(token: lee.token).map(\.id).contains(kimsID) == false)
+            let kimsID = try #require(try await h.service.sessions.list(token: kim.token).first).id
+            #expect(try await h.service.sessions.list(token: lee.token).map(\.id).contains(kimsID) == false)
             #expect(
-                await accountError { try await h.service.revokeSession(token: lee.token, id: kimsID) }
+                await accountError { try await h.service.sessions.revokeSession(token: lee.token, id: kimsID) }
                     == .sessionNotFound)
-            #expect(try await h.service.whoami(token: kim.token).email == "kimyuna5@example.com")
+            #expect(try await h.service.sessions.whoami(token: kim.token).email == "kimyuna5@example.com")
             // Strapi's logout by device looks at the asker's sessions only.
-            #expect(try await h.service.revokeSessions(token: lee.token, device: kimsID) == 0)
-            #expect(try await h.service.whoami(token: kim.token).email == "kimyuna5@example.com")
+            #expect(try await h.service.sessions.revokeSessions(token: lee.token, device: kimsID) == 0)
+            #expect(try await h.service.sessions.whoami(token: kim.token).email == "kimyuna5@example.com")
         }
     }
 
@@ -78,16 +79,17 @@ struct SessionListTests {
             let here = try await h.signUp()
             let a = try await login(h, "leesoon7@example.com", device: "a")
             let b = try await login(h, "leesoon7@example.com", device: "b")
-            #expect(try await h.service.revokeOtherSessions(token: here.token) == 2)
+            #expect(try await h.service.sessions.revokeOtherSessions(token: here.token) == 2)
             for gone in [a, b] {
-                #expect(await accountError { _ = try await h.service.whoami(token: gone.token) } == .notSignedIn)
+                #expect(
+                    await accountError { _ = try await h.service.sessions.whoami(token: gone.token) } == .notSignedIn)
             }
-            #expect(try await h.service.sessions(token: here.token).map(\.current) == [true])
+            #expect(try await h.service.sessions.list(token: here.token).map(\.current) == [true])
             let c = try await login(h, "leesoon7@example.com", device: "c")
-            #expect(try await h.service.revokeSessions(token: here.token, device: "c") == 1)
-            #expect(await accountError { _ = try await h.service.whoami(token: c.token) } == .notSignedIn)
-            #expect(try await h.service.revokeSessions(token: here.token, device: nil) == 1)
-            #expect(await accountError { _ = try await h.service.whoami(token: here.token) } == .notSignedIn)
+            #expect(try await h.service.sessions.revokeSessions(token: here.token, device: "c") == 1)
+            #expect(await accountError { _ = try await h.service.sessions.whoami(token: c.token) } == .notSignedIn)
+            #expect(try await h.service.sessions.revokeAllSessions(token: here.token) == 1)
+            #expect(await accountError { _ = try await h.service.sessions.whoami(token: here.token) } == .notSignedIn)
         }
     }
 
@@ -100,7 +102,7 @@ struct SessionListTests {
             let fresh = try await h.service.login(
                 email: "leesoon7@example.com", password: password, remember: false, device: "fresh")
             h.clock.advance(seconds: 30)
-            #expect(try await h.service.sessions(token: fresh.token).map(\.device) == ["fresh"])
+            #expect(try await h.service.sessions.list(token: fresh.token).map(\.device) == ["fresh"])
         }
     }
 
@@ -111,12 +113,12 @@ struct SessionListTests {
         try await ServiceHarness.with(backend) { h in
             let first = try await login(h, try await h.signUp().profile.email, device: "app")
             h.clock.advance(seconds: 120)
-            let renewed = try await h.service.refresh(token: first.token)
+            let renewed = try await h.service.sessions.refresh(token: first.token)
             #expect(renewed.token != first.token)
             #expect(renewed.expiresAt == first.expiresAt)
-            #expect(await accountError { _ = try await h.service.whoami(token: first.token) } == .notSignedIn)
-            #expect(await accountError { _ = try await h.service.refresh(token: first.token) } == .notSignedIn)
-            let listed = try await h.service.sessions(token: renewed.token).filter(\.current)
+            #expect(await accountError { _ = try await h.service.sessions.whoami(token: first.token) } == .notSignedIn)
+            #expect(await accountError { _ = try await h.service.sessions.refresh(token: first.token) } == .notSignedIn)
+            let listed = try await h.service.sessions.list(token: renewed.token).filter(\.current)
             #expect(listed.map(\.device) == ["app"])
             #expect(listed.first?.lastUsedAt == h.clock.now())
         }
@@ -179,11 +181,12 @@ struct SessionListTests {
                 #expect(login == .invalidDeviceName, "\(name.debugDescription)")
             }
             #expect(try await h.repository.userCount() == 1, "a refused sign-up stored a user")
-            #expect(try await h.service.sessions(token: signedIn.token).count == 1, "a refused login opened a session")
+            #expect(
+                try await h.service.sessions.list(token: signedIn.token).count == 1, "a refused login opened a session")
             // An empty name is an unknown device, as before.
             let unnamed = try await h.service.login(
                 email: "leesoon7@example.com", password: password, remember: false, device: "")
-            #expect(try await h.service.sessions(token: unnamed.token).first(where: \.current)?.device == "")
+            #expect(try await h.service.sessions.list(token: unnamed.token).first(where: \.current)?.device == "")
         }
     }
 }

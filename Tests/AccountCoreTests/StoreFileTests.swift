@@ -1,7 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import AccountTestSupport
-import FileSupport
+import DurableFiles
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import AccountTestSupport
-import FileSupport
+import DurableFiles
 import Testing
 
 @Suite("Strict UTF-8 decoding")

@@ -93,20 +93,11 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-// Inlinable, so that each caller gets a copy specialized for its own string type: called
-// unspecialized across modules, the first call made the runtime look up `Self`'s associated types
-// and instantiate generic slice types by name, about 0.3 ms of each `accounts` call that reads
-// its session file.
 extension StringProtocol {
-    /// The text without leading and trailing white space or newlines (Unicode's definition).
-    @inlinable
-    public func trimmingWhitespace() -> String {
-        trimming { $0.properties.isWhitespace }
-    }
-
-    /// The text without the leading and trailing scalars that `isTrimmed` accepts.
-    @inlinable
-    public func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+    /// The text without leading and trailing white space or newlines (Unicode's definition),
+    /// as the rules trim what is typed.
+    func trimmingWhitespace() -> String {
+        let isTrimmed = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
         let end = scalars.lastIndex(where: { !isTrimmed($0) })!

@@ -1,7 +1,7 @@
 /// A form the service refused for the rules its fields break: every one of them, so that a
 /// front end can show them all at once, each under its field (thrown by
-/// `AccountService.signUpListingBrokenRules` and `changePasswordListingBrokenRules`).
-public struct InvalidForm<Field: CaseIterable & Hashable & Sendable>: Error {
+/// `AccountService.signUp` and `changePassword`).
+public struct InvalidForm<Field: CaseIterable & Hashable & Sendable>: RefusedForm {
     /// What each field breaks; never valid.
     public let check: FormCheck<Field>
 
@@ -21,4 +21,23 @@ public struct InvalidForm<Field: CaseIterable & Hashable & Sendable>: Error {
     public func brokenRules(named names: [Field: String]) -> [(field: String, error: AccountError)] {
         check.brokenRules.compactMap { rule in names[rule.field].map { ($0, rule.error) } }
     }
+}
+
+extension InvalidForm {
+    /// Runs `body`, throwing only the first rule of a form it refuses (``first``, an
+    /// `AccountError`), for a front end that shows one message at a time.
+    public static func firstRule<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let invalid as InvalidForm<Field> {
+            throw invalid.first
+        }
+    }
+}
+
+/// A form refused for the rules its fields break, whatever the form: what a handler of every
+/// form (one that shows one message) needs of an ``InvalidForm``.
+public protocol RefusedForm: Error {
+    /// The rule the form breaks first in its fields' order.
+    var first: AccountError { get }
 }

@@ -41,12 +41,22 @@ public final class LoginThrottle: Sendable {
         self.policy = policy
     }
 
-    /// Starts a try of `email` from `origin` at `now`: returns how long it must wait first,
-    /// or `nil` and counts the try as a failure until ``succeeded(email:from:)`` says otherwise.
-    /// Counting at the start means tries sent all at once are throttled as if one after the
-    /// other. A known device's failures count against it alone; an unknown one's against its
-    /// client and the account's ceiling.
-    public func begin(email: String, from origin: LoginOrigin, at now: Timestamp) -> Int64? {
+    /// Starts a try of `email` from `origin` at `now`, counted as a failure until it settles
+    /// otherwise (``LoginAttempt``). Counting at the start means tries sent all at once are
+    /// throttled as if one after the other. A known device's failures count against it alone;
+    /// an unknown one's against its client and the account's ceiling.
+    /// - Throws: `tooManyAttempts` with how long `origin` must wait first (nothing is counted).
+    public func attempt(email: String, from origin: LoginOrigin, at now: Timestamp) throws(AccountError)
+        -> LoginAttempt
+    {
+        if let seconds = begin(email: email, from: origin, at: now) {
+            throw .tooManyAttempts(retryAfterSeconds: seconds)
+        }
+        return LoginAttempt(throttle: self, email: email, origin: origin)
+    }
+
+    /// How long `origin` must wait to try `email`, or `nil` and the try is counted.
+    func begin(email: String, from origin: LoginOrigin, at now: Timestamp) -> Int64? {
         state.withLock { state -> Int64? in
             let key = Self.backoffKey(email, origin)
             var seconds: Int64 = 0
@@ -74,10 +84,10 @@ public final class LoginThrottle: Sendable {
         }
     }
 
-    /// The try of `email` from `origin` signed in: its device or client starts afresh, and
+    /// The try of `email` from `origin` matched: its device or client starts afresh, and
     /// the try leaves the account's ceiling (which otherwise drains only with time, so one
     /// success does not let strangers start afresh).
-    public func succeeded(email: String, from origin: LoginOrigin) {
+    func succeeded(email: String, from origin: LoginOrigin) {
         state.withLock { state in
             state.backoffs.removeValue(forKey: Self.backoffKey(email, origin))
             if origin.device == nil, var ceiling = state.ceilings[email] {
@@ -89,7 +99,7 @@ public final class LoginThrottle: Sendable {
 
     /// The try of `email` from `origin` ended without an answer on the password (the store
     /// or the hashing queue failed): it no longer counts.
-    public func abandoned(email: String, from origin: LoginOrigin) {
+    func abandoned(email: String, from origin: LoginOrigin) {
         state.withLock { state in
             let key = Self.backoffKey(email, origin)
             if var backoff = state.backoffs[key] {

@@ -22,7 +22,7 @@ struct InteractiveApp {
         while true {
             let session = try await context.storeSession(service)
             let token = session.token
-            switch try await service.start(token: token) {
+            switch try await service.sessions.start(token: token) {
             case .member(let profile):
                 io.show(messages.welcome(profile))
                 io.show(text.signedInAs(profile.email))
@@ -54,7 +54,7 @@ struct InteractiveApp {
         text.memberMenu.forEach(io.show)
         switch try io.choose(text.choose).lowercased() {
         case "1":
-            try await service.logout(token: token)
+            try await service.sessions.logout(token: token)
             try session.forget()
             io.show(messages.loggedOut)
         case "2": try await changePassword(profile: profile, token: token)
@@ -110,9 +110,12 @@ struct InteractiveApp {
         let remember = PasswordReader.isYes(try io.ask(text.rememberPrompt))
         while true {
             do {
-                let signedIn = try await service.signUp(
-                    email: form[.email], password: form[.password], confirmation: form[.confirmation],
-                    nickname: form[.nickname], remember: remember, device: ThisDevice.name("accounts app"))
+                // Each field was checked as it was typed: what is left is one message at a time.
+                let signedIn = try await InvalidForm<SignUpField>.firstRule {
+                    try await service.signUp(
+                        email: form[.email], password: form[.password], confirmation: form[.confirmation],
+                        nickname: form[.nickname], remember: remember, device: ThisDevice.name("accounts app"))
+                }
                 try await keep(signedIn, accountCreated: true)
                 return
             } catch let error as AccountError where !error.isStoreFailure {
@@ -197,9 +200,11 @@ struct InteractiveApp {
         guard try await form.fill(io) else { return }
         while true {
             do {
-                try await service.changePassword(
-                    token: token, currentPassword: form[.current], newPassword: form[.new],
-                    confirmation: form[.confirmation])
+                try await InvalidForm<NewPasswordField>.firstRule {
+                    try await service.changePassword(
+                        token: token, currentPassword: form[.current], newPassword: form[.new],
+                        confirmation: form[.confirmation])
+                }
                 io.show(messages.passwordChanged)
                 return
             } catch AccountError.wrongPassword {

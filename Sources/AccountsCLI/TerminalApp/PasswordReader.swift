@@ -1,4 +1,5 @@
 import AccountCore
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -58,12 +59,12 @@ struct PasswordReader {
     /// Asks for the word a destructive prompt shows ("Type yes to continue"); only that word,
     /// as shown, confirms — not "y", not "YES", not a Korean "예".
     func confirm(_ prompt: String) throws -> Bool {
-        try TerminalPrompt.readVisible(prompt, language: language).trimmingWhitespace()
+        try TerminalPrompt.readVisible(prompt, language: language).trimmingCharacters(in: .whitespacesAndNewlines)
             == InteractiveMessages(language: language).confirmationWord
     }
 
     /// Whether an answer to a (y/N) question means yes, in English or Korean.
     static func isYes(_ answer: String) -> Bool {
-        ["yes", "y", "예", "네"].contains(answer.lowercased().trimmingWhitespace())
+        ["yes", "y", "예", "네"].contains(answer.lowercased().trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

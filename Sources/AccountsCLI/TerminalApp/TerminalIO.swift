@@ -1,4 +1,5 @@
 import AccountCore
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +31,8 @@ struct TerminalIO {
     /// and matches nothing). Ctrl-D throws `PromptCancelled`.
     func ask(_ prompt: String, leaving: Leaving = .cancel) throws -> String {
         prepare(leaving)
-        return try TerminalPrompt.readVisible(prompt, language: language).trimmingWhitespace()
+        return try TerminalPrompt.readVisible(prompt, language: language).trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// A visible answer that is kept (an ID, a nickname), trimmed; `nil` when its bytes are not
@@ -38,7 +40,7 @@ struct TerminalIO {
     func askStrictly(_ prompt: String) throws -> String? {
         prepare(.cancel)
         let bytes = try TerminalPrompt.readVisibleBytes(prompt, language: language)
-        return String(validating: bytes, as: UTF8.self)?.trimmingWhitespace()
+        return String(validating: bytes, as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A secret, read with echo off (broken UTF-8 is refused with `invalidPassword(.notUTF8)`).

@@ -1,0 +1,208 @@
+/// Sessions and devices on top of any `UserRepository`: the start screen's routing, who is
+/// signed in, logout, the list of devices a user is signed in on, revoking one or all of them,
+/// and trading a token for a new one. Sessions are opened by the account flows
+/// (``AccountService``'s sign-up and login), which hold one of these as
+/// ``AccountService/sessions``.
+public struct SessionService: Sendable {
+    /// The store.
+    public let repository: any UserRepository
+    /// Session lifetimes.
+    public let policy: SessionPolicy
+    private let digester: any TokenDigester
+    private let random: any RandomSource
+    private let clock: any AccountClock
+
+    /// A session is written back as "seen" at most this often, so reads stay reads.
+    static let touchIntervalSeconds: Int64 = 60
+
+    /// Sessions over `repository`, with injected crypto, randomness and clock.
+    public init(
+        repository: any UserRepository, policy: SessionPolicy = SessionPolicy(), digester: any TokenDigester,
+        random: any RandomSource, clock: any AccountClock = SystemClock()
+    ) {
+        self.repository = repository
+        self.policy = policy
+        self.digester = digester
+        self.random = random
+        self.clock = clock
+    }
+
+    // MARK: - Start screen and who is signed in
+
+    /// Routes the saved session: a member goes to the welcome screen, anyone else is a guest.
+    /// An expired or revoked session is a guest, not an error.
+    public func start(token: String?) async throws -> StartScreen {
+        do {
+            let (user, _) = try await signedInUser(token: token)
+            return .member(AccountProfile(user))
+        } catch AccountError.notSignedIn {
+            return .guest(sessionExpired: false)
+        } catch AccountError.sessionExpired {
+            return .guest(sessionExpired: true)
+        }
+    }
+
+    /// The signed-in user's profile. `touching` refreshes the session's idle timer (at most
+    /// once a minute); a front end that only checks the session before a password change or a
+    /// withdrawal passes `false`, so a refused change leaves the session exactly as it was.
+    /// - Throws: `notSignedIn` without a valid session, `sessionExpired` when it lapsed.
+    public func whoami(token: String?, touching: Bool = true) async throws -> AccountProfile {
+        AccountProfile(try await signedInUser(token: token, touching: touching).user)
+    }
+
+    // MARK: - Ending sessions
+
+    /// Revokes the session on the store side.
+    /// - Throws: `notSignedIn` when there is no such session.
+    public func logout(token: String?) async throws {
+        guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
+        guard try await repository.deleteSession(tokenHash: digester.digest(token)) else {
+            throw AccountError.notSignedIn
+        }
+    }
+
+    /// Every unexpired session of the signed-in user, the most recently used first (then the
+    /// newest), the asking one marked ``SessionSummary/current``.
+    /// - Throws: `notSignedIn` without a valid session, `sessionExpired` when it lapsed.
+    public func list(token: String?) async throws -> [SessionSummary] {
+        let (user, current) = try await signedInUser(token: token)
+        let now = clock.now()
+        return try await repository.sessions(userID: user.id)
+            .filter { !$0.isExpired(at: now) }
+            .sorted { ($0.lastSeenAt, $0.createdAt) > ($1.lastSeenAt, $1.createdAt) }
+            .map { session in
+                SessionSummary(
+                    id: publicID(of: session), device: session.device, createdAt: session.createdAt,
+                    lastUsedAt: session.lastSeenAt, expiresAt: session.expiresAt,
+                    current: session.tokenHash == current.tokenHash)
+            }
+    }
+
+    /// Revokes the signed-in user's session whose public id is `id` (the asking session
+    /// itself too: that is a logout). Only the user's own sessions are looked at, so another
+    /// user's id is `sessionNotFound` exactly as an id never given.
+    /// - Throws: `notSignedIn`, `sessionExpired`, or `sessionNotFound`.
+    public func revokeSession(token: String?, id: String) async throws {
+        guard let session = try await ownSessions(token: token).all.first(where: { publicID(of: $0) == id }),
+            try await repository.deleteSession(tokenHash: session.tokenHash)
+        else { throw AccountError.sessionNotFound }
+    }
+
+    /// Revokes every session of the signed-in user but the asking one ("sign out everywhere
+    /// else").
+    /// - Returns: how many were revoked.
+    /// - Throws: `notSignedIn` or `sessionExpired`.
+    @discardableResult
+    public func revokeOtherSessions(token: String?) async throws -> Int {
+        let (current, sessions) = try await ownSessions(token: token)
+        return try await revoke(sessions.filter { $0.tokenHash != current.tokenHash })
+    }
+
+    /// Revokes every session of the signed-in user, the asking one included ("sign out
+    /// everywhere").
+    /// - Returns: how many were revoked.
+    /// - Throws: `notSignedIn` or `sessionExpired`.
+    @discardableResult
+    public func revokeAllSessions(token: String?) async throws -> Int {
+        try await revoke(ownSessions(token: token).all)
+    }
+
+    /// Revokes the signed-in user's sessions on one device: those whose public id is `device`
+    /// (``SessionSummary/id``) or that were opened on a device of that name, the asking one
+    /// included when it matches. Only the user's own sessions are looked at.
+    /// - Returns: how many were revoked.
+    /// - Throws: `notSignedIn` or `sessionExpired`.
+    @discardableResult
+    public func revokeSessions(token: String?, device: String) async throws -> Int {
+        try await revoke(ownSessions(token: token).all.filter { publicID(of: $0) == device || $0.device == device })
+    }
+
+    /// Trades the session's token for a new one; the old one stops working. The session keeps
+    /// its device, "remember me" and absolute expiry, so a refresh never makes a session last
+    /// longer than its login allowed. The old token is revoked first: of two refreshes racing
+    /// with one token, one wins, and a crash between the two writes signs the device out rather
+    /// than leaving two tokens.
+    /// - Throws: `notSignedIn` or `sessionExpired`.
+    public func refresh(token: String?) async throws -> SignedInSession {
+        let (user, session) = try await signedInUser(token: token, touching: false)
+        guard try await repository.deleteSession(tokenHash: session.tokenHash) else { throw AccountError.notSignedIn }
+        let newToken = random.hex(32)
+        var renewed = session
+        renewed.tokenHash = digester.digest(newToken)
+        renewed.lastSeenAt = clock.now()
+        guard try await repository.createSession(renewed) else { throw AccountError.notSignedIn }
+        return SignedInSession(profile: AccountProfile(user), token: newToken, expiresAt: renewed.expiresAt)
+    }
+
+    // MARK: - For the account flows
+
+    /// A new session of `userID` opened at `now` (not stored yet) and its token, which only the
+    /// client ever holds: the store keeps its digest.
+    func open(
+        for userID: UserID, remember: Bool, device: String, at now: Timestamp
+    ) -> (token: String, record: SessionRecord) {
+        let token = random.hex(32)
+        let idle = remember ? policy.rememberIdleTimeoutSeconds : policy.idleTimeoutSeconds
+        let absolute = remember ? policy.rememberAbsoluteTimeoutSeconds : policy.absoluteTimeoutSeconds
+        let record = SessionRecord(
+            tokenHash: digester.digest(token), userID: userID, createdAt: now, lastSeenAt: now,
+            expiresAt: now.adding(seconds: absolute), idleTimeoutSeconds: idle, remember: remember, device: device)
+        return (token, record)
+    }
+
+    /// The session's user. `touching` refreshes the session's idle timer; the password change
+    /// and withdrawal pass `false`, so that when they fail (a wrong password, a store fault)
+    /// the session is exactly as before — a failed operation changes nothing it did not report.
+    /// - Throws: `notSignedIn` without a valid session, `sessionExpired` when it lapsed (the
+    ///   lapsed session is removed).
+    func signedInUser(
+        token: String?, touching: Bool = true
+    ) async throws -> (user: UserRecord, session: SessionRecord) {
+        guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
+        let tokenHash = digester.digest(token)
+        guard let (session, found) = try await repository.signedIn(tokenHash: tokenHash) else {
+            throw AccountError.notSignedIn
+        }
+        let now = clock.now()
+        if session.isExpired(at: now) {
+            _ = try await repository.deleteSession(tokenHash: tokenHash)
+            throw AccountError.sessionExpired
+        }
+        guard let user = found else {
+            _ = try await repository.deleteSession(tokenHash: tokenHash)
+            throw AccountError.notSignedIn
+        }
+        if touching, session.lastSeenAt.secondsUntil(now) >= Self.touchIntervalSeconds {
+            try await repository.touchSession(tokenHash: tokenHash, lastSeenAt: now)
+        }
+        return (user, session)
+    }
+
+    // MARK: - Helpers
+
+    /// The asking session and every session of its user, for the calls that revoke some: the
+    /// look does not count as use. Only the signed-in user's own sessions are ever looked at.
+    private func ownSessions(token: String?) async throws -> (current: SessionRecord, all: [SessionRecord]) {
+        let (user, current) = try await signedInUser(token: token, touching: false)
+        return (current, try await repository.sessions(userID: user.id))
+    }
+
+    /// The public id of `session` (``SessionSummary/id``): a digest of its token's hash, cut
+    /// to ``SessionSummary/idLength`` hex characters.
+    private func publicID(of session: SessionRecord) -> String {
+        String(digester.digest("session-id:" + session.tokenHash).prefix(SessionSummary.idLength))
+    }
+
+    /// Deletes `sessions`; returns how many were still there.
+    private func revoke(_ sessions: [SessionRecord]) async throws -> Int {
+        var revoked = 0
+        for session in sessions where try await repository.deleteSession(tokenHash: session.tokenHash) {
+            revoked += 1
+        }
+        return revoked
+    }
+
+    private func isWellFormed(_ token: String) -> Bool {
+        Hex.isLowercaseHex(token, byteCount: 32)
+    }
+}
