@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "AccountBackendKit", package: "AccountStore"),
                 .product(name: "SQLiteBackend", package: "AccountStore"),
                 .product(name: "AccountServer", package: "AccountStore"),
+                .product(name: "AccountServerSettings", package: "AccountStore"),
                 .product(name: "AccountWeb", package: "AccountStore"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

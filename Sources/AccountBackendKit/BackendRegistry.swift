@@ -41,19 +41,27 @@ public struct BackendRegistry: Sendable {
         StoreRecognizer(descriptors.map { backend in { header in backend.recognize(fileHeader: header) } })
     }
 
-    /// Opens the store of backend `name`, recognising the other backends' stores.
+    /// Backend `name` with `configuration`, recognising the registered backends' stores.
+    /// - Throws: `AccountError.unknownBackend` listing the known names.
+    public func configured(_ name: String, _ configuration: BackendConfiguration) throws(AccountError)
+        -> ConfiguredBackend
+    {
+        ConfiguredBackend(try descriptor(named: name), configuration, in: self)
+    }
+
+    /// Opens the store of backend `name` at `configuration` (creating it when it is missing and
+    /// `configuration.createIfMissing` is set), recognising the other backends' stores.
     /// - Throws: `AccountError.unknownBackend`, or what the backend's `open` throws.
     public func open(_ name: String, _ configuration: BackendConfiguration) async throws -> any UserRepository {
         try await open(descriptor(named: name), configuration)
     }
 
-    /// Opens a store of `backend` (which need not be registered), recognising the registered
-    /// backends' stores.
+    /// Opens a store of `backend` (which need not be registered) at `configuration`,
+    /// recognising the registered backends' stores.
+    /// - Throws: what the backend's `open` throws.
     public func open(_ backend: any BackendDescriptor, _ configuration: BackendConfiguration) async throws
         -> any UserRepository
     {
-        var configuration = configuration
-        configuration.recognizer = recognizer
-        return try await backend.open(configuration)
+        try await backend.open(ConfiguredBackend(backend, configuration, in: self).configuration)
     }
 }

@@ -1,5 +1,5 @@
 public import AccountCore
-import JSONSupport
+import AccountJSON
 
 /// The export format: versioned JSON Lines.
 ///

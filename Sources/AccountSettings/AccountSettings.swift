@@ -1,16 +1,19 @@
 public import AccountBackendKit
 public import AccountCore
+public import AccountCrypto
+public import AccountServerSettings
 
 /// The resolved configuration: command-line flags over `ACCOUNTS_…` environment over the config
-/// file over built-in defaults, every value checked and every path absolute.
+/// file over built-in defaults, every value checked and every path absolute. Each part is the
+/// value its user takes whole: the chosen backend opens the store, the policies and the hasher
+/// make the service, ``server`` is what the routes take.
 public struct AccountSettings: Sendable {
-    /// The chosen backend's name.
-    public var backendName: String
-    /// The chosen backend's section, with its absolute store path.
-    public var backend: BackendConfiguration
-    /// Every backend's section (the chosen one included), for commands that open a second
-    /// store, such as `migrate`.
-    public var sections: [String: BackendConfiguration]
+    /// The chosen backend, with its section's configuration and absolute store path: what every
+    /// command opens the store from.
+    public var backend: ConfiguredBackend
+    /// Every backend's section, set up the same way (the chosen one's included), for commands
+    /// that open a second store, such as `migrate`.
+    public var sections: [String: ConfiguredBackend]
     /// Where the CLI keeps the session token.
     public var sessionFile: String
     /// The config file that was read, if any.
@@ -24,14 +27,21 @@ public struct AccountSettings: Sendable {
     public var sessionPolicy: SessionPolicy
     /// Failed-login throttling.
     public var throttlePolicy: LoginThrottlePolicy
-    /// Argon2id passes.
-    public var hashOpsLimit: Int
-    /// Argon2id memory in KiB.
-    public var hashMemLimitKiB: Int
+    /// How new password hashes are made: Argon2id at the configured cost.
+    public var hasher: Argon2idPasswordHasher
     /// Whether the store path is the built-in default (whose folder the CLI may create).
     public var storePathIsDefault: Bool
     /// Whether the session file is the built-in default.
     public var sessionFileIsDefault: Bool
     /// How `accounts serve` listens and limits clients.
     public var server: ServerSettings
+
+    /// The account service over `repository` with these settings: new hashes at the configured
+    /// cost (other systems' schemes verified), the password and session rules, the throttle.
+    public func service(over repository: any UserRepository) -> AccountService {
+        AccountService(
+            repository: repository, hasher: PasswordSchemes.standard(current: hasher),
+            strength: ZxcvbnStrengthEstimator(), digester: SHA256TokenDigester(), random: SodiumRandomSource(),
+            passwordPolicy: passwordPolicy, sessionPolicy: sessionPolicy, throttlePolicy: throttlePolicy)
+    }
 }

@@ -41,7 +41,7 @@ struct EffectiveReading {
 
     /// Where an unset store or session path leads: the XDG locations the loader filled in.
     private func defaultPath(of key: SettingKey) -> String? {
-        if key.name == GlobalSettings.sessionFile.key.name { return settings.sessionFile }
+        if key.name == GlobalSections.sessionFileKey.name { return settings.sessionFile }
         guard let descriptor = try? registry.descriptor(named: key.components[0]), descriptor.storesInFiles,
             key.name == SettingsSchema.storeKeyName(of: descriptor)
         else { return nil }

@@ -2,7 +2,7 @@ import AccountBackendKit
 
 /// One configuration key as the loader, `accounts config` and the reference see it: its dotted
 /// name, what it accepts, its default and its meaning. The global keys are made from their
-/// typed declarations (``GlobalSettings``), a backend's from its ``BackendOption``s, so each
+/// declarations in their sections (`SessionSection` and the others, read by ``GlobalSections``), a backend's from its ``BackendOption``s, so each
 /// key's type and default is written once.
 struct SettingKey: Sendable {
     /// The dotted name, e.g. `session.idle_timeout_minutes`.

@@ -1,10 +1,9 @@
 public import AccountBackendKit
 public import AccountCore
+import AccountJSON
 import Configuration
-import FileSupport
+import DurableFiles
 import Foundation
-import JSONSupport
-import NetworkSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -74,65 +73,18 @@ public enum SettingsLoader {
         let locations = XDGLocations(environment: environment)
         let configFile = try findConfigFile(overrides, environment, workingDirectory, locations)
         var fileProvider: (any ConfigProvider)?
-        if let configFile, case (let bytes, let text) = try readText(configFile),
-            try !ConfigFileKeys.isEmptyDocument(text)
-        {
-            sources.configFile = configFile
-            sources.fileText = text
-            let nonText = ConfigFileKeys.nonTextKeys(inYAML: text)
-            for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) {
-                if let known = schema.key(named: key), nonText.contains(key),
-                    [.path, .text].contains(known.kind)
-                {
-                    throw .configInvalid(
-                        key: key,
-                        reason: "expected \(known.expectation), not a number or true/false (quote it to mean text)")
-                }
-                guard let known = schema.key(named: key) else {
-                    throw unknownKey(key, schema: schema, file: configFile)
-                }
-                if known.kind == .secret {
-                    throw .configInvalid(
-                        key: key,
-                        reason:
-                            "a secret never goes in a config file (\(configFile)); set \(known.environmentName) or use a password file"
-                    )
-                }
-            }
-            fileProvider = try yamlProvider(bytes, configFile)
-        }
-        let environmentProvider = EnvironmentVariablesProvider(environmentVariables: environment)
-            .prefixKeys(with: ConfigKey("accounts"))
-        let defaults = InMemoryProvider(name: "defaults", values: defaultValues(schema))
-
-        func reader(_ flags: [AbsoluteConfigKey: ConfigValue]) -> ConfigReader {
-            var providers: [any ConfigProvider] = [InMemoryProvider(name: "flags", values: flags), environmentProvider]
-            if let fileProvider { providers.append(fileProvider) }
-            providers.append(defaults)
-            return ConfigReader(providers: providers)
-        }
+        if let configFile { fileProvider = try checkedFileProvider(configFile, schema, &sources) }
+        let layers = ConfigLayers(environment: environment, file: fileProvider, defaults: defaultValues(schema))
 
         // The backend decides which section `--store` lands in, so it is read first.
-        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
-        if let backend = overrides.backend {
-            flags[AbsoluteConfigKey(["backend"])] = .init(.string(backend), isSecret: false)
+        let backendFlag = overrides.backend.map {
+            [AbsoluteConfigKey(["backend"]): ConfigValue(.string($0), isSecret: false)]
         }
-        let backendName = try string(reader(flags), schema.backendKey)
-        let descriptor = try registry.descriptor(named: backendName)
+        let descriptor = try registry.descriptor(
+            named: try string(layers.reader(flags: backendFlag ?? [:]), schema.backendKey))
         sources.storeKeyName = SettingsSchema.storeKeyName(of: descriptor)
-        if let store = overrides.store {
-            flags[AbsoluteConfigKey([backendName, descriptor.storeKey])] = .init(.string(store), isSecret: false)
-        }
-        if let session = overrides.sessionFile {
-            flags[AbsoluteConfigKey(["session", "file"])] = .init(.string(session), isSecret: false)
-        }
-        if let host = overrides.serverHost {
-            flags[AbsoluteConfigKey(["server", "host"])] = .init(.string(host), isSecret: false)
-        }
-        if let port = overrides.serverPort {
-            flags[AbsoluteConfigKey(["server", "port"])] = .init(.int(port), isSecret: false)
-        }
-        let config = reader(flags)
+        let flags = commandLineFlags(overrides, storeKey: [descriptor.name, descriptor.storeKey])
+        let config = layers.reader(flags: flags)
         // A piped config (`--config <(…)`, /dev/fd/63) has no folder of its own to be relative to.
         let configFolder = configFile.map { file in
             StoreFile.isRegularFile(file) ? StorePath.directory(of: file) : workingDirectory
@@ -141,48 +93,20 @@ public enum SettingsLoader {
             flags: flags, environment: environment, fileProvider: fileProvider, configFolder: configFolder,
             workingDirectory: workingDirectory)
 
-        var sections: [String: BackendConfiguration] = [:]
-        for other in registry.descriptors {
-            sections[other.name] = try section(other, config, origins, environment, schema, locations)
+        var sections: [String: ConfiguredBackend] = [:]
+        for backend in registry.descriptors {
+            sections[backend.name] = ConfiguredBackend(
+                backend, try section(backend, config, origins, environment, locations), in: registry)
         }
-        let storePath: String? =
-            descriptor.storesInFiles
-            ? try origins.resolve(SettingsSchema.storeKey(of: descriptor)) : nil
-        let sessionPath = try origins.resolve(GlobalSettings.sessionFile.key)
-        guard let backend = sections[backendName] else {
-            throw .unknownBackend(name: backendName, known: registry.names)
-        }
-        func read<Value>(_ setting: GlobalSetting<Value>) throws(AccountError) -> Value {
-            try value(of: setting, config)
-        }
-
+        let storePath = descriptor.storesInFiles ? try origins.resolve(SettingsSchema.storeKey(of: descriptor)) : nil
+        let global = try GlobalSections.read(.layered(config, origins), locations: locations).sections
         let settings = AccountSettings(
-            backendName: backendName,
-            backend: backend,
-            sections: sections,
-            sessionFile: sessionPath ?? locations.stateDirectory + "/session",
-            configFile: configFile,
-            configFileText: sources.fileText,
-            passwordPolicy: PasswordPolicy(
-                minimumLength: try read(GlobalSettings.minimumPasswordLength),
-                minimumGuessesLog10: Double(try read(GlobalSettings.minimumGuessesLog10))),
-            sessionPolicy: SessionPolicy(
-                idleTimeoutSeconds: Int64(try read(GlobalSettings.idleTimeoutMinutes)) * 60,
-                absoluteTimeoutSeconds: Int64(try read(GlobalSettings.absoluteTimeoutHours)) * 3_600,
-                rememberIdleTimeoutSeconds: Int64(try read(GlobalSettings.rememberIdleTimeoutDays)) * 86_400,
-                rememberAbsoluteTimeoutSeconds: Int64(try read(GlobalSettings.rememberAbsoluteTimeoutDays)) * 86_400),
-            throttlePolicy: LoginThrottlePolicy(
-                backoff: ThrottlePolicy(
-                    freeAttempts: try read(GlobalSettings.throttleAfter),
-                    baseDelaySeconds: Int64(try read(GlobalSettings.throttleBaseDelaySeconds)),
-                    maximumDelaySeconds: Int64(try read(GlobalSettings.throttleMaxDelaySeconds))),
-                accountCeiling: try read(GlobalSettings.accountCeiling),
-                ceilingDrainSeconds: Int64(try read(GlobalSettings.ceilingDrainSeconds))),
-            hashOpsLimit: try read(GlobalSettings.hashOpsLimit),
-            hashMemLimitKiB: try read(GlobalSettings.hashMemoryKiB),
+            backend: sections[descriptor.name]!, sections: sections,
+            sessionFile: global.sessionFile ?? locations.stateDirectory + "/session", configFile: configFile,
+            configFileText: sources.fileText, passwordPolicy: global.passwordPolicy,
+            sessionPolicy: global.sessionPolicy, throttlePolicy: global.throttlePolicy, hasher: global.hasher,
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
-            sessionFileIsDefault: sessionPath == nil,
-            server: try serverSettings(config, origins, locations))
+            sessionFileIsDefault: global.sessionFile == nil, server: global.server)
         guard describing else { return (settings, []) }
         let reading = EffectiveReading(
             config: config, origins: origins, sources: sources, schema: schema, registry: registry,
@@ -192,11 +116,49 @@ public enum SettingsLoader {
         return (settings, effective)
     }
 
-    /// What a comma-separated list's entries are trimmed of: tabs and Unicode's space separators,
-    /// Foundation's `CharacterSet.whitespaces` (whose `trimmingCharacters` goes through `NSString`,
-    /// 0.3 ms of every command's settings), not line breaks.
-    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+    /// The config file's provider, once every key in it is known to the schema, of the kind the
+    /// key takes, and no secret; `nil` for an empty document. Records the file in `sources`.
+    private static func checkedFileProvider(
+        _ configFile: String, _ schema: SettingsSchema, _ sources: inout SettingSources
+    ) throws(AccountError) -> (any ConfigProvider)? {
+        let (bytes, text) = try readText(configFile)
+        guard try !ConfigFileKeys.isEmptyDocument(text) else { return nil }
+        sources.configFile = configFile
+        sources.fileText = text
+        let nonText = ConfigFileKeys.nonTextKeys(inYAML: text)
+        for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) {
+            guard let known = schema.key(named: key) else { throw unknownKey(key, schema: schema, file: configFile) }
+            if nonText.contains(key), [.path, .text].contains(known.kind) {
+                throw .configInvalid(
+                    key: key,
+                    reason: "expected \(known.expectation), not a number or true/false (quote it to mean text)")
+            }
+            if known.kind == .secret {
+                throw .configInvalid(
+                    key: key,
+                    reason:
+                        "a secret never goes in a config file (\(configFile)); set \(known.environmentName) or use a password file"
+                )
+            }
+        }
+        return try yamlProvider(bytes, configFile)
+    }
+
+    /// What the command line sets: `--backend`, `--store` (the chosen backend's `storeKey`),
+    /// `--session-file`, and `accounts serve`'s `--host` and `--port`.
+    private static func commandLineFlags(_ overrides: SettingsOverrides, storeKey: [String]) -> [AbsoluteConfigKey:
+        ConfigValue]
+    {
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        func set(_ components: [String], _ content: ConfigContent?) {
+            if let content { flags[AbsoluteConfigKey(components)] = ConfigValue(content, isSecret: false) }
+        }
+        set(["backend"], overrides.backend.map { .string($0) })
+        set(storeKey, overrides.store.map { .string($0) })
+        set(["session", "file"], overrides.sessionFile.map { .string($0) })
+        set(["server", "host"], overrides.serverHost.map { .string($0) })
+        set(["server", "port"], overrides.serverPort.map { .int($0) })
+        return flags
     }
 
     /// A secret's value: straight from the environment, never a file, a flag or a default. An
@@ -207,62 +169,10 @@ public enum SettingsLoader {
         environment[key.environmentName].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    private static func serverSettings(
-        _ config: ConfigReader, _ origins: PathOrigins, _ locations: XDGLocations
-    ) throws(AccountError) -> ServerSettings {
-        let certificateKey = GlobalSettings.tlsCertificate.key
-        let privateKey = GlobalSettings.tlsKey.key
-        let certificate = try origins.resolve(certificateKey)
-        let key = try origins.resolve(privateKey)
-        if (certificate == nil) != (key == nil) {
-            throw .configInvalid(
-                key: certificate == nil ? certificateKey.name : privateKey.name,
-                reason: "HTTPS needs both \(certificateKey.name) and \(privateKey.name)")
-        }
-        func read<Value>(_ setting: GlobalSetting<Value>) throws(AccountError) -> Value {
-            try value(of: setting, config)
-        }
-        /// A comma-separated list whose entries `problem` checks: an address or origin written so
-        /// that it could match nothing (a host name among proxies, `https://app.example.com/`
-        /// among origins, which are compared as text) is refused, saying why, rather than
-        /// silently ignored.
-        func checkedList(_ setting: GlobalSetting<String>, _ problem: (String) -> String?) throws(AccountError)
-            -> [String]
-        {
-            let entries = try read(setting).split(separator: ",").map { $0.trimming(isSpace) }.filter { !$0.isEmpty }
-            if let reason = entries.lazy.compactMap(problem).first {
-                throw .configInvalid(key: setting.key.name, reason: reason)
-            }
-            return entries
-        }
-        return ServerSettings(
-            host: try read(GlobalSettings.host),
-            port: try read(GlobalSettings.port),
-            maxBodyBytes: try read(GlobalSettings.maxBodyBytes),
-            idleTimeoutSeconds: try read(GlobalSettings.idleTimeoutSeconds),
-            requestTimeoutSeconds: try read(GlobalSettings.requestTimeoutSeconds),
-            trustedProxies: try checkedList(GlobalSettings.trustedProxies, IPAddressRange.problem),
-            monitoringClients: try checkedList(GlobalSettings.monitoringClients, IPAddressRange.problem),
-            corsOrigins: try checkedList(GlobalSettings.corsOrigins, WebOrigin.problem),
-            signUpsPerMinute: try read(GlobalSettings.signUpsPerMinute),
-            loginsPerMinute: try read(GlobalSettings.loginsPerMinute),
-            passwordChecksPerMinute: try read(GlobalSettings.passwordChecksPerMinute),
-            clientIPv6PrefixLength: try read(GlobalSettings.clientIPv6PrefixLength),
-            hashingConcurrency: try read(GlobalSettings.hashingConcurrency),
-            hashingQueue: try read(GlobalSettings.hashingQueue),
-            healthMinFreeMiB: try read(GlobalSettings.healthMinFreeMiB),
-            webPages: try read(GlobalSettings.webPages),
-            secureCookies: try read(GlobalSettings.secureCookies),
-            secretFile: try origins.resolve(GlobalSettings.secretFile.key) ?? locations.stateDirectory
-                + "/server-secret",
-            tlsCertificatePath: certificate, tlsKeyPath: key,
-            hstsMaxAgeSeconds: try read(GlobalSettings.hstsMaxAgeSeconds))
-    }
-
     /// One backend's section: every option (defaults filled in) and where its store is.
     private static func section(
         _ descriptor: any BackendDescriptor, _ config: ConfigReader, _ origins: PathOrigins,
-        _ environment: [String: String], _ schema: SettingsSchema, _ locations: XDGLocations
+        _ environment: [String: String], _ locations: XDGLocations
     ) throws(AccountError) -> BackendConfiguration {
         let backendName = descriptor.name
         var values: [String: BackendOptionValue] = [:]
@@ -287,12 +197,6 @@ public enum SettingsLoader {
     }
 
     // MARK: - Reading typed values
-
-    /// A global setting's value, as its declaration types it.
-    static func value<Value>(of setting: GlobalSetting<Value>, _ config: ConfigReader) throws(AccountError) -> Value {
-        let key = setting.key
-        return try setting.setting.value(in: [setting.setting.name: try optionValue(config, key)])
-    }
 
     /// The value of a key that is read from the layered sources (not a path or a secret), as
     /// the option value its kind takes.

@@ -14,7 +14,7 @@ struct SettingsSchema: Sendable {
         backendNames = registry.names
         storeKeyNames = registry.descriptors.map(Self.storeKeyName(of:))
         backendKey = Self.backendKey(backends: registry.names, defaultBackend: registry.defaultBackendName)
-        var keys = [backendKey] + GlobalSettings.keys
+        var keys = [backendKey] + GlobalSections.keys
         for backend in registry.descriptors {
             keys.append(Self.storeKey(of: backend))
             keys += backend.options.map { SettingKey(section: backend.name, option: $0) }

@@ -1,5 +1,6 @@
 import AccountCore
 public import AccountServer
+import AccountServerSettings
 import Foundation
 import HTTPTypes
 public import Hummingbird
@@ -15,7 +16,7 @@ import NIOCore
 ///
 /// ```swift
 /// let api = AccountAPI(service: service, backendName: "sqlite")
-/// let pages = try AccountWebPages(api: api, settings: WebSettings(secureCookies: true))
+/// let pages = try AccountWebPages(api: api)
 /// pages.addRoutes(to: router)
 /// api.addRoutes(to: router)
 /// ```
@@ -29,12 +30,14 @@ public struct AccountWebPages: Sendable {
     let forms: FormToken
     let renderer: PageRenderer
 
-    /// - Parameters:
-    ///   - api: the routes whose service, limits and hashing queue the pages share.
-    ///   - settings: cookie settings.
-    public init(api: AccountAPI, settings: WebSettings = WebSettings()) throws {
+    /// - Parameter api: the routes whose service, limits, hashing queue and settings the pages
+    ///   share. Every cookie is `Secure` when the server speaks HTTPS itself or
+    ///   `server.secure_cookies` says people reach it over HTTPS (a TLS proxy in front), so a
+    ///   session cookie never travels in clear; a plain-HTTP site on loopback (development,
+    ///   tests) could not keep a `Secure` cookie, so it is off by default.
+    public init(api: AccountAPI) throws {
         self.api = api
-        cookies = WebCookies(secure: settings.secureCookies)
+        cookies = WebCookies(secure: api.settings.secureCookies || api.settings.tls != nil)
         forms = FormToken(key: api.serverKey)
         renderer = try PageRenderer()
     }
@@ -185,7 +188,7 @@ public struct AccountWebPages: Sendable {
     /// The signed-in member, or where to send the browser instead (the start screen, saying
     /// when the session expired).
     func member(_ visit: WebVisit) async throws -> Result<AccountProfile, Redirect> {
-        switch try await service.start(token: visit.sessionToken) {
+        switch try await service.sessions.start(token: visit.sessionToken) {
         case .member(let profile): return .success(profile)
         case .guest(let expired):
             return .failure(Redirect(location: expired ? "/?notice=session_expired" : "/", clearsSession: true))

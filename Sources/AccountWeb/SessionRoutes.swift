@@ -14,7 +14,7 @@ extension AccountWebPages {
         group.post("sessions/revoke") { request, context in
             return try await posted(request) { form, visit in
                 try await revoking(visit, context) {
-                    try await service.revokeSession(token: visit.sessionToken, id: form["id"])
+                    try await service.sessions.revokeSession(token: visit.sessionToken, id: form["id"])
                     return "/sessions?notice=session_revoked"
                 }
             }
@@ -22,7 +22,7 @@ extension AccountWebPages {
         group.post("sessions/revoke-others") { request, context in
             return try await posted(request) { _, visit in
                 try await revoking(visit, context) {
-                    try await service.revokeOtherSessions(token: visit.sessionToken)
+                    try await service.sessions.revokeOtherSessions(token: visit.sessionToken)
                     return "/sessions?notice=other_sessions_revoked"
                 }
             }
@@ -50,7 +50,7 @@ extension AccountWebPages {
     ) async throws -> Response {
         let sessions: [SessionSummary]
         do {
-            sessions = try await service.sessions(token: visit.sessionToken)
+            sessions = try await service.sessions.list(token: visit.sessionToken)
         } catch let error as AccountError where error == .notSignedIn || error == .sessionExpired {
             let expired = error == .sessionExpired
             return response(for: Redirect(location: expired ? "/?notice=session_expired" : "/", clearsSession: true))

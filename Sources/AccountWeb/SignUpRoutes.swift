@@ -24,10 +24,13 @@ extension AccountWebPages {
                 do {
                     let service = service
                     let signedIn = try await api.limited(.signUp, request, context) { [entry] in
-                        try await service.signUp(
-                            email: entry.email, password: entry.password, confirmation: entry.confirmation,
-                            nickname: entry.nickname, remember: entry.remember,
-                            device: DeviceName.describing(userAgent: request.headers[.userAgent]))
+                        // The form was checked above; a rule only a submit can break is one message.
+                        try await InvalidForm<SignUpField>.firstRule {
+                            try await service.signUp(
+                                email: entry.email, password: entry.password, confirmation: entry.confirmation,
+                                nickname: entry.nickname, remember: entry.remember,
+                                device: DeviceName.describing(userAgent: request.headers[.userAgent]))
+                        }
                     }
                     return redirect(
                         "/welcome", cookies: signedInCookies(signedIn, remember: entry.remember, visit: visit))

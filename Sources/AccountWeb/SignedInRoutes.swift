@@ -9,7 +9,7 @@ extension AccountWebPages {
         group.post("logout") { request, context in
             return try await posted(request) { _, visit in
                 do {
-                    try await service.logout(token: visit.sessionToken)
+                    try await service.sessions.logout(token: visit.sessionToken)
                 } catch AccountError.notSignedIn {
                     // Already gone from the store (another tab, an expiry): clearing the cookie is
                     // all that is left to do.
@@ -92,9 +92,12 @@ extension AccountWebPages {
             let token = visit.sessionToken
             let origin = api.clientOrigin(request, context)
             try await api.limited(.passwordCheck, request, context) { [entry] in
-                try await service.changePassword(
-                    token: token, currentPassword: entry.current, newPassword: entry.new,
-                    confirmation: entry.confirmation, from: origin)
+                // The form was checked above; a rule only a submit can break is one message.
+                try await InvalidForm<NewPasswordField>.firstRule {
+                    try await service.changePassword(
+                        token: token, currentPassword: entry.current, newPassword: entry.new,
+                        confirmation: entry.confirmation, from: origin)
+                }
             }
             return redirect("/welcome?notice=password_changed")
         } catch let wrong as AccountError where wrong == .wrongPassword(current: true) {

@@ -13,7 +13,7 @@ extension AccountWebPages {
         group.getWithHead("/") { request, context in
             let visit = visit(of: request)
             do {
-                switch try await service.start(token: visit.sessionToken) {
+                switch try await service.sessions.start(token: visit.sessionToken) {
                 case .member: return redirect("/welcome")
                 case .guest(let expired):
                     let text = visit.text

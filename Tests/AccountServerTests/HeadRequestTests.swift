@@ -10,7 +10,7 @@ import Testing
 struct HeadRequestTests {
     @Test("HEAD answers each GET route with its status and headers, Content-Length included, and no body")
     func headMirrorsGet() async throws {
-        try await LiveServer.with(Backends.sqlite, webPages: WebSettings(secureCookies: false)) { server in
+        try await LiveServer.with(Backends.sqlite, webPages: true) { server in
             let token = try #require(try await server.send(.POST, "/v1/signup", json: AbuseTests.signUp).token)
             let probes: [(path: String, token: String?, status: Int)] = [
                 ("/healthz", nil, 200), ("/openapi.json", nil, 200), ("/metrics", nil, 200),

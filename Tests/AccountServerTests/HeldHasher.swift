@@ -1,7 +1,7 @@
 import AccountCore
 import AccountCrypto
 import Dispatch
-import StoreSupport
+import DurableFiles
 import Synchronization
 
 /// A hasher whose `hash` waits until the test releases it, so a request can be held inside

@@ -1,4 +1,4 @@
-import NetworkSupport
+import AccountServerSettings
 import Testing
 
 /// The addresses and CIDR blocks of `server.trusted_proxies` and `server.monitoring_clients`.

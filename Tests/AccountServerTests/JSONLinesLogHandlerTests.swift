@@ -1,6 +1,6 @@
 import AccountServer
 import AccountTestSupport
-import ChildProcessSupport
+import ChildProcesses
 import Foundation
 import Logging
 import Testing

@@ -1,5 +1,6 @@
 import AccountCore
 import AccountServer
+import AccountServerSettings
 import NIOCore
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 struct ListenFailureTests {
     @Test("a bind error only a setting mends names the key; one that may pass is cannot_listen")
     func mapping() {
-        let listen = ListenSettings(host: "127.0.0.1", port: 80, idleTimeoutSeconds: 60)
+        let listen = ServerSettings(host: "127.0.0.1", port: 80)
         let bind = { (code: Int32) in IOError(errnoCode: code, reason: "bind(descriptor:ptr:bytes:)") }
         let mapped = listen.configurationError(for: bind(EACCES))
         guard case .configInvalid(let key, let reason)? = mapped else {

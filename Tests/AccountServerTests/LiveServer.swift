@@ -2,6 +2,7 @@ import AccountBackendKit
 import AccountCore
 import AccountCrypto
 import AccountServer
+import AccountServerSettings
 import AccountTestSupport
 import AccountWeb
 import AsyncHTTPClient
@@ -50,7 +51,8 @@ struct LiveServer {
         maxBodyBytes: Int = 65_536,
         corsOrigins: [String] = [],
         deadline: RequestDeadline = .seconds(60),
-        webPages: WebSettings? = nil,
+        webPages: Bool = false,
+        secureCookies: Bool = false,
         embedded: Bool = false,
         minimumFreeDiskBytes: Int64? = nil,
         _ body: @Sendable (LiveServer) async throws -> T
@@ -69,15 +71,18 @@ struct LiveServer {
             let storeDisk = minimumFreeDiskBytes.flatMap { minimum in
                 backend.storesInFiles ? StoreDiskSpace(path: configuration.location, minimumFreeBytes: minimum) : nil
             }
+            var settings = limits.settings
+            settings.trustedProxies = trustedProxies
+            settings.monitoringClients = monitoringClients
+            settings.maxBodyBytes = maxBodyBytes
+            settings.corsOrigins = corsOrigins
+            settings.secureCookies = secureCookies
             let api = AccountAPI(
-                service: service, backendName: backend.name, storeDisk: storeDisk, limits: limits,
-                trustedProxies: trustedProxies, monitoringClients: monitoringClients,
-                gate: gate, maxBodyBytes: maxBodyBytes, deadline: deadline, clock: clock)
+                service: service, backendName: backend.name, settings: settings, storeDisk: storeDisk, clock: clock,
+                gate: gate, deadline: deadline)
             let log = CapturedLog()
             defer { _ = scratch }
-            let result = try await run(
-                api: api, log: log, corsOrigins: corsOrigins, webPages: webPages, embedded: embedded
-            ) {
+            let result = try await run(api: api, log: log, webPages: webPages, embedded: embedded) {
                 port, client, stop in
                 try await body(
                     LiveServer(
@@ -102,7 +107,7 @@ struct LiveServer {
             digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: ManualClock())
         let api = AccountAPI(
             service: service, backendName: "memory",
-            limits: ClientLimits(signUpsPerMinute: 100, loginsPerMinute: 100, passwordChecksPerMinute: 100),
+            settings: ClientLimits(signUpsPerMinute: 100, loginsPerMinute: 100, passwordChecksPerMinute: 100).settings,
             gate: gate)
         return try await run(api: api, log: log) { port, client, _ in
             try await body(ServerClient(client: client, port: port))
@@ -114,8 +119,7 @@ struct LiveServer {
     /// beside one of its own (`GET /app`) and adds `UnparsableRequestHandler`, as the
     /// AccountServer documentation tells an embedder to.
     static func run<T: Sendable>(
-        api: AccountAPI, log: CapturedLog, corsOrigins: [String] = [], webPages: WebSettings? = nil,
-        embedded: Bool = false,
+        api: AccountAPI, log: CapturedLog, webPages: Bool = false, embedded: Bool = false,
         _ body: @Sendable (Int, HTTPClient, @escaping @Sendable () async -> Void) async throws -> T
     ) async throws -> T {
         let logger = Logger(label: "test.server") { _ in log.handler() }
@@ -133,11 +137,9 @@ struct LiveServer {
                 onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
                 logger: logger)
         } else {
-            let pages = try webPages.map { try AccountWebPages(api: api, settings: $0) }
+            let pages = webPages ? try AccountWebPages(api: api) : nil
             application = try AccountServerApplication.make(
-                api: api,
-                listen: ListenSettings(host: "127.0.0.1", port: 0, idleTimeoutSeconds: 60, corsOrigins: corsOrigins),
-                logger: logger, moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
+                api: api, logger: logger, moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
                 notFoundPage: pages.map { $0.notFoundPage(for:) },
                 onListening: { port in portContinuation.yield(port) })
         }
@@ -161,6 +163,21 @@ struct LiveServer {
             try await tasks.waitForAll()
             return try outcome.get()
         }
+    }
+}
+
+/// The per-client limits a test sets, on top of the settings every test server has: loopback,
+/// any free port (`accounts serve`'s defaults otherwise).
+struct ClientLimits {
+    var signUpsPerMinute: Int
+    var loginsPerMinute: Int
+    var passwordChecksPerMinute: Int
+
+    /// The server settings with these limits.
+    var settings: ServerSettings {
+        ServerSettings(
+            host: "127.0.0.1", port: 0, signUpsPerMinute: signUpsPerMinute, loginsPerMinute: loginsPerMinute,
+            passwordChecksPerMinute: passwordChecksPerMinute)
     }
 }
 

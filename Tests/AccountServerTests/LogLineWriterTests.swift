@@ -1,8 +1,8 @@
 import AccountServer
 import AccountTestSupport
+import DurableFiles
 import Foundation
 import Logging
-import StoreSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,8 +1,9 @@
 import AccountServer
+import AccountServerSettings
 import AccountTestSupport
 import AsyncHTTPClient
 import BackendTestSupport
-import ChildProcessSupport
+import ChildProcesses
 import Foundation
 import NIOHTTP1
 import Testing
@@ -113,12 +114,11 @@ struct ServeCommandTests {
 
     @Test("the URL it announces is one a client takes: an IPv6 address in brackets")
     func announcedURL() {
-        let listen = { (host: String) in ListenSettings(host: host, port: 0, idleTimeoutSeconds: 60) }
+        let listen = { (host: String) in ServerSettings(host: host, port: 0) }
         #expect(listen("127.0.0.1").url(port: 8080) == "http://127.0.0.1:8080")
         #expect(listen("::1").url(port: 8080) == "http://[::1]:8080")
         #expect(listen("localhost").url(port: 80) == "http://localhost:80")
-        let tls = ListenSettings(
-            host: "::", port: 0, idleTimeoutSeconds: 60, tls: TLSFiles(certificatePath: "c", keyPath: "k"))
+        let tls = ServerSettings(host: "::", port: 0, tlsCertificatePath: "c", tlsKeyPath: "k")
         #expect(tls.url(port: 8443) == "https://[::]:8443")
     }
 

@@ -1,7 +1,7 @@
 import AccountTestSupport
-import ChildProcessSupport
+import ChildProcesses
+import DurableFiles
 import Foundation
-import StoreSupport
 import Testing
 
 /// A real `accounts serve` process on a free loopback port, in a CLIRunner's sandbox.

@@ -20,13 +20,13 @@ struct WebPagesTests {
 
     /// Runs `body` with a server serving the pages and a browser-like client.
     static func withPages(
-        _ backend: any BackendDescriptor = MemoryBackendDescriptor(), settings: WebSettings = WebSettings(),
+        _ backend: any BackendDescriptor = MemoryBackendDescriptor(), secureCookies: Bool = false,
         limits: ClientLimits = ClientLimits(
             signUpsPerMinute: 1_000, loginsPerMinute: 1_000, passwordChecksPerMinute: 1_000),
         acceptLanguage: String? = nil,
         _ body: @Sendable (LiveServer, PageClient) async throws -> Void
     ) async throws {
-        try await LiveServer.with(backend, limits: limits, webPages: settings) { server in
+        try await LiveServer.with(backend, limits: limits, webPages: true, secureCookies: secureCookies) { server in
             let browser = PageClient(port: server.port, acceptLanguage: acceptLanguage)
             do {
                 try await body(server, browser)
@@ -197,7 +197,7 @@ struct WebPagesTests {
 
     @Test("over HTTPS every cookie is Secure and named __Host-, so no sibling site or plain-HTTP page can plant one")
     func secureCookies() async throws {
-        try await Self.withPages(settings: WebSettings(secureCookies: true)) { _, browser in
+        try await Self.withPages(secureCookies: true) { _, browser in
             let start = try await browser.get("/")
             let form = try #require(start.setCookies["__Host-accounts_form"])
             #expect(form.contains("Secure") && form.contains("Path=/") && !form.contains("Domain"))

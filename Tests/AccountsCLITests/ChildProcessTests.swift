@@ -1,7 +1,7 @@
 import AccountTestSupport
-import ChildProcessSupport
+import ChildProcesses
+import DurableFiles
 import Foundation
-import StoreSupport
 import Testing
 
 /// `ChildProcess`, which every CLI run of the suite goes through: what it returns, and that a

@@ -31,7 +31,7 @@ struct ForeignImportTests {
         let refused: [String]
     }
 
-    static let folder = PackageFiles.path("Tests/AccountsCLITests/Fixtures/Imports")
+    static let folder = PackageFiles.path("Tests/AccountOperationsTests/Fixtures/Imports")
     static let expected: [String: Expected] = {
         let data = FileManager.default.contents(atPath: folder + "/expected.json") ?? Data()
         let decoder = JSONDecoder()
@@ -101,38 +101,6 @@ struct ForeignImportTests {
         }
         let after = try await cli.run(["doctor"] + store)
         #expect(after.status == 0 && !after.stdout.contains("still on"), "every user moved on: \(after.stdout)")
-    }
-
-    @Test("Strapi's and Django's integer ids become the users' numbers where the store never gave them")
-    func sourceIDsBecomeNumbers() async throws {
-        let scratch = try ScratchFolder("import-numbers")
-        let hash = "$2a$10$xmNttMt.4aKSRCj8oQ9dz.5v6u5y183W7tQG/HBAne4BPdOzBCwU6"
-        let csv = scratch.path + "/up_users.csv"
-        try """
-        id,email,username,password,created_at
-        17,first@example.com,first,\(hash),2024-05-29T16:26:40.123Z
-        42,second@example.com,second,\(hash),2024-05-29T16:26:41.000Z
-        3,third@example.com,third,\(hash),2024-05-29T16:26:42.000Z
-
-        """.write(toFile: csv, atomically: true, encoding: .utf8)
-        let accounts = try StrapiSource().accounts(in: csv)
-        #expect(accounts.map(\.number) == [17, 42, 3])
-        let plan = ForeignImporter.plan(accounts, now: Timestamp(millisecondsSince1970: 0), random: SeededRandom())
-        // A store that gave numbers 1 … 3 before (user 3 withdrew): 17 and 42 are kept, 3 is not.
-        let store = MemoryUserRepository()
-        for n in 1...3 {
-            try await store.createUser(
-                UserRecord(
-                    id: UserID(rawValue: String(repeating: "0", count: 31) + String(n)),
-                    email: "resident\(n)@example.com",
-                    nickname: "r", passwordHash: hash, createdAt: Timestamp(millisecondsSince1970: 0)),
-                initialSession: nil)
-        }
-        #expect(try await store.deleteUser(id: UserID(rawValue: String(repeating: "0", count: 31) + "3")))
-        let report = try await ForeignImporter.store(plan, into: store, merge: true)
-        #expect(report.imported == 3 && report.renumbered == 1)
-        let numbers = try await ["first", "second", "third"].asyncNumbers(in: store)
-        #expect(numbers == [17, 42, 43], "the taken 3 got the next number after the kept 42")
     }
 
     @Test("Firebase's parameters come from the console's block in a file; one missing is named, nothing written")
@@ -205,14 +173,5 @@ struct ForeignImportTests {
         #expect((try shown.json()["user"] as? [String: Any])?["nickname"] as? String == "RED")
         let doctor = try await cli.run(["doctor"] + store)
         #expect(doctor.status == 0, "every stored record meets the rules: \(doctor.stdout)")
-    }
-}
-
-extension Array where Element == String {
-    /// The numbers of the users `<name>@example.com` in `store`, in order.
-    fileprivate func asyncNumbers(in store: MemoryUserRepository) async throws -> [Int?] {
-        var numbers: [Int?] = []
-        for name in self { numbers.append(try await store.user(email: name + "@example.com")?.number) }
-        return numbers
     }
 }

@@ -1,6 +1,6 @@
 import AccountTestSupport
+import DurableFiles
 import Foundation
-import StoreSupport
 import Testing
 
 /// What `PseudoTerminal` passes on to its child: the terminal, and nothing else of the test

@@ -1,5 +1,5 @@
 import AccountTestSupport
-import ChildProcessSupport
+import ChildProcesses
 import Foundation
 import Testing
 

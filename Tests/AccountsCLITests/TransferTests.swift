@@ -110,7 +110,8 @@ struct TransferTests {
         let login = try await service(target).login(
             email: "leesoon7@example.com", password: "Tangerine-Kayak-42", remember: false)
         #expect(login.profile.id == signedIn.profile.id)
-        #expect(try await service(target).whoami(token: signedIn.token).nickname == "이순신", "sessions came along")
+        #expect(
+            try await service(target).sessions.whoami(token: signedIn.token).nickname == "이순신", "sessions came along")
         let again = await accountError { _ = try await StoreMigrator.migrate(from: source, to: target) }
         #expect(again?.code == "store_not_empty")
         try await source.close()

@@ -1,7 +1,7 @@
 public import AccountCore
 import AccountCrypto
-import FileSupport
-import JSONSupport
+import AccountJSON
+import DurableFiles
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

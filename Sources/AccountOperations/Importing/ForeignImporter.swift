@@ -1,5 +1,6 @@
 public import AccountCore
 import AccountCrypto
+import Foundation
 
 /// What an import of another system's accounts would store, and what it refuses.
 public struct ImportPlan: Sendable {
@@ -33,7 +34,9 @@ public enum ForeignImporter {
         var seen: [String: String] = [:]
         for account in accounts {
             let email = account.email.lowercased()
-            let name = account.names.lazy.compactMap { $0 }.first { !$0.trimmingWhitespace().isEmpty }
+            let name = account.names.lazy.compactMap { $0 }.first {
+                !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            }
             let nickname = Nickname.normalize(name ?? String(email.prefix { $0 != "@" }))
             var reasons: [RecordProblem] = []
             var hash = ""

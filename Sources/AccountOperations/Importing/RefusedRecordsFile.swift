@@ -1,5 +1,5 @@
 import AccountCore
-import JSONSupport
+import AccountJSON
 
 /// The lines `--skip-invalid FILE` writes, one JSON object per refused record: where it was in
 /// the source, every reason (in English), and the record as it would have been stored. Fixed

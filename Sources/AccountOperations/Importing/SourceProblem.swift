@@ -1,5 +1,5 @@
 import AccountCore
-import FileSupport
+import DurableFiles
 
 /// The errors of a source file read as a whole, in one place.
 enum SourceProblem {

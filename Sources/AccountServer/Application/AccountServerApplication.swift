@@ -1,38 +1,18 @@
 public import AccountCore
+public import AccountServerSettings
 public import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 public import Logging
 import NIOCore
 public import NIOSSL
-public import NetworkSupport
 
-/// How `accounts serve` listens.
-public struct ListenSettings: Sendable {
-    /// The address to bind.
-    public var host: String
-    /// The port (0: any free one).
-    public var port: Int
-    /// A connection idle this long is closed.
-    public var idleTimeoutSeconds: Int
-    /// Browser origins (`https://app.example.com`) whose pages may call the API; none by default.
-    public var corsOrigins: [String]
-    /// Serve HTTPS with these files; plain HTTP when `nil` (behind a TLS proxy, say).
-    public var tls: TLSFiles?
-    /// With ``tls``, every answer carries `Strict-Transport-Security: max-age=` this (0: none).
-    public var hstsMaxAgeSeconds: Int
-
-    /// - Parameters: see the properties.
-    public init(
-        host: String, port: Int, idleTimeoutSeconds: Int, corsOrigins: [String] = [], tls: TLSFiles? = nil,
-        hstsMaxAgeSeconds: Int = ServerDefaults.hstsMaxAgeSeconds
-    ) {
-        self.host = host
-        self.port = port
-        self.idleTimeoutSeconds = idleTimeoutSeconds
-        self.corsOrigins = corsOrigins
-        self.tls = tls
-        self.hstsMaxAgeSeconds = hstsMaxAgeSeconds
+extension ServerSettings {
+    /// The files of `tlsCertificatePath` and `tlsKeyPath` when both are set: the server
+    /// speaks HTTPS itself; `nil` for plain HTTP (behind a TLS proxy, say).
+    public var tls: TLSFiles? {
+        guard let tlsCertificatePath, let tlsKeyPath else { return nil }
+        return TLSFiles(certificatePath: tlsCertificatePath, keyPath: tlsKeyPath)
     }
 
     /// `https` with TLS files, else `http`.
@@ -86,12 +66,11 @@ public struct TLSFiles: Sendable {
 
 /// The Hummingbird application of `accounts serve`: the account routes behind the request log,
 /// and the Prometheus metrics at `/metrics` (for the API's monitoring clients only), listening
-/// where `listen` says. Run it with `runService()`: SIGTERM and SIGINT stop it gracefully (no
+/// where the API's ``AccountAPI/settings`` say (address, port, idle timeout, CORS, TLS). Run it with `runService()`: SIGTERM and SIGINT stop it gracefully (no
 /// new connections, in-flight requests finished).
 public enum AccountServerApplication {
     /// - Parameters:
-    ///   - api: the routes and the service they share.
-    ///   - listen: address, port and idle timeout.
+    ///   - api: the routes, the service they share, and the server's settings.
     ///   - logger: the server's and the requests' logger.
     ///   - logWriter: the writer behind `logger`'s lines, if one is, whose dropped lines
     ///     `/metrics` counts.
@@ -101,11 +80,12 @@ public enum AccountServerApplication {
     ///   - onListening: called with the bound port once the server accepts connections.
     /// - Throws: `configInvalid` when the TLS files cannot be read or used.
     public static func make(
-        api: AccountAPI, listen: ListenSettings, logger: Logger, logWriter: LogLineWriter? = nil,
+        api: AccountAPI, logger: Logger, logWriter: LogLineWriter? = nil,
         moreRoutes: (Router<AccountRequestContext>) -> Void = { _ in },
         notFoundPage: (@Sendable (Request) -> Response?)? = nil,
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
+        let listen = api.settings
         let router = Router(context: AccountRequestContext.self)
         let metrics = ServerMetrics(gate: api.gate, storeDisk: api.storeDisk, log: logWriter)
         let census = PasswordSchemeCensus()
@@ -127,8 +107,7 @@ public enum AccountServerApplication {
         // Every path is the API's here: one nothing answers is the JSON 404 `not_found` a client
         // can read, or `notFoundPage`'s answer (a browser's GET gets the web pages' own page).
         // Handed to the API's not-found middleware rather than added as one before the routes,
-        // where Hummingbird would wrap every request in it (about 5 % of the server's CPU per
-        // signed-in read on PostgreSQL, measured).
+        // where Hummingbird would wrap every request in it.
         api.addRoutes(to: router, unknownPathsUnder: ["/"], notFoundPage: notFoundPage)
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(

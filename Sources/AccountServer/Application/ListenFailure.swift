@@ -1,4 +1,5 @@
 public import AccountCore
+public import AccountServerSettings
 import NIOCore
 import NIOPosix
 
@@ -19,7 +20,7 @@ public struct CannotListen: Error, Sendable, Equatable {
     }
 }
 
-extension ListenSettings {
+extension ServerSettings {
     /// What a failure to start listening means for the operator: `configInvalid` naming the
     /// `server.host` or `server.port` to change and why, instead of SwiftNIO's `bind(…)` text,
     /// for what only a changed setting mends; `nil` otherwise (see ``cannotListen(for:)``).

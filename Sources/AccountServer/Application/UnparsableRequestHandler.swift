@@ -1,7 +1,7 @@
 import AccountCore
+import AccountJSON
 import Hummingbird
 public import HummingbirdCore
-import JSONSupport
 public import Logging
 public import NIOCore
 import NIOHTTP1

@@ -1,5 +1,5 @@
+import AccountServerSettings
 import Foundation
-import NetworkSupport
 
 /// Who a request comes from, for the per-client limits and the monitoring routes: the socket's
 /// peer, or — only when the peer is a trusted proxy — the address the proxy put last in

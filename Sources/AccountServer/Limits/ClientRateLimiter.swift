@@ -1,5 +1,5 @@
 package import AccountCore
-import NetworkSupport
+import AccountServerSettings
 import Synchronization
 
 /// Per-client limits on the expensive actions: `limit` tries per action and client per

@@ -1,5 +1,5 @@
+import AccountJSON
 public import Foundation
-import JSONSupport
 public import Logging
 import Synchronization
 

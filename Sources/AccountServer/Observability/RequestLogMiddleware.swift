@@ -1,7 +1,7 @@
+import AccountServerSettings
 import HTTPTypes
 public import Hummingbird
 import Logging
-import NetworkSupport
 
 /// One structured log line per request, after its response: request id, method, path (never
 /// the query), status, duration and client. Headers and bodies are never logged, so no

@@ -1,5 +1,5 @@
 import AccountCore
-import JSONSupport
+import AccountJSON
 
 // The JSON bodies of the native API (snake_case, as `accounts … --json` prints).
 

@@ -1,8 +1,8 @@
 package import AccountCore
+import AccountJSON
 import Foundation
 package import HTTPTypes
 package import Hummingbird
-import JSONSupport
 import NIOCore
 
 /// A failed request as the client sees it: a status, the stable code of `--json`, a message in

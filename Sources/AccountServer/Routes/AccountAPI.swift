@@ -1,13 +1,13 @@
 public import AccountCore
 public import AccountCrypto
+import AccountJSON
+public import AccountServerSettings
 import Foundation
 import HTTPTypes
 public import Hummingbird
-import JSONSupport
 import Logging
 import NIOCore
 import NIOFoundationCompat
-public import NetworkSupport
 
 /// The account routes over one `AccountService`: the native JSON API under `/v1`, Strapi's
 /// users-permissions auth routes under `/api`, `/healthz`, and the OpenAPI document of them
@@ -22,75 +22,67 @@ public import NetworkSupport
 ///
 /// One service (so one open repository) serves every request. Sign-up, login, password change
 /// and withdrawal are limited per client, and their password hashes go through the
-/// ``HashingGate``.
+/// ``HashingGate``, all as ``settings`` say.
 public struct AccountAPI: Sendable {
     /// The service every route calls: the one given, its hashes scheduled by the gate.
     public let service: AccountService
     /// The backend's name, for `/healthz`.
     public let backendName: String
+    /// How the server listens and what it allows each client.
+    public let settings: ServerSettings
     /// The disk under the store's files, which `/healthz` reports and checks (`nil`: a store
     /// elsewhere, such as a PostgreSQL server's).
     public let storeDisk: StoreDiskSpace?
     /// Signs and checks the device tokens of logins (`LoginThrottlePolicy`'s known devices).
     public let deviceTokens: DeviceTokens
     let limiter: ClientRateLimiter
-    let ipv6PrefixLength: Int
     let gate: HashingGate
     let clientAddress: ClientAddress
     let monitoringClients: [IPAddressRange]
-    package let maxBodyBytes: Int
     let deadline: RequestDeadline
     package let serverKey: HMACKey
 
     /// - Parameters:
     ///   - service: the service over the store all requests share.
     ///   - backendName: shown by `/healthz`.
+    ///   - settings: how the server listens and what it allows each client: the per-client
+    ///     tries per minute, the trusted proxies (whose `X-Forwarded-For` is believed), the
+    ///     monitoring clients (the only ones that may read `/metrics` and the details of
+    ///     `/healthz`), the hashing queue, the largest body and the deadline of a request that
+    ///     checks or sets a password. An entry of a list that is not an IP address or a CIDR
+    ///     block matches nothing; `accounts serve` refuses one when it reads its settings.
     ///   - storeDisk: the disk under the store's files, for `/healthz` and `/metrics`.
-    ///   - limits: per-client tries per minute.
-    ///   - trustedProxies: peers whose `X-Forwarded-For` is believed: IP addresses or CIDR
-    ///     blocks (`10.0.0.0/8`).
-    ///   - monitoringClients: the clients (addresses or CIDR blocks, matched against the
-    ///     address the per-client limits count) that may read `/metrics` and the details of
-    ///     `/healthz`; loopback only by default. Every other client gets 403 from `/metrics`
-    ///     and only `ok` from `/healthz`.
-    ///   - gate: the bounded hashing queue.
-    ///   - maxBodyBytes: the largest JSON body read.
-    ///   - deadline: how long a request that checks or sets a password may take.
-    ///   - clock: the limits' clock.
     ///   - serverKey: the secret that signs device tokens (and the web pages' form tokens):
     ///     ``ServerSecretFile`` keeps one; a random one lasts as long as this value.
-    ///
-    /// An entry of `trustedProxies` or `monitoringClients` that is not an IP address or a CIDR
-    /// block matches nothing; `accounts serve` refuses one when it reads its settings
-    /// (`config_invalid`, naming the entry).
+    ///   - clock: the limits' clock.
+    ///   - gate: the hashing queue, when not the one `settings` describe (a test's, held).
+    ///   - deadline: the deadline, when not `settings.requestTimeoutSeconds` (a test's).
     public init(
-        service: AccountService, backendName: String, storeDisk: StoreDiskSpace? = nil,
-        limits: ClientLimits = ClientLimits(),
-        trustedProxies: [String] = [], monitoringClients: [String] = ServerDefaults.monitoringClients,
-        gate: HashingGate = HashingGate(
-            concurrency: ServerDefaults.hashingConcurrency, queueLimit: ServerDefaults.hashingQueue),
-        maxBodyBytes: Int = ServerDefaults.maxBodyBytes,
-        deadline: RequestDeadline = .seconds(ServerDefaults.requestTimeoutSeconds),
-        clock: any AccountClock = SystemClock(), serverKey: HMACKey = .random()
+        service: AccountService, backendName: String, settings: ServerSettings = ServerSettings(),
+        storeDisk: StoreDiskSpace? = nil, serverKey: HMACKey = .random(), clock: any AccountClock = SystemClock(),
+        gate: HashingGate? = nil, deadline: RequestDeadline? = nil
     ) {
+        let gate = gate ?? HashingGate(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueue)
         // The gate bounds the hashes themselves, whichever scheduler `service` came with.
         self.service = service.schedulingHashes(on: gate)
         self.backendName = backendName
+        self.settings = settings
         self.storeDisk = storeDisk
         limiter = ClientRateLimiter(
             limits: [
-                .signUp: limits.signUpsPerMinute, .login: limits.loginsPerMinute,
-                .passwordCheck: limits.passwordChecksPerMinute,
-            ], ipv6PrefixLength: limits.ipv6PrefixLength, clock: clock)
-        ipv6PrefixLength = limits.ipv6PrefixLength
+                .signUp: settings.signUpsPerMinute, .login: settings.loginsPerMinute,
+                .passwordCheck: settings.passwordChecksPerMinute,
+            ], ipv6PrefixLength: settings.clientIPv6PrefixLength, clock: clock)
         deviceTokens = DeviceTokens(key: serverKey)
         self.serverKey = serverKey
         self.gate = gate
-        clientAddress = ClientAddress(trustedProxies: trustedProxies.compactMap(IPAddressRange.init))
-        self.monitoringClients = monitoringClients.compactMap(IPAddressRange.init)
-        self.maxBodyBytes = maxBodyBytes
-        self.deadline = deadline
+        clientAddress = ClientAddress(trustedProxies: settings.trustedProxies.compactMap(IPAddressRange.init))
+        monitoringClients = settings.monitoringClients.compactMap(IPAddressRange.init)
+        self.deadline = deadline ?? .seconds(settings.requestTimeoutSeconds)
     }
+
+    /// The largest request body read.
+    package var maxBodyBytes: Int { settings.maxBodyBytes }
 
     /// Adds every route to `router`, and a middleware that answers another method on one of
     /// these paths 405 with `Allow`, and an unknown path under `/v1` or `/api` 404 `not_found`
@@ -214,7 +206,7 @@ public struct AccountAPI: Sendable {
     /// network), for the throttle of a password typed in a signed-in session.
     package func clientOrigin(_ request: Request, _ context: some AccountRoutesContext) -> LoginOrigin {
         let client = clientAddress.resolve(peer: context.peerAddress, forwardedFor: request.headers[.xForwardedFor])
-        return LoginOrigin(client: IPAddressRange.clientKey(client, ipv6PrefixLength: ipv6PrefixLength))
+        return LoginOrigin(client: IPAddressRange.clientKey(client, ipv6PrefixLength: settings.clientIPv6PrefixLength))
     }
 
     /// The JSON body, read up to the limit and decoded. With `forms`, also a form body
@@ -325,30 +317,6 @@ public struct AccountAPI: Sendable {
         headers[.cacheControl] = "no-store"
         return Response(
             status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
-    }
-}
-
-/// Per-client tries per minute of the actions that check or set a password.
-public struct ClientLimits: Sendable {
-    /// Sign-ups.
-    public var signUpsPerMinute: Int
-    /// Logins.
-    public var loginsPerMinute: Int
-    /// Password changes and withdrawals.
-    public var passwordChecksPerMinute: Int
-    /// The IPv6 prefix that is one client (64: a network, not one of its many addresses).
-    public var ipv6PrefixLength: Int
-
-    /// The defaults of `accounts serve`.
-    public init(
-        signUpsPerMinute: Int = ServerDefaults.signUpsPerMinute, loginsPerMinute: Int = ServerDefaults.loginsPerMinute,
-        passwordChecksPerMinute: Int = ServerDefaults.passwordChecksPerMinute,
-        ipv6PrefixLength: Int = ServerDefaults.clientIPv6PrefixLength
-    ) {
-        self.signUpsPerMinute = signUpsPerMinute
-        self.loginsPerMinute = loginsPerMinute
-        self.passwordChecksPerMinute = passwordChecksPerMinute
-        self.ipv6PrefixLength = ipv6PrefixLength
     }
 }
 

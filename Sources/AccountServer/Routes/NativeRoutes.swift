@@ -13,7 +13,7 @@ extension AccountAPI {
                 let session = try await limited(.signUp, request, context) {
                     // A confirmation the client left out is the password itself: nothing to list.
                     try await InvalidFields.naming(SignUpField.jsonNames, except: unconfirmed ? .confirmation : nil) {
-                        try await service.signUpListingBrokenRules(
+                        try await service.signUp(
                             email: body.email, password: body.password, confirmation: confirmation,
                             nickname: body.nickname, remember: body.remember ?? false,
                             device: deviceName(request, given: body.deviceName))
@@ -42,27 +42,28 @@ extension AccountAPI {
                 let token = bearerToken(request)
                 switch try LogoutScope(request) {
                 case .current:
-                    try await service.logout(token: token)
+                    try await service.sessions.logout(token: token)
                     return json(APIBody.done)
-                case .others: return json(APIBody.revoked(try await service.revokeOtherSessions(token: token)))
-                case .all: return json(APIBody.revoked(try await service.revokeSessions(token: token, device: nil)))
+                case .others: return json(APIBody.revoked(try await service.sessions.revokeOtherSessions(token: token)))
+                case .all: return json(APIBody.revoked(try await service.sessions.revokeAllSessions(token: token)))
                 }
             }
         }
         group.getWithHead("sessions") { request, context in
             try await respond(request, context, style: .native) { _ in
-                json(APIBody.sessions(try await service.sessions(token: bearerToken(request))))
+                json(APIBody.sessions(try await service.sessions.list(token: bearerToken(request))))
             }
         }
         group.delete("sessions/:id") { request, context in
             try await respond(request, context, style: .native) { _ in
-                try await service.revokeSession(token: bearerToken(request), id: context.parameters.get("id") ?? "")
+                try await service.sessions.revokeSession(
+                    token: bearerToken(request), id: context.parameters.get("id") ?? "")
                 return json(APIBody.done)
             }
         }
         group.getWithHead("me") { request, context in
             try await respond(request, context, style: .native) { language in
-                let profile = try await service.whoami(token: bearerToken(request))
+                let profile = try await service.sessions.whoami(token: bearerToken(request))
                 return json(APIBody.me(profile, welcome: profile.welcome(language)))
             }
         }
@@ -78,7 +79,7 @@ extension AccountAPI {
                     try await InvalidFields.naming(
                         NewPasswordField.jsonNames, except: unconfirmed ? .confirmation : nil
                     ) {
-                        try await service.changePasswordListingBrokenRules(
+                        try await service.changePassword(
                             token: token, currentPassword: body.currentPassword, newPassword: body.newPassword,
                             confirmation: confirmation, from: origin)
                     }

@@ -21,7 +21,7 @@ extension AccountAPI {
                 let body = try await decode(StrapiRegisterBody.self, from: request, forms: true)
                 let session = try await limited(.signUp, request, context) {
                     try await InvalidFields.naming(Self.strapiRegisterFields) {
-                        try await service.signUpListingBrokenRules(
+                        try await service.signUp(
                             email: body.email, password: body.password, confirmation: body.password,
                             nickname: body.username, device: deviceName(request, given: nil))
                     }
@@ -54,11 +54,11 @@ extension AccountAPI {
                 let origin = clientOrigin(request, context)
                 let profile = try await limited(.passwordCheck, request, context) {
                     try await InvalidFields.naming(Self.strapiNewPasswordFields) {
-                        try await service.changePasswordListingBrokenRules(
+                        try await service.changePassword(
                             token: token, currentPassword: body.currentPassword, newPassword: body.password,
                             confirmation: body.passwordConfirmation, from: origin)
                     }
-                    return try await service.whoami(token: token)
+                    return try await service.sessions.whoami(token: token)
                 }
                 // The session used stays valid (every other one is revoked), so it is the new jwt.
                 return json(APIBody.strapiAuth(token: token ?? "", profile: profile))
@@ -69,20 +69,25 @@ extension AccountAPI {
         group.post("auth/refresh") { request, context in
             try await respond(request, context, style: .strapi) { _ in
                 let body = try await decode(StrapiRefreshBody.self, from: request, forms: true)
-                let session = try await service.refresh(token: body.refreshToken)
+                let session = try await service.sessions.refresh(token: body.refreshToken)
                 return json(APIBody.strapiRefresh(token: session.token))
             }
         }
         group.post("auth/logout") { request, context in
             try await respond(request, context, style: .strapi) { _ in
                 let body = try await decodeIfSent(StrapiLogoutBody.self, from: request, forms: true)
-                try await service.revokeSessions(token: bearerToken(request), device: body?.deviceID)
+                let token = bearerToken(request)
+                if let device = body?.deviceID {
+                    try await service.sessions.revokeSessions(token: token, device: device)
+                } else {
+                    try await service.sessions.revokeAllSessions(token: token)
+                }
                 return json(APIBody.done)
             }
         }
         group.getWithHead("users/me") { request, context in
             try await respond(request, context, style: .strapi) { _ in
-                json(APIBody.strapiUser(try await service.whoami(token: bearerToken(request))))
+                json(APIBody.strapiUser(try await service.sessions.whoami(token: bearerToken(request))))
             }
         }
     }

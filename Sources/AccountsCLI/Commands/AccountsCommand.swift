@@ -8,7 +8,7 @@ public import ArgumentParser
 /// `accounts`: the root command.
 public struct AccountsCommand: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
-        var configuration = CommandConfiguration(
+        CommandConfiguration(
             commandName: "accounts",
             abstract: "Keep user accounts in a store of one of the backends: \(backendList).",
             discussion: """
@@ -25,18 +25,10 @@ public struct AccountsCommand: AsyncParsableCommand {
             version: AccountsVersion.current,
             subcommands: subcommands
         )
-        if CompletionScriptCheck.isSkipped { configuration._superCommandName = CompletionScriptCheck.marker }
-        return configuration
     }
 
-    /// The backends' names, comma-separated, joined by hand: `joined(separator:)` is called
-    /// unspecialized here, and its first call makes the runtime resolve its types by name (about
-    /// 0.3 ms of `--version`; a command that opens SQLite pays it once anyway, for its statements).
-    private static var backendList: String {
-        var list = ""
-        for name in CLIBackends.registry.names { list += list.isEmpty ? name : ", " + name }
-        return list
-    }
+    /// The backends' names, comma-separated.
+    private static var backendList: String { CLIBackends.registry.names.joined(separator: ", ") }
 
     // A constant, not a computed list: swift-argument-parser asks for the configuration many
     // times in one parse.

@@ -1,8 +1,8 @@
 import AccountBackendKit
 import AccountCore
+import AccountJSON
 import AccountSettings
 import ArgumentParser
-import JSONSupport
 
 /// List the backends compiled in.
 struct BackendsCommand: AsyncParsableCommand {
@@ -17,7 +17,7 @@ struct BackendsCommand: AsyncParsableCommand {
             var lines: [String] = []
             var items: [JSONValue] = []
             for backend in registry.descriptors {
-                let selected = backend.name == context.settings.backendName
+                let selected = backend.name == context.settings.backend.name
                 lines.append(
                     context.messages.backendLine(
                         selected: selected, name: backend.name, summary: backend.summary(in: context.language)))

@@ -1,8 +1,8 @@
 import AccountBackendKit
 import AccountCore
+import AccountJSON
 import AccountSettings
 import ArgumentParser
-import JSONSupport
 
 /// `accounts config`: the settings a command run with the same options would use, each with
 /// where it was set. It reads them exactly as every other command does (a config error is exit
@@ -27,10 +27,10 @@ struct ConfigCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.runDescribing(options) { context, effective in
-            let chosen = context.settings.backendName
+            let chosen = context.settings.backend.name
             // What the backend would refuse when it opens (a PostgreSQL URL with a password, a
             // loose password file), reported now; other sections are not used, so not judged.
-            try context.backends.descriptor(named: chosen).validate(context.settings.backend)
+            try context.settings.backend.validate()
             // `backend`, then the backend sections (the chosen one first), then the other keys.
             let rank = { (setting: EffectiveSetting) in
                 setting.key == "backend" ? 0 : setting.backend == chosen ? 1 : setting.backend != nil ? 2 : 3

@@ -1,6 +1,6 @@
 import AccountCore
 import ArgumentParser
-import FileSupport
+import DurableFiles
 
 /// Devise's `config.pepper`, which `import --from devise` needs when the app set one: read from
 /// a file, so the secret never shows in the process list or the shell's history.

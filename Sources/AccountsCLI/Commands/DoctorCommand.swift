@@ -1,9 +1,9 @@
 import AccountBackendKit
 import AccountCore
+import AccountJSON
 import AccountOperations
 import AccountSettings
 import ArgumentParser
-import JSONSupport
 
 /// Check the configured store: engine integrity, index consistency, orphaned and expired sessions.
 struct DoctorCommand: AsyncParsableCommand {
@@ -52,7 +52,7 @@ struct DoctorCommand: AsyncParsableCommand {
             return CommandReply(
                 lines: lines,
                 fields: [
-                    ("backend", .string(context.settings.backendName)), ("integrity_ok", .bool(!checkup.isDamaged)),
+                    ("backend", .string(context.settings.backend.name)), ("integrity_ok", .bool(!checkup.isDamaged)),
                     ("problems", .array(checkup.problems.map(JSONValue.string))),
                     (
                         "broken_records",

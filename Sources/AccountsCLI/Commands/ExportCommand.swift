@@ -1,8 +1,9 @@
+import AccountBackendKit
 import AccountCore
+import AccountJSON
 import AccountOperations
 import AccountSettings
 import ArgumentParser
-import JSONSupport
 
 /// Write the store as versioned JSON Lines.
 struct ExportCommand: AsyncParsableCommand {
@@ -33,7 +34,7 @@ struct ExportCommand: AsyncParsableCommand {
                     let sink = try LineFile(path: output)
                     do {
                         let summary = try await administration.export(
-                            sourceBackend: context.settings.backendName, withSessions: withSessions,
+                            sourceBackend: context.settings.backend.name, withSessions: withSessions,
                             progress: progress.update, write: sink.write)
                         try sink.commit()
                         return summary
@@ -42,7 +43,7 @@ struct ExportCommand: AsyncParsableCommand {
                     }
                 }
                 return try await administration.export(
-                    sourceBackend: context.settings.backendName, withSessions: withSessions,
+                    sourceBackend: context.settings.backend.name, withSessions: withSessions,
                     progress: progress.update, write: { Swift.print($0) })
             }
             let line = context.messages.exported(users: summary.users, sessions: summary.sessions)

@@ -1,7 +1,7 @@
 import AccountCrypto
 import AccountOperations
 import ArgumentParser
-import FileSupport
+import DurableFiles
 import Foundation
 
 /// Firebase Auth's project hash parameters, which `import --from firebase` needs: the export

@@ -1,8 +1,8 @@
 import AccountCore
 import AccountCrypto
+import AccountJSON
 import AccountOperations
 import ArgumentParser
-import JSONSupport
 
 /// Load an export file — this store's own, or another system's — into the configured store.
 struct ImportCommand: AsyncParsableCommand {

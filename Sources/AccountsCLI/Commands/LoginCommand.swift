@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// Log in with email and password; "remember me" keeps the session longer.
 struct LoginCommand: AsyncParsableCommand {

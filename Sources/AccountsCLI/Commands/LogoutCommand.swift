@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// Revoke the saved session on the store side and forget it locally.
 struct LogoutCommand: AsyncParsableCommand {
@@ -13,7 +13,7 @@ struct LogoutCommand: AsyncParsableCommand {
             let warning = try await context.withSession { service, session in
                 guard let token = session.token else { throw session.notSignedIn() }
                 do {
-                    try await service.logout(token: token)
+                    try await service.sessions.logout(token: token)
                 } catch AccountError.notSignedIn {
                     // This store no longer knows its saved token: forget it, and only it.
                     try session.forget()

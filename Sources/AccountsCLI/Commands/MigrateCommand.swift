@@ -1,9 +1,9 @@
 import AccountBackendKit
 import AccountCore
+import AccountJSON
 import AccountOperations
 import AccountSettings
 import ArgumentParser
-import JSONSupport
 
 /// Copy the configured store into a new store of another (or the same) backend, verified.
 struct MigrateCommand: AsyncParsableCommand {
@@ -23,48 +23,46 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.run(options) { context in
-            let descriptor = try context.backends.descriptor(named: toBackend)
-            var target = context.settings.sections[toBackend] ?? BackendConfiguration(location: "")
-            target.location =
-                !descriptor.storesInFiles || toStore.hasPrefix("/") ? toStore : FileManagerPath.current + "/" + toStore
-            target.createIfMissing = true
-            guard toBackend != context.settings.backendName || target.location != context.settings.backend.location
-            else {
+            guard let section = context.settings.sections[toBackend] else {
+                throw AccountError.unknownBackend(name: toBackend, known: context.backends.names)
+            }
+            let target = section.atLocation(
+                !section.descriptor.storesInFiles || toStore.hasPrefix("/")
+                    ? toStore : FileManagerPath.current + "/" + toStore)
+            let source = context.settings.backend
+            guard target.name != source.name || target.location != source.location else {
                 throw UsageProblem(
                     english: "The target is the source store itself.", korean: "대상이 원본 저장소와 같습니다.")
             }
-            let targetConfiguration = target
-            let summary = try await context.withAdministration(reading: true) { source in
-                let target = try await context.backends.open(descriptor, targetConfiguration)
+            let summary = try await context.withAdministration(reading: true) { administration in
+                let store = try await target.open(creating: true)
                 // Only a target that was empty can be left holding a partial copy.
-                let targetWasEmpty = (try? await target.userCount()) == 0
+                let targetWasEmpty = (try? await store.userCount()) == 0
                 do {
                     let progress = ProgressLine(
-                        .migrated, total: try await source.userCount(), messages: context.messages,
+                        .migrated, total: try await administration.userCount(), messages: context.messages,
                         json: options.base.json)
                     defer { progress.finish() }
-                    let summary = try await source.migrate(to: target, progress: progress.update)
-                    try await target.close()
+                    let summary = try await administration.migrate(to: store, progress: progress.update)
+                    try await store.close()
                     return summary
                 } catch let error as AccountError where targetWasEmpty {
-                    try? await target.close()
+                    try? await store.close()
                     // The target was new (or empty): say what the failure left in it.
-                    var probe = targetConfiguration
-                    probe.createIfMissing = false
                     var copied: Int?
-                    if let reopened = try? await context.backends.open(descriptor, probe) {
+                    if let reopened = try? await target.open() {
                         copied = try? await reopened.userCount()
                         try? await reopened.close()
                     }
                     throw error.addingOutcome(
-                        .migrationTargetHolds(location: targetConfiguration.location, users: copied))
+                        .migrationTargetHolds(location: target.location, users: copied))
                 } catch {
-                    try? await target.close()
+                    try? await store.close()
                     throw error
                 }
             }
             let line = context.messages.migrated(
-                users: summary.users, sessions: summary.sessions, from: context.settings.backendName, to: toBackend,
+                users: summary.users, sessions: summary.sessions, from: source.name, to: toBackend,
                 digest: summary.digest)
             return CommandReply(
                 lines: [line],

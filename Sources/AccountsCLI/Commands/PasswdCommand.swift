@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// Change the password; every other session is signed out.
 struct PasswdCommand: AsyncParsableCommand {
@@ -17,14 +17,14 @@ struct PasswdCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             return try await context.withSession { service, session in
                 guard let token = session.token else { throw session.notSignedIn() }
-                _ = try await service.whoami(token: token, touching: false)
+                _ = try await service.sessions.whoami(token: token, touching: false)
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
                 let current = try reader.read(context.messages.currentPasswordPrompt, what: "current password")
                 let new = try reader.read(context.messages.newPasswordPrompt, what: "new password")
                 let confirmation = try reader.read(
                     context.messages.confirmNewPasswordPrompt, what: "new password confirmation")
                 try await InvalidFields.naming(NewPasswordField.jsonNames) {
-                    try await service.changePasswordListingBrokenRules(
+                    try await service.changePassword(
                         token: token, currentPassword: current, newPassword: new, confirmation: confirmation)
                 }
                 return CommandReply(

@@ -2,12 +2,13 @@
     import AccountBackendKit
     import AccountCore
     import AccountServer
+    import AccountServerSettings
     import AccountSettings
     import AccountWeb
     import ArgumentParser
     import Foundation
     import Hummingbird
-    import JSONSupport
+    import AccountJSON
     import Logging
 
     /// Serve the accounts over HTTP until SIGTERM or SIGINT.
@@ -31,13 +32,7 @@
         func run() async throws {
             let json = options.base.json
             try await CommandContext.run(options) { context in
-                let server = context.settings.server
-                let listen = ListenSettings(
-                    host: server.host, port: server.port, idleTimeoutSeconds: server.idleTimeoutSeconds,
-                    corsOrigins: server.corsOrigins,
-                    tls: server.tlsCertificatePath.flatMap { certificate in
-                        server.tlsKeyPath.map { TLSFiles(certificatePath: certificate, keyPath: $0) }
-                    }, hstsMaxAgeSeconds: server.hstsMaxAgeSeconds)
+                let settings = context.settings.server
                 // Requests hand their lines to the writer's thread and never wait for standard
                 // error; what is still queued is written when the server stops.
                 let log = LogLineWriter()
@@ -45,33 +40,20 @@
                 let logger = Logger(label: "accounts.serve") { JSONLinesLogHandler(label: $0, writer: log) }
                 // Bad TLS files, and an address that cannot be listened on, are reported before
                 // the store is opened (or created).
-                _ = try listen.tls?.serverConfiguration()
-                try await listen.probe()
-                let serverKey = try ServerSecretFile.key(at: server.secretFile)
+                _ = try settings.tls?.serverConfiguration()
+                try await settings.probe()
+                let serverKey = try ServerSecretFile.key(at: settings.secretFile)
+                let backend = context.settings.backend
                 try await context.withService(creating: true) { service in
-                    let storesInFiles = try context.backends.descriptor(named: context.settings.backendName)
-                        .storesInFiles
                     let api = AccountAPI(
-                        service: service, backendName: context.settings.backendName,
-                        storeDisk: storesInFiles
+                        service: service, backendName: backend.name, settings: settings,
+                        storeDisk: backend.descriptor.storesInFiles
                             ? StoreDiskSpace(
-                                path: context.settings.backend.location,
-                                minimumFreeBytes: Int64(server.healthMinFreeMiB) << 20) : nil,
-                        limits: ClientLimits(
-                            signUpsPerMinute: server.signUpsPerMinute, loginsPerMinute: server.loginsPerMinute,
-                            passwordChecksPerMinute: server.passwordChecksPerMinute,
-                            ipv6PrefixLength: server.clientIPv6PrefixLength),
-                        trustedProxies: server.trustedProxies, monitoringClients: server.monitoringClients,
-                        gate: HashingGate(concurrency: server.hashingConcurrency, queueLimit: server.hashingQueue),
-                        maxBodyBytes: server.maxBodyBytes, deadline: .seconds(server.requestTimeoutSeconds),
+                                path: backend.location, minimumFreeBytes: Int64(settings.healthMinFreeMiB) << 20) : nil,
                         serverKey: serverKey)
-                    let pages =
-                        try server.webPages
-                        ? AccountWebPages(
-                            api: api, settings: WebSettings(secureCookies: server.secureCookies || listen.tls != nil))
-                        : nil
+                    let pages = settings.webPages ? try AccountWebPages(api: api) : nil
                     let application = try AccountServerApplication.make(
-                        api: api, listen: listen, logger: logger, logWriter: log,
+                        api: api, logger: logger, logWriter: log,
                         moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
                         notFoundPage: pages.map { $0.notFoundPage(for:) },
                         onListening: { port in
@@ -80,17 +62,17 @@
                             let line =
                                 json
                                 ? JSONValue.object([
-                                    ("ok", .bool(true)), ("listening", .string(listen.url(port: port))),
+                                    ("ok", .bool(true)), ("listening", .string(settings.url(port: port))),
                                     ("port", .int(Int64(port))),
                                 ]).serialized()
-                                : "Listening on \(listen.url(port: port))"
+                                : "Listening on \(settings.url(port: port))"
                             // Unbuffered, so a script that waits for this line sees it at once.
                             FileHandle.standardOutput.write(Data((line + "\n").utf8))
                         })
                     do {
                         try await application.runService()
                     } catch {
-                        throw listen.listenFailure(for: error)
+                        throw settings.listenFailure(for: error)
                     }
                 }
                 return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])

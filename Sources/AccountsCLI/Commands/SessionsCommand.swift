@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// Where the signed-in user is signed in, and signing one of those sessions out (or every
 /// other one). Never prints a token or a token's hash: a session is named by its public id.
@@ -19,7 +19,7 @@ struct SessionsCommand: AsyncParsableCommand {
             try await CommandContext.run(options) { context in
                 let sessions = try await context.withSession { service, session in
                     guard let token = session.token else { throw session.notSignedIn() }
-                    return try await service.sessions(token: token)
+                    return try await service.sessions.list(token: token)
                 }
                 return CommandReply(
                     lines: sessions.map(context.messages.session),
@@ -56,8 +56,8 @@ struct SessionsCommand: AsyncParsableCommand {
             try await CommandContext.run(options) { context in
                 let revoked = try await context.withSession { service, session -> Int in
                     guard let token = session.token else { throw session.notSignedIn() }
-                    guard let id else { return try await service.revokeOtherSessions(token: token) }
-                    try await service.revokeSession(token: token, id: id)
+                    guard let id else { return try await service.sessions.revokeOtherSessions(token: token) }
+                    try await service.sessions.revokeSession(token: token, id: id)
                     return 1
                 }
                 let message = context.messages.sessionsRevoked(revoked)

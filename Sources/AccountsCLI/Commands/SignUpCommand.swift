@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// The sign-up form: every field checked, a duplicate reported, then straight to the welcome.
 struct SignUpCommand: AsyncParsableCommand {
@@ -37,7 +37,7 @@ struct SignUpCommand: AsyncParsableCommand {
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
             let (signedIn, warning) = try await context.withSession(creating: true) { service, session in
                 let signedIn = try await InvalidFields.naming(SignUpField.jsonNames) {
-                    try await service.signUpListingBrokenRules(
+                    try await service.signUp(
                         email: email, password: password, confirmation: confirmation, nickname: nickname,
                         remember: remember, device: ThisDevice.name("accounts"))
                 }

@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// The start screen: members are welcomed, guests are told how to sign up.
 struct StartCommand: AsyncParsableCommand {
@@ -15,7 +15,7 @@ struct StartCommand: AsyncParsableCommand {
             let screen: StartScreen
             do {
                 screen = try await context.withSession { service, session in
-                    let screen = try await service.start(token: session.token)
+                    let screen = try await service.sessions.start(token: session.token)
                     // A token the store no longer honours is stale: forget it (this store's only)
                     // so the next run is clean.
                     if case .guest = screen, session.token != nil { try session.forget() }

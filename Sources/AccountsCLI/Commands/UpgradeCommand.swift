@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// Bring a store of an older format to this build's, in place.
 struct UpgradeCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import AccountCore
+import AccountJSON
 import AccountOperations
 import ArgumentParser
-import JSONSupport
 
 /// Operator commands over the configured store. They never print password hashes or tokens.
 struct UsersCommand: AsyncParsableCommand {

@@ -13,7 +13,7 @@ struct WhoAmICommand: AsyncParsableCommand {
             do {
                 profile = try await context.withSession { service, session in
                     guard let token = session.token else { throw session.notSignedIn() }
-                    return try await service.whoami(token: token)
+                    return try await service.sessions.whoami(token: token)
                 }
             } catch AccountError.storeNotFound where !context.hasSavedSessions {
                 throw AccountError.notSignedIn

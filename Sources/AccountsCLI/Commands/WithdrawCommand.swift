@@ -1,6 +1,6 @@
 import AccountCore
+import AccountJSON
 import ArgumentParser
-import JSONSupport
 
 /// Delete the signed-in account and all its sessions, after a confirmation and the password.
 struct WithdrawCommand: AsyncParsableCommand {
@@ -19,7 +19,7 @@ struct WithdrawCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             return try await context.withSession { service, session in
                 guard let token = session.token else { throw session.notSignedIn() }
-                let profile = try await service.whoami(token: token, touching: false)
+                let profile = try await service.sessions.whoami(token: token, touching: false)
                 let reader = context.passwordReader(fromStandardInput: passwordStdin)
                 if !yes && !TerminalPrompt.isAvailable {
                     // Asking is impossible, and the password alone is not a confirmation.

@@ -1,5 +1,5 @@
 import AccountCore
-import FileSupport
+import DurableFiles
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import AccountBackendKit
 import AccountCore
-import FileSupport
+import DurableFiles
 
 #if canImport(Glibc)
     import Glibc

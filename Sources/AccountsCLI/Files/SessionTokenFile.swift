@@ -1,6 +1,6 @@
 import AccountBackendKit
 import AccountCore
-import FileSupport
+import DurableFiles
 import Foundation
 
 #if canImport(Glibc)
@@ -40,7 +40,7 @@ struct SessionTokenFile {
         try StoreFile.requireRegularFile(path)
         guard try StoreFile.version(of: path) != nil else { return [] }
         let (bytes, _) = try StoreFile.read(path)
-        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return [] }
         if let token = Self.earlierFormatToken(text) { return [SavedSession(store: nil, token: token)] }
         guard let contents = try? JSONDecoder().decode(Contents.self, from: Data(bytes)),

@@ -1,6 +1,6 @@
 import AccountCore
 import AccountOperations
-import FileSupport
+import DurableFiles
 import Foundation
 
 #if canImport(Glibc)

@@ -1,12 +1,12 @@
 import AccountBackendKit
 import AccountCore
 import AccountCrypto
+import AccountJSON
 import AccountOperations
 import AccountSettings
 import ArgumentParser
-import FileSupport
+import DurableFiles
 import Foundation
-import JSONSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -109,13 +109,10 @@ struct CommandContext {
     func withStore<T>(
         creating: Bool = false, reading: Bool = false, _ body: (any UserRepository) async throws -> T
     ) async throws -> T {
-        var configuration = settings.backend
-        configuration.createIfMissing = creating
-        configuration.upgradesFormat = !reading
         if creating && settings.storePathIsDefault {
-            try Folders.create(StorePath.directory(of: configuration.location))
+            try Folders.create(StorePath.directory(of: settings.backend.location))
         }
-        let repository = try await backends.open(settings.backendName, configuration)
+        let repository = try await settings.backend.open(creating: creating, reading: reading)
         do {
             let result = try await body(repository)
             try await repository.close()
@@ -129,7 +126,7 @@ struct CommandContext {
     /// Opens the configured store and runs `body` with a service over it, closing it afterwards
     /// (`creating` as for `withStore`).
     func withService<T>(creating: Bool = false, _ body: (AccountService) async throws -> T) async throws -> T {
-        try await withStore(creating: creating) { repository in try await body(makeService(repository)) }
+        try await withStore(creating: creating) { repository in try await body(settings.service(over: repository)) }
     }
 
     /// Opens the configured store and runs `body` with the operator's service over it, closing
@@ -164,34 +161,20 @@ struct CommandContext {
     /// named) is this store's only when the store recognises it, as live or expired.
     func storeSession(_ service: AccountService) async throws -> StoreSession {
         let info = try await service.repository.storeInfo()
-        let store = SessionStore(backend: settings.backendName, location: location, storeID: info.storeID)
+        let store = SessionStore(backend: settings.backend.name, location: location, storeID: info.storeID)
         let saved = try sessionFile.sessions()
         if let own = saved.first(where: { $0.store?.storeID == info.storeID }) {
             return StoreSession(file: sessionFile, store: store, token: own.token, claimed: nil)
         }
         for earlier in saved where earlier.store == nil {
             do {
-                _ = try await service.whoami(token: earlier.token, touching: false)
+                _ = try await service.sessions.whoami(token: earlier.token, touching: false)
             } catch AccountError.notSignedIn {
                 continue
             } catch AccountError.sessionExpired {}
             return StoreSession(file: sessionFile, store: store, token: earlier.token, claimed: earlier.token)
         }
         return StoreSession(file: sessionFile, store: store, token: nil, claimed: nil)
-    }
-
-    private func makeService(_ repository: any UserRepository) -> AccountService {
-        AccountService(
-            repository: repository,
-            hasher: PasswordSchemes.standard(
-                current: Argon2idPasswordHasher(
-                    opsLimit: UInt64(settings.hashOpsLimit), memLimitBytes: settings.hashMemLimitKiB * 1024)),
-            strength: ZxcvbnStrengthEstimator(),
-            digester: SHA256TokenDigester(),
-            random: SodiumRandomSource(),
-            passwordPolicy: settings.passwordPolicy,
-            sessionPolicy: settings.sessionPolicy,
-            throttlePolicy: settings.throttlePolicy)
     }
 
     /// Saves the token of a sign-up or login the store has committed as `session`'s store's,
@@ -205,13 +188,13 @@ struct CommandContext {
         do {
             try session.save(signedIn.token)
         } catch let cause {
-            let revoked = (try? await service.logout(token: signedIn.token)) != nil
+            let revoked = (try? await service.sessions.logout(token: signedIn.token)) != nil
             throw SessionNotSaved(
                 email: signedIn.profile.email, accountCreated: accountCreated, revoked: revoked,
                 expiresAt: signedIn.expiresAt, cause: cause)
         }
         do {
-            try await service.revokeReplacedSession(session.token)
+            try await service.sessions.revokeReplacedSession(session.token)
             return nil
         } catch let error as AccountError {
             return messages.replacedSessionNotRevoked(error.message(language))

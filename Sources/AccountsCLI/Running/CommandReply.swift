@@ -1,4 +1,4 @@
-import JSONSupport
+import AccountJSON
 
 /// What a command shows when it succeeds: lines for people, fields for `--json`.
 struct CommandReply {

@@ -1,5 +1,5 @@
 import AccountCore
-import JSONSupport
+import AccountJSON
 
 #if canImport(Glibc)
     import Glibc

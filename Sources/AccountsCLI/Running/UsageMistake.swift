@@ -24,7 +24,7 @@ struct UsageMistake {
     /// The parser's text after its message: the usage lines (and any "Help:" line before them).
     private static func usage(in full: String, after message: String) -> String {
         guard let range = full.range(of: message) else { return full }
-        return String(full[range.upperBound...]).trimmingWhitespace()
+        return String(full[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The message for the mistakes the parser names wrongly, or `nil`.

@@ -2,6 +2,7 @@ import AccountBackendKit
 import AccountCore
 import AccountCrypto
 import AccountServer
+import AccountServerSettings
 import AccountWeb
 import Hummingbird
 import HummingbirdCore
@@ -34,8 +35,9 @@ public struct CommunityApp: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false, logger: Logger
     ) throws -> some ApplicationProtocol {
         // snippet.routes
-        let api = AccountAPI(service: service, backendName: "sqlite")
-        let pages = try AccountWebPages(api: api, settings: WebSettings(secureCookies: secureCookies))
+        let api = AccountAPI(
+            service: service, backendName: "sqlite", settings: ServerSettings(secureCookies: secureCookies))
+        let pages = try AccountWebPages(api: api)
         let router = Router(context: AccountRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         pages.addRoutes(to: router)
@@ -61,7 +63,7 @@ public struct CommunityApp: Sendable {
         let token = authorization.hasPrefix("Bearer ") ? String(authorization.dropFirst("Bearer ".count)) : nil
         let language: Language = request.headers[.acceptLanguage]?.hasPrefix("ko") == true ? .korean : .english
         // snippet.start
-        switch try await service.start(token: token) {
+        switch try await service.sessions.start(token: token) {
         case .member(let profile):
             return profile.welcome(language)  // "이순신 님 환영합니다."
         case .guest:

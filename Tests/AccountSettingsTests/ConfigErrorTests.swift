@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountCore
+import AccountServerSettings
 import AccountSettings
 import AccountTestSupport
 import BackendTestSupport
@@ -15,7 +16,7 @@ extension SettingsLoaderTests {
         for text in ["", "\n\n", "# nothing here yet\n   # still nothing\n"] {
             let file = try box.write(text, to: "empty.yaml")
             let settings = try await box.load(.init(configFile: file))
-            #expect(settings.backendName == "sqlite", "\(text.debugDescription)")
+            #expect(settings.backend.name == "sqlite", "\(text.debugDescription)")
             #expect(settings.configFile == file)
         }
     }

@@ -1,6 +1,7 @@
-public import NetworkSupport
-
-/// How `accounts serve` listens and what it allows each client (the `server.…` keys).
+/// How `accounts serve` listens and what it allows each client: the `server.…` keys, whose
+/// defaults are this type's (`ServerSettings()`), so an application that mounts the routes
+/// without settings gets what the service gets. The settings loader fills it in; the routes and
+/// the application take it whole.
 public struct ServerSettings: Sendable, Equatable {
     /// The address to listen on; `127.0.0.1` unless a reverse proxy or another host must reach it.
     public var host: String
@@ -26,7 +27,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var loginsPerMinute: Int
     /// Password changes and withdrawals one client may try per minute.
     public var passwordChecksPerMinute: Int
-    /// The IPv6 prefix length that is one client for those limits.
+    /// The IPv6 prefix length that is one client for those limits: a /64 is one network's (a
+    /// home's, a phone's), whose every address its owner can use.
     public var clientIPv6PrefixLength: Int
     /// Argon2id computations run at once (0: one per core).
     public var hashingConcurrency: Int
@@ -37,7 +39,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var healthMinFreeMiB: Int
     /// Serves the web pages (start, sign-up, welcome, login, change password, withdrawal).
     public var webPages: Bool
-    /// Marks the pages' cookies `Secure`; set it when the site is reached over HTTPS.
+    /// Marks the pages' cookies `Secure`; set it when the site is reached over HTTPS (which the
+    /// server cannot know behind a proxy).
     public var secureCookies: Bool
     /// The file of the key that signs device and form tokens (made, mode 0600, when missing);
     /// servers that share a store should share it.
@@ -46,23 +49,19 @@ public struct ServerSettings: Sendable, Equatable {
     public var tlsCertificatePath: String?
     /// The PEM private key of ``tlsCertificatePath``.
     public var tlsKeyPath: String?
-    /// `Strict-Transport-Security`'s max-age when serving HTTPS directly (0: none).
+    /// `Strict-Transport-Security`'s max-age when serving HTTPS directly (0: none); a year by
+    /// default, as browsers' preload lists ask.
     public var hstsMaxAgeSeconds: Int
 
-    /// The defaults of every key (`ServerDefaults`, which the settings' declarations take too).
+    /// The defaults of every key; give only what differs.
     public init(
-        host: String = ServerDefaults.host, port: Int = ServerDefaults.port,
-        maxBodyBytes: Int = ServerDefaults.maxBodyBytes, idleTimeoutSeconds: Int = ServerDefaults.idleTimeoutSeconds,
-        requestTimeoutSeconds: Int = ServerDefaults.requestTimeoutSeconds, trustedProxies: [String] = [],
-        monitoringClients: [String] = ServerDefaults.monitoringClients, corsOrigins: [String] = [],
-        signUpsPerMinute: Int = ServerDefaults.signUpsPerMinute, loginsPerMinute: Int = ServerDefaults.loginsPerMinute,
-        passwordChecksPerMinute: Int = ServerDefaults.passwordChecksPerMinute,
-        clientIPv6PrefixLength: Int = ServerDefaults.clientIPv6PrefixLength,
-        hashingConcurrency: Int = ServerDefaults.hashingConcurrency, hashingQueue: Int = ServerDefaults.hashingQueue,
-        healthMinFreeMiB: Int = ServerDefaults.healthMinFreeMiB, webPages: Bool = ServerDefaults.webPages,
-        secureCookies: Bool = ServerDefaults.secureCookies, secretFile: String = "server-secret",
-        tlsCertificatePath: String? = nil,
-        tlsKeyPath: String? = nil, hstsMaxAgeSeconds: Int = ServerDefaults.hstsMaxAgeSeconds
+        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 65_536, idleTimeoutSeconds: Int = 60,
+        requestTimeoutSeconds: Int = 30, trustedProxies: [String] = [],
+        monitoringClients: [String] = ["127.0.0.1", "::1"], corsOrigins: [String] = [], signUpsPerMinute: Int = 10,
+        loginsPerMinute: Int = 30, passwordChecksPerMinute: Int = 10, clientIPv6PrefixLength: Int = 64,
+        hashingConcurrency: Int = 0, hashingQueue: Int = 32, healthMinFreeMiB: Int = 64, webPages: Bool = true,
+        secureCookies: Bool = false, secretFile: String = "server-secret", tlsCertificatePath: String? = nil,
+        tlsKeyPath: String? = nil, hstsMaxAgeSeconds: Int = 31_536_000
     ) {
         self.host = host
         self.port = port

@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import AccountCrypto
+import AccountServerSettings
 import AccountSettings
 import AccountTestSupport
 import BackendTestSupport
@@ -55,13 +56,14 @@ struct SettingsLoaderTests {
     func defaults() async throws {
         let box = try Sandbox()
         let settings = try await box.load()
-        #expect(settings.backendName == "sqlite")
+        #expect(settings.backend.name == "sqlite")
         #expect(settings.backend.location == box.root + "/home/.local/share/accounts/accounts.sqlite")
-        #expect(settings.backend.values == ["synchronous": .word("full"), "busy_timeout_ms": .integer(5_000)])
+        #expect(
+            settings.backend.configuration.values == ["synchronous": .word("full"), "busy_timeout_ms": .integer(5_000)])
         #expect(settings.sessionFile == box.root + "/home/.local/state/accounts/session")
         #expect(settings.storePathIsDefault && settings.sessionFileIsDefault)
         #expect(settings.throttlePolicy == LoginThrottlePolicy())
-        #expect(settings.hashOpsLimit == 2 && settings.hashMemLimitKiB == 19_456)
+        #expect(settings.hasher.opsLimit == 2 && settings.hasher.memLimitBytes == 19_456 * 1_024)
         #expect(settings.configFile == nil)
     }
 
@@ -81,7 +83,7 @@ struct SettingsLoaderTests {
             """, to: "etc/accounts.yaml")
         let fileOnly = try await box.load(.init(configFile: file))
         #expect(fileOnly.backend.location == box.root + "/etc/from-file.json", "relative to the file's folder")
-        #expect(fileOnly.backend.values["lock_timeout_ms"] == .integer(111))
+        #expect(fileOnly.backend.configuration.values["lock_timeout_ms"] == .integer(111))
         #expect(fileOnly.throttlePolicy.backoff.freeAttempts == 7)
         #expect(fileOnly.sessionPolicy.idleTimeoutSeconds == 300)
 
@@ -221,13 +223,13 @@ struct SettingsLoaderTests {
         let settings = try await Sandbox().load()
         var expected = ServerSettings()
         expected.secretFile = settings.server.secretFile
-        #expect(settings.server == expected, "the server.… defaults are ServerDefaults'")
+        #expect(settings.server == expected, "the server.… defaults are ServerSettings()'s")
         #expect(settings.server.secretFile.hasSuffix("/.local/state/accounts/server-secret"), "in the state folder")
         #expect(settings.sessionPolicy == SessionPolicy())
         #expect(settings.passwordPolicy == PasswordPolicy())
         #expect(settings.throttlePolicy == LoginThrottlePolicy())
-        #expect(settings.hashOpsLimit == Int(Argon2idPasswordHasher.recommended.opsLimit))
-        #expect(settings.hashMemLimitKiB * 1_024 == Argon2idPasswordHasher.recommended.memLimitBytes)
+        #expect(settings.hasher.opsLimit == Argon2idPasswordHasher.recommended.opsLimit)
+        #expect(settings.hasher.memLimitBytes == Argon2idPasswordHasher.recommended.memLimitBytes)
     }
 
     @Test("Config/accounts.yaml and the Configuration article state each key's declared default")
@@ -266,7 +268,7 @@ struct SettingsLoaderTests {
         let main = root.appendingPathComponent("Config/accounts.yaml").path
         let settings = try await box.load(.init(configFile: main))
         #expect(settings.configFile == main)
-        #expect(settings.backendName == "sqlite", "the shipped config uses the embedded default")
+        #expect(settings.backend.name == "sqlite", "the shipped config uses the embedded default")
         let text = try String(contentsOfFile: main, encoding: .utf8)
         for key in SettingsLoader.documentedKeys(registry: .standard) {
             let leaf = key.split(separator: ".").last.map(String.init) ?? key
@@ -285,7 +287,7 @@ struct SettingsLoaderTests {
             #expect(examples.contains("\(backend).yaml"), "no Config/examples/\(backend).yaml")
             let loaded = try await box.load(
                 .init(configFile: root.appendingPathComponent("Config/examples/\(backend).yaml").path))
-            #expect(loaded.backendName == backend)
+            #expect(loaded.backend.name == backend)
             // Used in place (`--config Config/examples/sqlite.yaml`), an example must not put a
             // store, with its password hashes, into the checkout.
             #expect(
@@ -320,10 +322,10 @@ struct PostgresSettingsTests {
         let box = try Sandbox()
         let settings = try await box.load(
             .init(backend: "postgres"), environment: ["ACCOUNTS_POSTGRES_PASSWORD": "hunter2-secret"])
-        #expect(try settings.backend.value(of: PostgresBackendDescriptor.password) == "hunter2-secret")
+        #expect(try settings.backend.configuration.value(of: PostgresBackendDescriptor.password) == "hunter2-secret")
         #expect(settings.backend.location == "accounts", "the default schema")
-        #expect(!String(describing: settings.backend).contains("hunter2-secret"))
-        #expect(!String(reflecting: settings.backend.values).contains("hunter2-secret"))
+        #expect(!String(describing: settings.backend.configuration).contains("hunter2-secret"))
+        #expect(!String(reflecting: settings.backend.configuration.values).contains("hunter2-secret"))
     }
 
     @Test("an empty ACCOUNTS_POSTGRES_PASSWORD counts as unset, so the password file is read")
@@ -334,8 +336,9 @@ struct PostgresSettingsTests {
         let settings = try await box.load(
             .init(backend: "postgres"),
             environment: ["ACCOUNTS_POSTGRES_PASSWORD": "", "ACCOUNTS_POSTGRES_PASSWORD_FILE": file])
-        #expect(try settings.backend.value(of: PostgresBackendDescriptor.password) == nil)
-        #expect(try PostgresBackendDescriptor.connectionOptions(settings.backend).password == "from-the-file")
+        #expect(try settings.backend.configuration.value(of: PostgresBackendDescriptor.password) == nil)
+        #expect(
+            try PostgresBackendDescriptor.connectionOptions(settings.backend.configuration).password == "from-the-file")
     }
 
     @Test("a URL fills host, port, user, database and TLS; a password in it is refused")

@@ -1,0 +1,53 @@
+import AccountBackendKit
+import AccountCore
+import AccountCrypto
+import AccountServerSettings
+
+/// Every global section, read in the order `accounts config` and the reference list their keys:
+/// `session`, `password`, `hashing`, `login`, `server`. The `backend` key, whose choices are
+/// the registry's, and each backend's section are added by ``SettingsSchema``.
+struct GlobalSections {
+    var sessionFile: String?
+    var sessionPolicy: SessionPolicy
+    var passwordPolicy: PasswordPolicy
+    var hasher: Argon2idPasswordHasher
+    var throttlePolicy: LoginThrottlePolicy
+    var server: ServerSettings
+
+    /// The sections' values from `source`, and every key they read.
+    static func read(_ source: SectionReader.Source, locations: XDGLocations) throws(AccountError) -> (
+        sections: GlobalSections, keys: [SettingKey]
+    ) {
+        var keys: [SettingKey] = []
+        func reader(_ section: String) -> SectionReader {
+            SectionReader(section: section, source: source, locations: locations)
+        }
+        func reading<Value>(_ section: String, _ read: (SectionReader) throws(AccountError) -> Value)
+            throws(AccountError) -> Value
+        {
+            let reader = reader(section)
+            defer { keys += reader.keys }
+            return try read(reader)
+        }
+        let session = try reading("session", SessionSection.read)
+        let sections = GlobalSections(
+            sessionFile: session.file, sessionPolicy: session.policy,
+            passwordPolicy: try reading("password", PasswordSection.read),
+            hasher: try reading("hashing", HashingSection.read),
+            throttlePolicy: try reading("login", LoginSection.read),
+            server: try reading("server", ServerSection.read))
+        return (sections, keys)
+    }
+
+    /// Every global key, with its default: what the sections read.
+    static let keys: [SettingKey] = {
+        do {
+            return try read(.defaults, locations: XDGLocations(environment: [:])).keys
+        } catch {
+            preconditionFailure("the built-in defaults of the global settings are refused: \(error)")
+        }
+    }()
+
+    /// The session file's key (`session.file`).
+    static let sessionFileKey = SettingKey(section: "session", option: SessionSection.file.option)
+}

@@ -1,0 +1,40 @@
+import AccountBackendKit
+import AccountCore
+
+/// `session.…`: where the CLI keeps its sessions, and how long sessions last
+/// (``SessionPolicy``, whose defaults are these keys').
+enum SessionSection {
+    static let file = BackendSetting.path(
+        "file", summary: "where the CLI keeps its signed-in sessions, one per store (mode 0600)")
+
+    /// The session file (`nil`: the default in the state folder) and the policy.
+    static func read(_ reader: SectionReader) throws(AccountError) -> (file: String?, policy: SessionPolicy) {
+        let defaults = SessionPolicy()
+        let file = try reader.path(Self.file)
+        let idleMinutes = try reader.value(
+            .integer(
+                "idle_timeout_minutes", in: 1...525_600, default: Int(defaults.idleTimeoutSeconds / 60),
+                summary: "an unused session expires after this many minutes"))
+        let absoluteHours = try reader.value(
+            .integer(
+                "absolute_timeout_hours", in: 1...8_760, default: Int(defaults.absoluteTimeoutSeconds / 3_600),
+                summary: "a session expires this many hours after login, however active"))
+        let rememberIdleDays = try reader.value(
+            .integer(
+                "remember_idle_timeout_days", in: 1...3_650,
+                default: Int(defaults.rememberIdleTimeoutSeconds / 86_400),
+                summary: "idle timeout of a \"remember me\" session, in days"))
+        let rememberAbsoluteDays = try reader.value(
+            .integer(
+                "remember_absolute_timeout_days", in: 1...3_650,
+                default: Int(defaults.rememberAbsoluteTimeoutSeconds / 86_400),
+                summary: "absolute lifetime of a \"remember me\" session, in days"))
+        return (
+            file,
+            SessionPolicy(
+                idleTimeoutSeconds: Int64(idleMinutes) * 60, absoluteTimeoutSeconds: Int64(absoluteHours) * 3_600,
+                rememberIdleTimeoutSeconds: Int64(rememberIdleDays) * 86_400,
+                rememberAbsoluteTimeoutSeconds: Int64(rememberAbsoluteDays) * 86_400)
+        )
+    }
+}
