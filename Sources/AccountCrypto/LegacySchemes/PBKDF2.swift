@@ -4,8 +4,8 @@ import COpenSSLCrypto
 /// other systems made (``PBKDF2Scheme``, ``DjangoPBKDF2Scheme``).
 ///
 /// The digests are libcrypto's own (`SHA256_Init` and the like), not its EVP interface: EVP
-/// would link OpenSSL's provider tables into `accounts`, whose ~16,600 relocations and start-up
-/// code cost every call 0.5–1 ms, for hashes most calls never compute. HMAC's two keyed
+/// would link OpenSSL's provider tables into `accounts`, whose relocations and start-up code
+/// every call of the CLI would pay, for hashes most calls never compute. HMAC's two keyed
 /// states are made once per password, and each of the iterations copies them, as OpenSSL's
 /// `PKCS5_PBKDF2_HMAC` does.
 enum PBKDF2 {
