@@ -11,8 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-print}
 
-swift build --product accounts >/dev/null
-bin="$(swift build --show-bin-path)"
+# ACCOUNTS_BUILD_BIN (scripts/test.sh sets it): the debug build already made.
+if [ -n "${ACCOUNTS_BUILD_BIN:-}" ]; then
+    bin=$ACCOUNTS_BUILD_BIN
+else
+    swift build --product accounts >/dev/null
+    bin="$(swift build --show-bin-path)"
+fi
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 mkdir -p "$home/bin"

@@ -3,8 +3,13 @@
 # makes a scratch folder `home`, and on exit stops the server whose PID the script put in
 # `server` and removes `home`.
 prepare_check_server() {
-    swift build --product accounts >/dev/null
-    accounts="$(swift build --show-bin-path)/accounts"
+    # ACCOUNTS_BUILD_BIN (scripts/test.sh sets it): the debug build already made.
+    if [ -n "${ACCOUNTS_BUILD_BIN:-}" ]; then
+        accounts=$ACCOUNTS_BUILD_BIN/accounts
+    else
+        swift build --product accounts >/dev/null
+        accounts="$(swift build --show-bin-path)/accounts"
+    fi
     home=$(mktemp -d "${TMPDIR:-/tmp}/accounts-$1-XXXXXX")
     server=""
     trap stop_check_server EXIT
