@@ -23,7 +23,7 @@ fail() {
 prefix=/usr/local
 root="$stage$prefix"
 ./scripts/install.sh --debug --destdir "$stage" --prefix "$prefix"
-built="${ACCOUNTS_BUILD_BIN:-$(swift build --show-bin-path)}/accounts"
+built="${PREBUILT_BIN:-$(swift build --show-bin-path)}/accounts"
 installed="$root/bin/accounts"
 
 expected=$(printf '%s\n' ./bin/accounts ./lib/systemd/system/accounts.service \

@@ -15,4 +15,7 @@ echo "== accounts verify   (the conformance suite, on a scratch store)"
 echo "== accounts start    (your store: \${XDG_DATA_HOME:-~/.local/share}/accounts/)"
 "$bin" start
 echo
+# The walkthrough calls plain `accounts`: say how to get that, in this shell or for good.
+echo "To call it as plain accounts in this shell:  alias accounts='$bin'"
+echo "Or install it (release build, manual page, completions):  make install PREFIX=~/.local"
 echo "Next: $bin signup --email yourid@example.com --nickname YOU"

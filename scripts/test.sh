@@ -11,7 +11,8 @@
 # On two cores the run is bound by CPU, so the checks that do not share a build or a port run
 # side by side in lanes: a lane that compiles beside one that runs programs one at a time, the
 # test suite beside the checks that drive a server from outside. Every script uses the one
-# build (ACCOUNTS_BUILD_BIN) instead of asking SwiftPM, which holds a lock on .build for as long
+# build (PREBUILT_BIN: not an ACCOUNTS_ variable, which `accounts` would refuse as a setting it
+# does not know) instead of asking SwiftPM, which holds a lock on .build for as long
 # as `swift test` runs. Each stage prints its wall and CPU seconds when it ends, each lane's log
 # comes whole, and a table of them all closes the run (pass or fail), so a stage that grew shows.
 # The run has a TMPDIR of its own, and fails if the tests leave anything in it.
@@ -190,7 +191,7 @@ fault_sweeps() {
         (
             start=$SECONDS
             status=0
-            ./scripts/fault-sweep.sh --accounts "$ACCOUNTS_BUILD_BIN/accounts" "$@" >"$logs/$number.log" 2>&1 ||
+            ./scripts/fault-sweep.sh --accounts "$PREBUILT_BIN/accounts" "$@" >"$logs/$number.log" 2>&1 ||
                 status=$?
             echo "$status" >"$logs/$number.status"
             {
@@ -269,8 +270,8 @@ run_stage "swift format lint" format_lint
 run_stage "documents: the README a landing page, the bench README its tables, every Swift snippet compiled code" \
     documents
 run_stage "swift build --build-tests" build
-ACCOUNTS_BUILD_BIN=$(swift build --show-bin-path)
-export ACCOUNTS_BUILD_BIN
+PREBUILT_BIN=$(swift build --show-bin-path)
+export PREBUILT_BIN
 lanes examples_lane programs_lane
 lanes suite_lane outside_lane
 sample=$((0x$(git rev-parse --short=7 HEAD 2>/dev/null || echo 0)))

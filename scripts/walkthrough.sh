@@ -11,9 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-print}
 
-# ACCOUNTS_BUILD_BIN (scripts/test.sh sets it): the debug build already made.
-if [ -n "${ACCOUNTS_BUILD_BIN:-}" ]; then
-    bin=$ACCOUNTS_BUILD_BIN
+# PREBUILT_BIN (scripts/test.sh sets it): the debug build already made.
+if [ -n "${PREBUILT_BIN:-}" ]; then
+    bin=$PREBUILT_BIN
 else
     swift build --product accounts >/dev/null
     bin="$(swift build --show-bin-path)"

@@ -8,9 +8,11 @@ import PackageDescription
 let package = Package(
     name: "CommunityApp",
     dependencies: [
+        // snippet.package
         // The default traits off: the app needs neither the PostgreSQL backend nor the CLI's
         // `accounts serve`; the routes and pages are libraries of their own.
         .package(name: "AccountStore", path: "../..", traits: []),
+        // snippet.end
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -18,6 +20,7 @@ let package = Package(
     targets: [
         .target(
             name: "CommunityApp",
+            // snippet.products
             dependencies: [
                 .product(name: "AccountCore", package: "AccountStore"),
                 .product(name: "AccountCrypto", package: "AccountStore"),
@@ -30,6 +33,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // snippet.end
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
         .executableTarget(

@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountCore
+import AccountServerSettings
 import Configuration
 import Foundation
 
@@ -39,9 +40,11 @@ struct EffectiveReading {
         }
     }
 
-    /// Where an unset store or session path leads: the XDG locations the loader filled in.
+    /// Where an unset store, session or server-secret path leads: the XDG locations the loader
+    /// filled in, so `accounts config` shows the file in use, not "(none)".
     private func defaultPath(of key: SettingKey) -> String? {
         if key.name == GlobalSections.sessionFileKey.name { return settings.sessionFile }
+        if key.name == GlobalSections.secretFileKey.name { return settings.server.secretFile }
         guard let descriptor = try? registry.descriptor(named: key.components[0]), descriptor.storesInFiles,
             key.name == SettingsSchema.storeKeyName(of: descriptor)
         else { return nil }

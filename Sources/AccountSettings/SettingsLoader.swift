@@ -327,12 +327,28 @@ public enum SettingsLoader {
                     "unknown section '\(section)' in \(file); known sections: \(schema.sections.sorted().joined(separator: ", "))"
             )
         }
+        if !key.contains(".") {
+            // A section's key written at the top (`port: 9000`): name the key it most likely is.
+            let name = String(key)
+            // The global sections' keys first: a backend's are read only when it is chosen.
+            let near = schema.keys.filter { $0.components.count > 1 }.map { key in
+                (
+                    name: key.name, distance: EditDistance.between(name, key.components[1]),
+                    backend: schema.backendNames.contains(key.components[0]) ? 1 : 0
+                )
+            }.filter { $0.distance <= 2 }.sorted {
+                ($0.distance, $0.backend, $0.name) < ($1.distance, $1.backend, $1.name)
+            }
+            .map(\.name)
+            let hint =
+                near.isEmpty
+                ? "at the top only backend and the sections (\(schema.sections.sorted().joined(separator: ", "))) go"
+                : "did you mean \(near.prefix(3).joined(separator: " or ")), under its section?"
+            return .configInvalid(key: key, reason: "unknown key at the top of \(file); \(hint)")
+        }
         let siblings = schema.keys.filter { $0.name.hasPrefix(section + ".") }.map(\.name)
         return .configInvalid(
-            key: key,
-            reason:
-                "unknown key in \(file); known here: \(siblings.isEmpty ? "backend" : siblings.joined(separator: ", "))"
-        )
+            key: key, reason: "unknown key in \(file); known here: \(siblings.joined(separator: ", "))")
     }
 }
 

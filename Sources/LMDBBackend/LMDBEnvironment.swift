@@ -180,7 +180,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             }
         } catch {
             maker.closeEnvironment()
-            throw error
+            throw error.renamingPath(temporary, to: path)
         }
         maker.closeEnvironment()
         guard link(temporary, path) == 0 || errno == EEXIST else { throw POSIXFailure.error("create", path: path) }

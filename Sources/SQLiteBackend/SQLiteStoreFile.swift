@@ -40,7 +40,7 @@ enum SQLiteStoreFile {
     static func create(_ path: String, synchronous: SQLiteOptions.Synchronous, storeID: String) throws(AccountError) {
         let temporary = path + ".init-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw POSIXFailure.error("create", path: temporary) }
+        guard fd >= 0 else { throw POSIXFailure.error("create", path: path) }
         close(fd)
         defer {
             unlink(temporary)
@@ -53,8 +53,10 @@ enum SQLiteStoreFile {
             try build(temporary, synchronous: synchronous, storeID: storeID)
         } catch .storeCorrupted(let detail) {
             throw .storeIO(
-                detail: detail.adding(.text("the new store could not be built")).adding(
-                    .outcome(.nothingCreated(path: path))))
+                detail: detail.renamingPath(temporary, to: path).adding(.text("the new store could not be built"))
+                    .adding(.outcome(.nothingCreated(path: path))))
+        } catch {
+            throw error.renamingPath(temporary, to: path)
         }
         var log = stat()
         guard stat(temporary + "-wal", &log) != 0 || log.st_size == 0 else {

@@ -114,3 +114,26 @@ struct InvalidFormTests {
         return nil
     }
 }
+
+@Suite("Sign-up: every problem in one answer")
+struct SignUpOneAnswerTests {
+    @Test("an ID that breaks its rule still has the password checked against it, as typed")
+    func passwordCheckedAgainstTheTypedID() async throws {
+        try await ServiceHarness.with(MemoryBackendDescriptor()) { h in
+            let check = h.service.signUpProblems(
+                email: " Leesoon7@Example.com", nickname: "이순신", password: "leesoon7-Kayak-42",
+                confirmation: "leesoon7-Kayak-42")
+            #expect(check[.email].contains(.invalidEmail(.localUppercase)), "\(check[.email])")
+            #expect(
+                check[.password].contains(.invalidPassword(.containsEmail)),
+                "the password holds the ID as typed: \(check[.password])")
+            let nickname = h.service.signUpProblems(
+                email: "Leesoon7@example.com", nickname: " 이순신 ", password: "이순신-Kayak-42-q",
+                confirmation: "이순신-Kayak-42-q")
+            #expect(nickname[.password].contains(.invalidPassword(.containsNickname)), "\(nickname[.password])")
+            let halfTyped = h.service.signUpProblems(
+                email: "a", nickname: "", password: "Tangerine-Kayak-42", confirmation: "Tangerine-Kayak-42")
+            #expect(halfTyped[.password].isEmpty, "a one-letter ID is not held against the password")
+        }
+    }
+}

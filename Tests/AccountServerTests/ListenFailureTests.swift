@@ -1,6 +1,8 @@
 import AccountCore
 import AccountServer
 import AccountServerSettings
+import AccountTestSupport
+import Foundation
 import NIOCore
 import Testing
 
@@ -26,7 +28,7 @@ struct ListenFailureTests {
         #expect(listen.cannotListen(for: bind(EACCES)) == nil, "a privilege is configuration, not a wait")
         // What may pass is not configuration: a supervisor retries it.
         for (code, reason) in [
-            (EADDRINUSE, "127.0.0.1:80 is already in use by another process"),
+            (EADDRINUSE, "127.0.0.1:80 is already in use by another process (another port: --port or server.port)"),
             (EADDRNOTAVAIL, "127.0.0.1 is not an address of this host"),
         ] {
             #expect(listen.configurationError(for: bind(code)) == nil)
@@ -34,5 +36,16 @@ struct ListenFailureTests {
         }
         #expect(listen.configurationError(for: IOError(errnoCode: ECONNRESET, reason: "read")) == nil)
         #expect(listen.configurationError(for: CancellationError()) == nil)
+    }
+
+    @Test("the Configuration article says what the server does with a busy port: cannot_listen, exit 11")
+    func articleAgrees() throws {
+        let article = try String(
+            contentsOfFile: PackageFiles.path("Sources/AccountsCLI/AccountsCLI.docc/Configuration.md"), encoding: .utf8)
+        let paragraph = try #require(
+            article.components(separatedBy: "\n\n").first { $0.contains("cannot listen on") }, "the paragraph")
+        #expect(paragraph.contains("A port already in use"), "\(paragraph)")
+        #expect(paragraph.contains("`cannot_listen` (exit 11)"), "\(paragraph)")
+        #expect(!paragraph.contains("a port already in use or below 1024"), "the old claim: \(paragraph)")
     }
 }

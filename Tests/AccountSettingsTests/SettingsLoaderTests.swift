@@ -169,6 +169,15 @@ struct SettingsLoaderTests {
         await expectConfigError("config_invalid", mentioning: "ACCOUNTS_LOGIN_THROTTLE") {
             try await box.load(environment: ["ACCOUNTS_LOGIN_THROTTLE": "3"])
         }
+        // A section's key at the top is told which key it is, the server's before a backend's.
+        let top = try box.write("port: 9000\n", to: "top.yaml")
+        await expectConfigError("config_invalid", mentioning: "did you mean server.port or postgres.port") {
+            try await box.load(.init(configFile: top))
+        }
+        let nothingNear = try box.write("colour: blue\n", to: "colour.yaml")
+        await expectConfigError("config_invalid", mentioning: "at the top only backend and the sections") {
+            try await box.load(.init(configFile: nothingNear))
+        }
     }
 
     @Test(

@@ -125,6 +125,41 @@ struct CLITests {
         }
     }
 
+    @Test(
+        "a store whose creation fails is named in the error, never by the private name it is built under",
+        .enabled(if: StandardInputFaultTests.hasCompiler, Comment(rawValue: StandardInputFaultTests.noCompiler)),
+        arguments: ["sqlite", "lmdb"])
+    func creationFailureNamesTheStore(_ backend: String) async throws {
+        let cli = try CLIRunner("create-fails-\(backend)")
+        let shim = try await StandardInputFaultTests.compileShim(into: cli.root)
+        let folder = cli.root + "/stores"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = folder + "/new." + backend
+        let signUp = [
+            "signup", "--email", "leesoon7@example.com", "--nickname", "이순신", "--password-stdin", "--json",
+            "--backend", backend, "--store", store,
+        ]
+        // Which of the sign-up's calls in the folder touch the store built under its private name.
+        let log = cli.root + "/calls.log"
+        let counted = try await cli.run(
+            signUp, stdin: [password, password],
+            environment: ["LD_PRELOAD": shim, "FAULT_DIR": folder, "FAULT_LOG": log])
+        #expect(counted.status == 0, "\(counted.stdout)")
+        let building = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains(".init-") }.compactMap { $0.split(separator: " ").first.flatMap { Int($0) } }
+        try #require(!building.isEmpty, "the store is built under a private name")
+        for call in building {
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let failed = try await cli.run(
+                signUp, stdin: [password, password],
+                environment: ["LD_PRELOAD": shim, "FAULT_DIR": folder, "FAULT_AT": String(call)])
+            guard failed.status != 0 else { continue }  // a call whose failure is survived
+            #expect(!failed.stdout.contains(".init-"), "call \(call): a private name shows: \(failed.stdout)")
+            #expect(failed.stdout.contains(store), "call \(call): the store is not named: \(failed.stdout)")
+        }
+    }
+
     @Test("exit codes are distinct per kind of failure")
     func exitCodes() async throws {
         let cli = try CLIRunner("exit")

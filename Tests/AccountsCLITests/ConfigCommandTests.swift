@@ -24,6 +24,9 @@ struct ConfigCommandTests {
         let settings = try Self.settings(result)
         #expect(settings["sqlite.path"]?["value"] as? String == cli.storePath)
         #expect(settings["session.file"]?["value"] as? String == cli.sessionPath)
+        #expect(
+            settings["server.secret_file"]?["value"] as? String == cli.root + "/state/accounts/server-secret",
+            "the secret file in use, not (none)")
         #expect(settings["server.port"]?["value"] as? Int == 8080)
         #expect(settings["server.web_pages"]?["value"] as? Bool == true)
         #expect(settings["server.monitoring_clients"]?["value"] as? String == "127.0.0.1, ::1")

@@ -20,6 +20,17 @@ struct ExportOutputTests {
         #expect(!FileManager.default.fileExists(atPath: pipe.path + ".partial"))
     }
 
+    @Test("--output - is standard output, as --input - is standard input: no file named -")
+    func dashIsStandardOutput() async throws {
+        let cli = try await OperatorOutputTests.withOneUser("export-dash")
+        let result = try await cli.run(["export", "--output", "-"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines.first?.hasPrefix(#"{"format":"accountstore-export""#) == true)
+        #expect(result.stderr.contains("Exported 1"), "the summary beside the data: \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/-"), "a file named - was written where it ran")
+    }
+
     @Test("an export through a symbolic link replaces the file the link names, and keeps the link")
     func linkedOutput() async throws {
         let cli = try await OperatorOutputTests.withOneUser("export-link")

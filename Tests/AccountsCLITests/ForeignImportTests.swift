@@ -174,4 +174,31 @@ struct ForeignImportTests {
         let doctor = try await cli.run(["doctor"] + store)
         #expect(doctor.status == 0, "every stored record meets the rules: \(doctor.stdout)")
     }
+
+    @Test("the refused file's advice says which records an edit mends, and that one without a password no edit can")
+    func refusedFileAdvice() async throws {
+        let cli = try CLIRunner("import-refused-advice")
+        let csv = cli.root + "/devise.csv"
+        let hash = "$2b$11$G8ToNGvucFoqX33K6JHlNOgUBMD93lw1gjo6YTehniDQU8O7mAJBO"
+        try """
+        id,email,encrypted_password,username,created_at,updated_at
+        1,matz@example.jp,\(hash),matz,2023-07-01T12:00:00.000Z,2023-07-01T12:00:00.000Z
+        2,x@example.jp,\(hash),x,2023-07-02T12:00:00Z,2023-07-02T12:00:00Z
+        3,nopass@example.jp,,nopass,2023-07-03T12:00:00Z,2023-07-03T12:00:00Z
+
+        """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let refused = cli.root + "/refused.jsonl"
+        let result = try await cli.run(
+            [
+                "import", "--from", "devise", "--input", csv, "--skip-invalid", refused, "--store",
+                cli.root + "/a.sqlite",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains("fix the 1 an edit mends, then import it with --from refused --merge"),
+            "\(result.stdout)")
+        #expect(
+            result.stdout.contains("1 has no password this store can verify, which no edit of the file gives"),
+            "\(result.stdout)")
+    }
 }

@@ -227,7 +227,7 @@ struct InteractiveFlowTests {
         #expect(login.status == 0, "the new password logs in: \(login.stdout)")
     }
 
-    @Test("withdrawal is confirmed only by the word shown", arguments: ["y", "YES", "예", "yes please"])
+    @Test("withdrawal is confirmed only by the word shown", arguments: ["y", "YES", "예", "yes please", "네"])
     func withdrawNeedsTheWord(answer: String) async throws {
         let cli = try CLIRunner("tty-yes")
         try await signUp(cli)
@@ -273,8 +273,8 @@ struct InteractiveFlowTests {
         try await app.expect("비밀번호가 변경되었습니다.")
         try await app.expect("선택: ")
         app.type("3\n")
-        try await app.expect("yes를 입력하세요: ")
-        app.type("yes\n")
+        try await app.expect("네(또는 yes)를 입력하세요: ")
+        app.type("네\n")
         try await app.expect("비밀번호: ")
         app.type("Quokka-Lantern-77\n")
         try await app.expect("회원 탈퇴가 완료되었습니다.")

@@ -15,4 +15,13 @@ struct QuickStartHintTests {
         let result = try await cli.run(arguments + ["--password-stdin"], stdin: [password, password])
         #expect(result.status == 0, "`accounts \(hint)`: \(result.stderr)")
     }
+
+    @Test("the quick start says how to call plain `accounts`: an alias to paste, or make install under a prefix")
+    func pathHint() throws {
+        let script = try String(contentsOfFile: PackageFiles.path("scripts/quickstart.sh"), encoding: .utf8)
+        #expect(script.contains("alias accounts='$bin'"), "the alias line")
+        #expect(script.contains("make install PREFIX=~/.local"), "the install line")
+        let makefile = try String(contentsOfFile: PackageFiles.path("Makefile"), encoding: .utf8)
+        #expect(makefile.contains("PREFIX ?="), "make install takes PREFIX")
+    }
 }

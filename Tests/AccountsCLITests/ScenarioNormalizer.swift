@@ -17,6 +17,7 @@ import Foundation
 /// | "the SQLite backend" (and LMDB, JSON-file, PostgreSQL) | `the <backend> backend` | the backend's own name in its messages |
 /// | "from sqlite to" (and lmdb, json, postgres) | `from <backend> to` | `migrate` names its source backend |
 /// | "a SQLite database", "an LMDB environment", "an AccountStore JSON store" | `<another backend's store>` | which foreign store was met |
+/// | where a missing store is ("There is no store at …,") | `<the store>` | a file, or a server's schema |
 enum ScenarioNormalizer {
     static func normalize(_ line: String, root: String) -> String {
         var text = line.replacingOccurrences(of: root, with: "<root>")
@@ -33,6 +34,7 @@ enum ScenarioNormalizer {
             (#"the (SQLite|LMDB|JSON-file|PostgreSQL) backend"#, "the <backend> backend"),
             (#"from (sqlite|lmdb|json|postgres) to"#, "from <backend> to"),
             (#"(a SQLite database|an LMDB environment|an AccountStore JSON store)"#, "<another backend's store>"),
+            (#"There is no store at [^,]+, and none was created"#, "There is no store at <the store>, and none was created"),
         ]
         for (pattern, replacement) in rules {
             text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)

@@ -44,4 +44,35 @@ struct SessionsCommandTests {
         #expect(
             try await cli.run(["sessions", "--json"] + store).json()["sessions"].map { ($0 as? [Any])?.count } == 1)
     }
+
+    @Test("--device names a sign-up's and a login's session, so two of one machine tell apart; a bad name is refused")
+    func deviceNames() async throws {
+        let cli = try CLIRunner("sessions-device")
+        let elsewhere = try CLIRunner("sessions-device-elsewhere")
+        let store = ["--store", cli.root + "/accounts.sqlite"]
+        let signedUp = try await cli.run(
+            ["signup", "--email", email, "--nickname", "이순신", "--password-stdin", "--device", "work laptop"] + store,
+            stdin: [password, password])
+        #expect(signedUp.status == 0, "\(signedUp.stderr)")
+        let loggedIn = try await elsewhere.run(
+            ["login", "--email", email, "--password-stdin", "--device", "집 데스크톱"] + store, stdin: [password])
+        #expect(loggedIn.status == 0, "\(loggedIn.stderr)")
+        let listed = try #require(
+            try await cli.run(["sessions", "--json"] + store).json()["sessions"] as? [[String: Any]])
+        #expect(Set(listed.compactMap { $0["device"] as? String }) == ["work laptop", "집 데스크톱"])
+        let bad = try await elsewhere.run(
+            ["login", "--email", email, "--password-stdin", "--device", "tab\there", "--json"] + store,
+            stdin: [password])
+        #expect(bad.errorCode == "invalid_device_name", "\(bad.stdout)")
+    }
+
+    @Test("a sign-up the rules refuse creates no store: the whole form is checked before the store is opened")
+    func refusedSignUpCreatesNoStore() async throws {
+        let cli = try CLIRunner("signup-refused-no-store")
+        let refused = try await cli.run(
+            ["signup", "--email", email, "--nickname", "이순신", "--password-stdin", "--json"], stdin: ["x", "x"])
+        #expect(refused.status == 3 && refused.errorCode == "invalid_password", "\(refused.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: cli.storePath), "the default store was created")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/data/accounts"), "its folder was created")
+    }
 }

@@ -9,15 +9,15 @@ if [ "${BENCH_BUILD:-release}" = debug ]; then
 else
     release_flags=(-c release --static-swift-stdlib)
 fi
-# ACCOUNTS_BUILD_BIN (scripts/test.sh sets it) names a debug build already made: with
+# PREBUILT_BIN (scripts/test.sh sets it) names a debug build already made: with
 # BENCH_BUILD=debug the products are taken from it, and SwiftPM, which holds a lock on .build
 # while another check runs `swift test`, is not asked.
 release_build() {
     local product build_log
-    if [ "${BENCH_BUILD:-release}" = debug ] && [ -n "${ACCOUNTS_BUILD_BIN:-}" ]; then
-        bin=$ACCOUNTS_BUILD_BIN
+    if [ "${BENCH_BUILD:-release}" = debug ] && [ -n "${PREBUILT_BIN:-}" ]; then
+        bin=$PREBUILT_BIN
         for product in "$@"; do
-            [ -x "$bin/$product" ] || { echo "ACCOUNTS_BUILD_BIN has no $product: $bin" >&2; exit 1; }
+            [ -x "$bin/$product" ] || { echo "PREBUILT_BIN has no $product: $bin" >&2; exit 1; }
         done
         return
     fi

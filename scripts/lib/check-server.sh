@@ -3,9 +3,9 @@
 # makes a scratch folder `home`, and on exit stops the server whose PID the script put in
 # `server` and removes `home`.
 prepare_check_server() {
-    # ACCOUNTS_BUILD_BIN (scripts/test.sh sets it): the debug build already made.
-    if [ -n "${ACCOUNTS_BUILD_BIN:-}" ]; then
-        accounts=$ACCOUNTS_BUILD_BIN/accounts
+    # PREBUILT_BIN (scripts/test.sh sets it): the debug build already made.
+    if [ -n "${PREBUILT_BIN:-}" ]; then
+        accounts=$PREBUILT_BIN/accounts
     else
         swift build --product accounts >/dev/null
         accounts="$(swift build --show-bin-path)/accounts"

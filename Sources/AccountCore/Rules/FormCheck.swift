@@ -75,21 +75,50 @@ extension FormCheck where Field == SignUpField {
     }
 }
 
-extension AccountService {
-    /// The rules a sign-up form's fields break as typed; the password is checked against the
-    /// ID and nickname as far as they are valid. An empty field is reported as such.
-    public func signUpProblems(
-        email: String, nickname: String, password: String, confirmation: String
-    ) -> FormCheck<SignUpField> {
-        var check = FormCheck.signUpIdentity(email: email, nickname: nickname)
-        let validEmail = (try? EmailAddress(email).normalized) ?? ""
-        let validNickname = (try? Nickname(nickname).value) ?? ""
+extension FormCheck where Field == SignUpField {
+    /// The rules a sign-up form's fields break as typed, under `policy`. The password is checked
+    /// against the ID and nickname as typed (trimmed; the ID in lowercase, the nickname in NFC),
+    /// valid or not, once they are as long as their rules' minimum, so one answer lists what the
+    /// password breaks too, not only after the ID is fixed. An empty field is reported as such.
+    public static func signUp(
+        email: String, nickname: String, password: String, confirmation: String, policy: PasswordPolicy,
+        estimator: some PasswordStrengthEstimator
+    ) -> Self {
+        var check = signUpIdentity(email: email, nickname: nickname)
+        // Only a part long enough to be one: a password is not refused for holding the "a" of a
+        // half-typed ID.
+        let typedEmail = email.trimmingWhitespace().lowercased()
+        let typedLocalPart = typedEmail.split(separator: "@", maxSplits: 1).first ?? ""
+        let typedNickname = Nickname.normalize(nickname)
         check.add(
-            passwordPolicy.problems(
-                password: password, email: validEmail, nickname: validNickname, estimator: strength),
+            policy.problems(
+                password: password,
+                email: typedLocalPart.count >= EmailAddress.localPartLength.lowerBound ? typedEmail : "",
+                nickname: typedNickname.count >= Nickname.length.lowerBound ? typedNickname : "", estimator: estimator),
             to: .password)
         check.add(confirmationProblems(password, confirmation), to: .confirmation)
         return check
+    }
+}
+
+extension FormCheck {
+    /// The confirmation's rule: it matches the password (both in their normalized form) and is
+    /// not empty.
+    static func confirmationProblems(_ password: String, _ confirmation: String) -> [AccountError] {
+        PasswordPolicy.normalize(password) == PasswordPolicy.normalize(confirmation) && !confirmation.isEmpty
+            ? [] : [.passwordMismatch]
+    }
+}
+
+extension AccountService {
+    /// The rules a sign-up form's fields break as typed, under this service's password policy
+    /// (``FormCheck/signUp(email:nickname:password:confirmation:policy:estimator:)``).
+    public func signUpProblems(
+        email: String, nickname: String, password: String, confirmation: String
+    ) -> FormCheck<SignUpField> {
+        .signUp(
+            email: email, nickname: nickname, password: password, confirmation: confirmation, policy: passwordPolicy,
+            estimator: strength)
     }
 
     /// The rules a new password (and its confirmation) breaks for `profile`'s account; it must
@@ -103,12 +132,7 @@ extension AccountService {
                 password: newPassword, email: profile.email, nickname: profile.nickname,
                 current: current.flatMap { $0.isEmpty ? nil : $0 }, estimator: strength),
             to: .newPassword)
-        check.add(confirmationProblems(newPassword, confirmation), to: .confirmation)
+        check.add(FormCheck<NewPasswordField>.confirmationProblems(newPassword, confirmation), to: .confirmation)
         return check
-    }
-
-    private func confirmationProblems(_ password: String, _ confirmation: String) -> [AccountError] {
-        PasswordPolicy.normalize(password) == PasswordPolicy.normalize(confirmation) && !confirmation.isEmpty
-            ? [] : [.passwordMismatch]
     }
 }

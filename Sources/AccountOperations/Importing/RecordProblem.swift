@@ -6,6 +6,10 @@ public struct RecordProblem: Sendable, Hashable {
     public let english: String
     /// The reason in Korean.
     public let korean: String
+    /// Whether an edit of the record in the refused file can mend it (an email, a nickname, a
+    /// duplicate). A missing or unverifiable password cannot be: no edit makes a hash that
+    /// verifies the user's password.
+    public var mendableInFile = true
 
     /// The reason in `language`.
     public func message(_ language: Language) -> String {
@@ -20,14 +24,15 @@ public struct RecordProblem: Sendable, Hashable {
         return RecordProblem(
             english:
                 "Its password hash ('\(shown)…') is of no scheme this build verifies; its user could never sign in.",
-            korean: "비밀번호 해시('\(shown)…')가 이 빌드가 확인하는 방식이 아닙니다. 이 사용자는 로그인할 수 없습니다.")
+            korean: "비밀번호 해시('\(shown)…')가 이 빌드가 확인하는 방식이 아닙니다. 이 사용자는 로그인할 수 없습니다.",
+            mendableInFile: false)
     }
 
     /// No password this store can verify, and `why` (in English; the source's own words).
     public static func noPassword(_ why: String) -> RecordProblem {
         RecordProblem(
             english: "It has no password this store can verify: \(why).",
-            korean: "이 저장소가 확인할 수 있는 비밀번호가 없습니다: \(why).")
+            korean: "이 저장소가 확인할 수 있는 비밀번호가 없습니다: \(why).", mendableInFile: false)
     }
 
     /// A second record with an email an earlier record (at `first`) has.
@@ -60,6 +65,10 @@ public struct RefusedRecord: Sendable {
     public let user: UserRecord
     /// Every reason it was refused.
     public let reasons: [RecordProblem]
+
+    /// Whether editing the record in the refused file can mend every reason (see
+    /// ``RecordProblem/mendableInFile``).
+    public var mendableInFile: Bool { reasons.allSatisfy(\.mendableInFile) }
 
     /// Creates a refusal.
     public init(source: String, user: UserRecord, reasons: [RecordProblem]) {

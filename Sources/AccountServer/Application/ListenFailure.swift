@@ -40,7 +40,9 @@ extension ServerSettings {
     public func cannotListen(for error: any Error) -> CannotListen? {
         guard let io = error as? IOError else { return nil }
         switch io.errnoCode {
-        case EADDRINUSE: return CannotListen(reason: "\(host):\(port) is already in use by another process")
+        case EADDRINUSE:
+            return CannotListen(
+                reason: "\(host):\(port) is already in use by another process (another port: --port or server.port)")
         case EADDRNOTAVAIL: return CannotListen(reason: "\(host) is not an address of this host")
         default: return nil
         }

@@ -50,4 +50,6 @@ struct GlobalSections {
 
     /// The session file's key (`session.file`).
     static let sessionFileKey = SettingKey(section: "session", option: SessionSection.file.option)
+    /// The server secret's key (`server.secret_file`), whose default is in the state folder.
+    static let secretFileKey = SettingKey(section: "server", option: ServerSection.secretFile.option)
 }

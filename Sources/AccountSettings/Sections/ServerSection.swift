@@ -5,6 +5,10 @@ import AccountServerSettings
 /// `server.…`: how `accounts serve` listens and limits clients (``ServerSettings``, whose
 /// defaults are these keys').
 enum ServerSection {
+    static let secretFile = BackendSetting.path(
+        "secret_file",
+        summary: "the key that signs device and form tokens, made on first use (default: in the state folder)")
+
     static func read(_ reader: SectionReader) throws(AccountError) -> ServerSettings {
         let defaults = ServerSettings()
         var server = defaults
@@ -78,13 +82,7 @@ enum ServerSection {
             .boolean(
                 "secure_cookies", default: defaults.secureCookies,
                 summary: "mark the pages' cookies Secure: set it when people reach the site over HTTPS"))
-        server.secretFile =
-            try reader.path(
-                .path(
-                    "secret_file",
-                    summary:
-                        "the key that signs device and form tokens, made on first use (default: in the state folder)"))
-            ?? reader.locations.stateDirectory + "/server-secret"
+        server.secretFile = try reader.path(Self.secretFile) ?? reader.locations.stateDirectory + "/server-secret"
         let certificate = BackendSetting.path(
             "tls_certificate", summary: "a PEM certificate chain: serve HTTPS directly (with server.tls_key)")
         let key = BackendSetting.path("tls_key", summary: "the PEM private key of server.tls_certificate")

@@ -11,19 +11,25 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export", abstract: "Export every account as versioned JSON Lines (with password hashes).",
         discussion: """
             The file holds password hashes: it is created with mode 0600 and should be kept like the store. \
-            Without --output the lines go to standard output and the summary to standard error.
+            Without --output, or with --output -, the lines go to standard output and the summary to \
+            standard error.
             """)
 
     @Option(
         help:
-            "Write to this file, atomically: a failed export leaves the file as it was (a device or pipe such as /dev/null is written as it goes).",
+            "Write to this file, atomically: a failed export leaves the file as it was (a device or pipe such as /dev/null is written as it goes); - is standard output.",
         completion: .file())
     var output: String?
     @Flag(name: .customLong("with-sessions"), help: "Include sessions (their token digests), so users stay signed in.")
     var withSessions = false
     @OptionGroup var options: StoreOptions
 
+    /// The file to write, or `nil` for standard output (no `--output`, or `--output -`, as
+    /// `import --input -` reads standard input).
+    var outputFile: String? { output == "-" ? nil : output }
+
     func run() async throws {
+        let output = outputFile
         try await CommandContext.run(options) { context in
             let summary = try await context.withAdministration(reading: true) { administration in
                 let progress = ProgressLine(

@@ -127,7 +127,10 @@ struct ImportCommand: AsyncParsableCommand {
             return try await load(progress.update)
         }()
         let written = skipInvalid.flatMap {
-            refused.isEmpty ? nil : context.messages.refusedWritten(refused.count, to: $0)
+            refused.isEmpty
+                ? nil
+                : context.messages.refusedWritten(
+                    refused.count, unmendable: refused.filter { !$0.mendableInFile }.count, to: $0)
         }
         return CommandReply(
             lines: refusedLines + schemeLines

@@ -15,6 +15,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input.")
     var passwordStdin = false
 
+    @OptionGroup var device: DeviceOption
+
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
@@ -24,7 +26,7 @@ struct LoginCommand: AsyncParsableCommand {
                 .read(context.messages.passwordPrompt, what: "password")
             let (signedIn, warning) = try await context.withSession { service, session in
                 let signedIn = try await service.login(
-                    email: email, password: password, remember: remember, device: ThisDevice.name("accounts"))
+                    email: email, password: password, remember: remember, device: device.name("accounts"))
                 let warning = try await context.keepSession(
                     signedIn, in: session, accountCreated: false, service: service)
                 return (signedIn, warning)

@@ -1,5 +1,7 @@
 import AccountCore
+import AccountCrypto
 import AccountJSON
+import AccountSettings
 import ArgumentParser
 
 /// The sign-up form: every field checked, a duplicate reported, then straight to the welcome.
@@ -23,6 +25,8 @@ struct SignUpCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "Read the password and its confirmation from standard input.")
     var passwordStdin = false
 
+    @OptionGroup var device: DeviceOption
+
     @OptionGroup var options: GlobalOptions
 
     func run() async throws {
@@ -35,11 +39,16 @@ struct SignUpCommand: AsyncParsableCommand {
             try context.sessionFile.prepareFolder()
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let confirmation = try reader.read(context.messages.confirmationPrompt, what: "password confirmation")
+            // The whole form, before the store is opened: a refused sign-up creates no store.
+            let form = FormCheck.signUp(
+                email: email, nickname: nickname, password: password, confirmation: confirmation,
+                policy: context.settings.passwordPolicy, estimator: ZxcvbnStrengthEstimator())
+            if let invalid = InvalidForm(form) { throw InvalidFields(invalid, naming: SignUpField.jsonNames) }
             let (signedIn, warning) = try await context.withSession(creating: true) { service, session in
                 let signedIn = try await InvalidFields.naming(SignUpField.jsonNames) {
                     try await service.signUp(
                         email: email, password: password, confirmation: confirmation, nickname: nickname,
-                        remember: remember, device: ThisDevice.name("accounts"))
+                        remember: remember, device: device.name("accounts"))
                 }
                 let warning = try await context.keepSession(
                     signedIn, in: session, accountCreated: true, service: service)

@@ -77,10 +77,30 @@ extension CLIMessages {
             : "Dry run: would import \(EnglishPlural.count(users, "user")) and refuse \(refused). Nothing was written."
     }
 
-    func refusedWritten(_ count: Int, to path: String) -> String {
-        ko
-            ? "거부한 레코드 \(count)개를 \(path)에 썼습니다. 고친 뒤 --from refused --merge로 가져오세요."
-            : "Wrote \(EnglishPlural.count(count, "refused record")) to \(path); fix them, then import it with --from refused --merge."
+    /// Where the refused records went and what to do with them: those an edit mends are
+    /// imported again from the file; those without a password this store can verify are not
+    /// (no edit makes one), and their users sign up again.
+    func refusedWritten(_ count: Int, unmendable: Int, to path: String) -> String {
+        let mendable = count - unmendable
+        if ko {
+            var text = "거부한 레코드 \(count)개를 \(path)에 썼습니다."
+            if mendable > 0 { text += " 고칠 수 있는 \(mendable)개는 고친 뒤 --from refused --merge로 가져오세요." }
+            if unmendable > 0 {
+                text += " \(unmendable)개는 이 저장소가 확인할 수 있는 비밀번호가 없어 파일을 고쳐도 가져올 수 없습니다. 그 사용자는 다시 가입해야 합니다."
+            }
+            return text
+        }
+        var text = "Wrote \(EnglishPlural.count(count, "refused record")) to \(path)"
+        if mendable > 0 {
+            text +=
+                "; fix \(mendable == count ? "them" : "the \(mendable) an edit mends"), then import it with --from refused --merge"
+        }
+        if unmendable > 0 {
+            text +=
+                "; \(unmendable == 1 ? "1 has" : "\(unmendable) have") no password this store can verify, which no edit of the file gives: "
+                + "\(unmendable == 1 ? "its user signs" : "their users sign") up again"
+        }
+        return text + "."
     }
 
     /// "password schemes: bcrypt 3, django_pbkdf2_sha256 2", most used first.

@@ -61,7 +61,7 @@ struct CLIMessages {
     var confirmNewPasswordPrompt: String { ko ? "새 비밀번호 확인: " : "Confirm new password: " }
     func withdrawConfirmation(_ email: String) -> String {
         ko
-            ? "\(email) 계정과 모든 세션을 삭제합니다. 계속하려면 yes를 입력하세요: "
+            ? "\(email) 계정과 모든 세션을 삭제합니다. 계속하려면 네(또는 yes)를 입력하세요: "
             : "This deletes \(email) and all its sessions. Type yes to continue: "
     }
     var withdrawCancelled: String { ko ? "탈퇴를 취소했습니다." : "Withdrawal cancelled; nothing was deleted." }

@@ -26,8 +26,9 @@ struct InteractiveMessages {
     func passwordRules(_ policy: PasswordPolicy) -> String { RuleSummary.password(policy, language) }
     var confirmationRules: String { RuleSummary.confirmation(language) }
     func signedInAs(_ email: String) -> String { ko ? "아이디: \(email)" : "Signed in as \(email)." }
-    /// The word the withdrawal prompt asks for; nothing else confirms it.
-    var confirmationWord: String { "yes" }
+    /// The words the withdrawal prompt asks for, the first shown first; nothing else confirms it.
+    /// In Korean, `네` (the answer a Korean speaker types) and the English `yes`.
+    var confirmationWords: [String] { ko ? ["네", "yes"] : ["yes"] }
     var idPrompt: String { ko ? "아이디(이메일): " : "ID (email): " }
     var nicknamePrompt: String { ko ? "닉네임: " : "Nickname: " }
     var rememberPrompt: String { ko ? "로그인 상태 유지? (y/N): " : "Remember me? (y/N): " }

@@ -226,7 +226,7 @@ struct InteractiveApp {
 
     /// Only the word shown confirms; a wrong password is asked again; an empty one goes back.
     private func withdraw(profile: AccountProfile, session: StoreSession) async throws {
-        guard try io.ask(messages.withdrawConfirmation(profile.email)) == text.confirmationWord else {
+        guard text.confirmationWords.contains(try io.ask(messages.withdrawConfirmation(profile.email))) else {
             io.show(messages.withdrawCancelled)
             return
         }

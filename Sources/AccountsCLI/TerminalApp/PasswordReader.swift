@@ -56,11 +56,11 @@ struct PasswordReader {
         return bytes
     }
 
-    /// Asks for the word a destructive prompt shows ("Type yes to continue"); only that word,
-    /// as shown, confirms — not "y", not "YES", not a Korean "예".
+    /// Asks for a word a destructive prompt shows ("Type yes to continue", in Korean `네` or
+    /// `yes`); only those, as shown, confirm — not "y", not "YES", not "예".
     func confirm(_ prompt: String) throws -> Bool {
-        try TerminalPrompt.readVisible(prompt, language: language).trimmingCharacters(in: .whitespacesAndNewlines)
-            == InteractiveMessages(language: language).confirmationWord
+        InteractiveMessages(language: language).confirmationWords.contains(
+            try TerminalPrompt.readVisible(prompt, language: language).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Whether an answer to a (y/N) question means yes, in English or Korean.

@@ -98,4 +98,19 @@ import Testing
             }
         }
     }
+
+    @Test("the Getting started program runs as the article shows it: every rule at once, then the whole life")
+    func gettingStartedRuns() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("started-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = folder.appendingPathComponent("token").path
+        let shown = try await gettingStarted(
+            storePath: folder.appendingPathComponent("app.sqlite").path, tokenPath: token, hasher: .fastForTests)
+        let fields = shown.compactMap { $0.split(separator: ":").first.map(String.init) }
+        #expect(Set(fields).isSuperset(of: ["email", "nickname", "password", "confirmation"]), "\(shown)")
+        #expect(shown.suffix(4) == ["이순신 님 환영합니다.", "Welcome, 이순신.", "Signed in on 1 device(s).", "withdrawn"])
+        let mode = try FileManager.default.attributesOfItem(atPath: token)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the saved token is the user's alone")
+    }
 }
