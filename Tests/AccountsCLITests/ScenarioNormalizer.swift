@@ -34,7 +34,10 @@ enum ScenarioNormalizer {
             (#"the (SQLite|LMDB|JSON-file|PostgreSQL) backend"#, "the <backend> backend"),
             (#"from (sqlite|lmdb|json|postgres) to"#, "from <backend> to"),
             (#"(a SQLite database|an LMDB environment|an AccountStore JSON store)"#, "<another backend's store>"),
-            (#"There is no store at [^,]+, and none was created"#, "There is no store at <the store>, and none was created"),
+            (
+                #"There is no store at [^,]+, and none was created"#,
+                "There is no store at <the store>, and none was created"
+            ),
         ]
         for (pattern, replacement) in rules {
             text = text.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
