@@ -6,7 +6,7 @@
 # Testing suite with a throwaway PostgreSQL server on a loopback port, the live API against its
 # OpenAPI document, a real Strapi client, the web pages in Chromium, the fault sweeps' samples,
 # and the documentation last (`swift package generate-documentation` rebuilds the modules with
-# symbol-graph flags, so nothing that needs the build runs beside or after it).
+# symbol-graph flags, so only the fault sweeps, on a copy of the binary, run beside it).
 #
 # On two cores the run is bound by CPU, so the checks that do not share a build or a port run
 # side by side in lanes: a lane that compiles beside one that runs programs one at a time, the
@@ -171,7 +171,7 @@ swift_test() {
 # one `accounts` at a time and keeps one core busy, so they run two at a time, each printing its
 # log whole, with its own time, when it ends; the order below keeps both cores busy.
 fault_sweeps() {
-    local sample=$1 logs sweeps=0 sweep_pids=() failed=0 number
+    local sample=$1 accounts=$2 logs sweeps=0 sweep_pids=() failed=0 number
     logs=$(mktemp -d "$books/sweeps.XXXXXX")
     # The process ids of the sweeps still running: only theirs. `wait -n` is given only these:
     # given one it had already reported, it printed "wait: PID: no such job" to the log.
@@ -191,7 +191,7 @@ fault_sweeps() {
         (
             start=$SECONDS
             status=0
-            ./scripts/fault-sweep.sh --accounts "$PREBUILT_BIN/accounts" "$@" >"$logs/$number.log" 2>&1 ||
+            ./scripts/fault-sweep.sh --accounts "$accounts" "$@" >"$logs/$number.log" 2>&1 ||
                 status=$?
             echo "$status" >"$logs/$number.status"
             {
@@ -274,7 +274,16 @@ PREBUILT_BIN=$(swift build --show-bin-path)
 export PREBUILT_BIN
 lanes examples_lane programs_lane
 lanes suite_lane outside_lane
+# The sweeps run a copy of `accounts`, so the documentation's rebuild beside them (it compiles the
+# modules again, with symbol-graph flags) cannot touch the binary they run.
+sweep_bin=$(mktemp -d "$books/sweep-bin.XXXXXX")
+cp "$PREBUILT_BIN/accounts" "$sweep_bin/accounts"
 sample=$((0x$(git rev-parse --short=7 HEAD 2>/dev/null || echo 0)))
-run_stage "fault sweeps, two at a time (sample offset and first seed $sample; replay: scripts/fault-sweep.sh with a sweep's options)" \
-    fault_sweeps "$sample"
-run_stage "documentation: every DocC catalog, warnings as errors" ./scripts/docs.sh
+sweeps_lane() {
+    run_stage "fault sweeps, two at a time (sample offset and first seed $sample; replay: scripts/fault-sweep.sh with a sweep's options)" \
+        fault_sweeps "$sample" "$sweep_bin/accounts"
+}
+documentation_lane() {
+    run_stage "documentation: every DocC catalog, warnings as errors" ./scripts/docs.sh
+}
+lanes sweeps_lane documentation_lane

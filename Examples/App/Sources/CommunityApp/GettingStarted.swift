@@ -36,8 +36,10 @@ public func gettingStarted(
     shown.append(signedUp.profile.welcome(.korean))  // 이순신 님 환영합니다.
 
     // Keep the session token where only this user can read it; the store keeps its SHA-256.
-    FileManager.default.createFile(
-        atPath: tokenPath, contents: Data(signedUp.token.utf8), attributes: [.posixPermissions: 0o600])
+    guard
+        FileManager.default.createFile(
+            atPath: tokenPath, contents: Data(signedUp.token.utf8), attributes: [.posixPermissions: 0o600])
+    else { throw CocoaError(.fileWriteUnknown) }
 
     // Next launch: auto-login from the saved token, or the start screen for a guest.
     let saved = try String(contentsOfFile: tokenPath, encoding: .utf8)
