@@ -37,7 +37,8 @@ enum BoundaryChecks {
                 let id = users[n].id
                 try context.expect(
                     try await store.updatePassword(
-                        userID: id, passwordHash: Fixtures.passwordHash, changedAt: at, revoking: .none),
+                        userID: id, passwordHash: Fixtures.passwordHash, changedAt: at, revoking: .none,
+                        ifPasswordHashIs: nil),
                     "user \(n + 1) was not found to change its password")
                 users[n].passwordChangedAt = at
                 users[n].failedLoginCount = try await store.recordLoginFailure(userID: id, at: at) ?? -1
@@ -65,7 +66,9 @@ enum BoundaryChecks {
                 tokenHash: Fixtures.tokenHash(2), userID: user.id, createdAt: created, lastSeenAt: created,
                 expiresAt: created.adding(seconds: 3_600), idleTimeoutSeconds: 60, remember: true)
             try await store.createUser(user, initialSession: absolute)
-            try context.expect(try await store.createSession(idle), "the second session was not stored")
+            try context.expect(
+                try await store.createSession(idle, ifPasswordHashIs: Fixtures.passwordHash),
+                "the second session was not stored")
             let edge = created.adding(seconds: 60)
             let justBefore = Timestamp(millisecondsSince1970: edge.millisecondsSince1970 - 1)
             for stored in [absolute, idle] {

@@ -91,7 +91,7 @@ enum ConcurrencyChecks {
                 let deleted = try await withThrowingTaskGroup(of: Bool?.self) { group in
                     for session in sessions {
                         group.addTask {
-                            _ = try await store.createSession(session)
+                            _ = try await store.createSession(session, ifPasswordHashIs: Fixtures.passwordHash)
                             return nil
                         }
                     }

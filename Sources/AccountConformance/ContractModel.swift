@@ -71,9 +71,10 @@ struct ContractModel {
     }
 
     mutating func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) -> Bool {
-        guard var user = usersByID[userID] else { return false }
+        guard var user = usersByID[userID], expected.map({ $0 == user.passwordHash }) ?? true else { return false }
         user.passwordHash = passwordHash
         user.passwordChangedAt = changedAt
         usersByID[userID] = user
@@ -104,8 +105,10 @@ struct ContractModel {
         return true
     }
 
-    mutating func createSession(_ session: SessionRecord) throws(AccountError) -> Bool {
-        guard usersByID[session.userID] != nil else { return false }
+    mutating func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) throws(AccountError)
+        -> Bool
+    {
+        guard usersByID[session.userID]?.passwordHash == passwordHash else { return false }
         guard sessionsByHash[session.tokenHash] == nil else { throw .sessionAlreadyStored(of: session.userID) }
         sessionsByHash[session.tokenHash] = session
         return true

@@ -69,14 +69,20 @@ enum OutageChecks {
             ),
             ("createUsers", { _ = try await store.createUsers([Fixtures.user(4), Fixtures.user(5)], sessions: []) }),
             ("raiseLastUserNumber", { try await store.raiseLastUserNumber(to: 100) }),
-            ("createSession", { _ = try await store.createSession(Fixtures.session(6, user: first)) }),
+            (
+                "createSession",
+                {
+                    _ = try await store.createSession(
+                        Fixtures.session(6, user: first), ifPasswordHashIs: Fixtures.passwordHash)
+                }
+            ),
             ("touchSession", { try await store.touchSession(tokenHash: kept.tokenHash, lastSeenAt: later) }),
             (
                 "updatePassword",
                 {
                     _ = try await store.updatePassword(
                         userID: first, passwordHash: Fixtures.passwordHash + "x", changedAt: later,
-                        revoking: .allExcept(tokenHash: kept.tokenHash))
+                        revoking: .allExcept(tokenHash: kept.tokenHash), ifPasswordHashIs: nil)
                 }
             ),
             ("recordLoginFailure", { _ = try await store.recordLoginFailure(userID: first, at: later) }),

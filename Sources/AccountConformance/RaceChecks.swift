@@ -15,7 +15,9 @@ enum RaceChecks {
             try await store.createUser(user, initialSession: nil)
             for round in 1...rounds {
                 let session = Fixtures.session(round, user: user.id)
-                try context.expect(try await store.createSession(session), "round \(round): not stored")
+                try context.expect(
+                    try await store.createSession(session, ifPasswordHashIs: Fixtures.passwordHash),
+                    "round \(round): not stored")
                 let seen = session.lastSeenAt.adding(seconds: 5)
                 let deleted = try await withThrowingTaskGroup(of: Bool?.self) { group in
                     group.addTask {
@@ -40,29 +42,33 @@ enum RaceChecks {
             try await store.close()
         },
         ConformanceCheck(
-            "a password change racing a login on another session keeps its own session and revokes the rest"
+            "a login racing a password change never outlives it: its session is revoked with the rest or refused"
         ) { context in
             let store = try await context.open()
             let user = Fixtures.user(1)
             let kept = Fixtures.session(1, user: user.id)
             try await store.createUser(user, initialSession: kept)
+            var current = user.passwordHash
             for round in 1...rounds {
-                // An older session, which the change must revoke, and a login landing meanwhile:
-                // before the change (then revoked with the rest) or after it (then kept), never
-                // half of each.
+                // An older session, which the change must revoke, and a login that verified the old
+                // password landing meanwhile: stored before the change (then revoked with the
+                // rest) or refused after it, never outliving it.
                 let older = Fixtures.session(1_000 + round, user: user.id)
                 let login = Fixtures.session(2_000 + round, user: user.id)
-                try context.expect(try await store.createSession(older), "round \(round): older session not stored")
+                try context.expect(
+                    try await store.createSession(older, ifPasswordHashIs: current),
+                    "round \(round): older session not stored")
+                let verified = current
                 let hash = Fixtures.passwordHash + "\(round)"
                 let changedAt = Timestamp(millisecondsSince1970: 1_800_000_000_000 + Int64(round))
                 let changed = try await withThrowingTaskGroup(of: Bool?.self) { group in
                     group.addTask {
                         try await store.updatePassword(
                             userID: user.id, passwordHash: hash, changedAt: changedAt,
-                            revoking: .allExcept(tokenHash: kept.tokenHash))
+                            revoking: .allExcept(tokenHash: kept.tokenHash), ifPasswordHashIs: verified)
                     }
                     group.addTask {
-                        _ = try await store.createSession(login)
+                        _ = try await store.createSession(login, ifPasswordHashIs: verified)
                         return nil
                     }
                     return try await group.reduce(into: [Bool]()) { outcomes, outcome in
@@ -70,19 +76,45 @@ enum RaceChecks {
                     }
                 }
                 try context.expect(changed == [true], "round \(round): the change did not find the user")
+                current = hash
                 let left = Set(try await store.sessions(userID: user.id).map(\.tokenHash))
                 try context.expect(left.contains(kept.tokenHash), "round \(round): the changing session was revoked")
                 try context.expect(!left.contains(older.tokenHash), "round \(round): an older session survived")
                 try context.expect(
-                    left.isSubset(of: [kept.tokenHash, login.tokenHash]), "round \(round): sessions left: \(left)")
+                    !left.contains(login.tokenHash),
+                    "round \(round): a login that verified the old password outlived the change")
                 let stored = try await store.user(id: user.id)
                 try context.expect(
                     stored?.passwordHash == hash && stored?.passwordChangedAt == changedAt,
                     "round \(round): the new password did not land whole")
-                if left.contains(login.tokenHash) {
-                    try context.expect(try await store.deleteSession(tokenHash: login.tokenHash), "round \(round)")
-                }
             }
+            try await store.close()
+        },
+        ConformanceCheck("a session or a change of password waits for the hash it was verified against") { context in
+            let store = try await context.open()
+            let user = Fixtures.user(1)
+            try await store.createUser(user, initialSession: nil)
+            let changedAt = Timestamp(millisecondsSince1970: 1_800_000_000_000)
+            try context.expect(
+                try await store.updatePassword(
+                    userID: user.id, passwordHash: "$second$", changedAt: changedAt, revoking: .none,
+                    ifPasswordHashIs: user.passwordHash), "a change from the current hash was refused")
+            let stale = Fixtures.session(2, user: user.id)
+            try context.expect(
+                try await store.createSession(stale, ifPasswordHashIs: user.passwordHash) == false,
+                "a session was stored for a password that is no longer the user's")
+            try context.expect(
+                try await store.session(tokenHash: stale.tokenHash) == nil, "the refused session is there")
+            try context.expect(
+                try await store.updatePassword(
+                    userID: user.id, passwordHash: "$third$", changedAt: changedAt.adding(seconds: 1), revoking: .all,
+                    ifPasswordHashIs: user.passwordHash) == false,
+                "a change from a hash that is no longer the user's landed")
+            try context.expect(
+                try await store.user(id: user.id)?.passwordHash == "$second$", "the refused change changed the hash")
+            try context.expect(
+                try await store.createSession(Fixtures.session(3, user: user.id), ifPasswordHashIs: "$second$"),
+                "a session for the current hash was refused")
             try await store.close()
         },
         ConformanceCheck("a withdrawal racing a password change and a touch leaves nothing of the user") { context in
@@ -96,7 +128,7 @@ enum RaceChecks {
                     group.addTask {
                         let found = try await store.updatePassword(
                             userID: user.id, passwordHash: Fixtures.passwordHash + "x",
-                            changedAt: session.createdAt.adding(seconds: 1), revoking: .all)
+                            changedAt: session.createdAt.adding(seconds: 1), revoking: .all, ifPasswordHashIs: nil)
                         return ("change", found)
                     }
                     group.addTask {

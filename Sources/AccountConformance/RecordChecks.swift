@@ -19,7 +19,9 @@ enum RecordChecks {
                 try context.expectIdentical(try await store.user(id: user.id), user, "by id")
             }
             let session = Fixtures.session(1, user: expected[0].id, remember: true)
-            try context.expect(try await store.createSession(session), "createSession refused an existing user")
+            try context.expect(
+                try await store.createSession(session, ifPasswordHashIs: Fixtures.passwordHash),
+                "createSession refused an existing user")
             try context.expect(
                 try await store.session(tokenHash: session.tokenHash) == session, "session fields changed")
             try await store.close()
@@ -61,7 +63,7 @@ enum RecordChecks {
             try await context.expectError(
                 "store_io", "a new session with a stored token hash", hiding: [stolen.tokenHash], naming: newcomer.id
             ) {
-                try await store.createSession(stolen)
+                try await store.createSession(stolen, ifPasswordHashIs: Fixtures.passwordHash)
             }
             try await expectUntouched(resident, residentSession, in: store, context, by: "the refusals")
             try context.expect(
@@ -79,11 +81,12 @@ enum RecordChecks {
             let other = Fixtures.user(2)
             try await store.createUser(user, initialSession: Fixtures.session(1, user: user.id))
             try await store.createUser(other, initialSession: Fixtures.session(2, user: other.id))
-            _ = try await store.createSession(Fixtures.session(3, user: user.id))
+            _ = try await store.createSession(
+                Fixtures.session(3, user: user.id), ifPasswordHashIs: Fixtures.passwordHash)
             let changed = Timestamp(millisecondsSince1970: 1_800_000_000_000)
             try context.expect(
                 try await store.updatePassword(
-                    userID: user.id, passwordHash: "$new$", changedAt: changed, revoking: .none),
+                    userID: user.id, passwordHash: "$new$", changedAt: changed, revoking: .none, ifPasswordHashIs: nil),
                 "updatePassword did not find the user")
             var expected = user
             expected.passwordHash = "$new$"
@@ -94,7 +97,7 @@ enum RecordChecks {
                 try await store.sessions(userID: user.id).count == 2, "sessions changed without revocation")
             _ = try await store.updatePassword(
                 userID: user.id, passwordHash: "$newer$", changedAt: changed,
-                revoking: .allExcept(tokenHash: Fixtures.tokenHash(3)))
+                revoking: .allExcept(tokenHash: Fixtures.tokenHash(3)), ifPasswordHashIs: nil)
             let left = try await store.sessions(userID: user.id).map(\.tokenHash)
             try context.expect(
                 left == [Fixtures.tokenHash(3)], "revocation kept \(left.count) sessions, expected only the current one"
@@ -103,7 +106,8 @@ enum RecordChecks {
                 try await store.sessions(userID: other.id).count == 1, "another user's session was revoked")
             try context.expect(
                 try await store.updatePassword(
-                    userID: Fixtures.id(99), passwordHash: "x", changedAt: changed, revoking: .none) == false,
+                    userID: Fixtures.id(99), passwordHash: "x", changedAt: changed, revoking: .none,
+                    ifPasswordHashIs: nil) == false,
                 "updatePassword reported success for a missing user")
             try await store.close()
         },
@@ -136,7 +140,10 @@ enum RecordChecks {
             let bystander = Fixtures.user(2)
             try await store.createUser(user, initialSession: Fixtures.session(1, user: user.id))
             try await store.createUser(bystander, initialSession: Fixtures.session(2, user: bystander.id))
-            for n in 3...6 { _ = try await store.createSession(Fixtures.session(n, user: user.id)) }
+            for n in 3...6 {
+                _ = try await store.createSession(
+                    Fixtures.session(n, user: user.id), ifPasswordHashIs: Fixtures.passwordHash)
+            }
             try context.expect(try await store.deleteUser(id: user.id), "deleteUser did not find the user")
             try context.expect(try await store.user(email: user.email) == nil, "user still found by email")
             try context.expect(try await store.user(id: user.id) == nil, "user still found by id")

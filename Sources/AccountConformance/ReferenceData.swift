@@ -28,7 +28,7 @@ public enum ReferenceData {
     public static func populate(_ store: any UserRepository) async throws {
         for user in users { try await store.createUser(user, initialSession: nil) }
         for session in sessions {
-            guard try await store.createSession(session) else {
+            guard try await store.createSession(session, ifPasswordHashIs: Fixtures.passwordHash) else {
                 throw ConformanceFailure("a reference session was refused")
             }
         }

@@ -130,12 +130,16 @@ struct SequenceGenerator {
     /// The model's records, sorted so that a seed picks the same ones on every run.
     private var storedIDs: [UserID] = []
     private var storedHashes: [String] = []
+    /// The password hashes a user has or had: the fixtures' own, then each one a change set.
+    private var passwordHashes = [Fixtures.passwordHash]
 
     /// Half the time one that is stored, so that operations find records as often as not.
     private mutating func id() -> UserID {
         if !storedIDs.isEmpty, Bool.random(using: &random) { return storedIDs.randomElement(using: &random)! }
         return Fixtures.id(Int.random(in: Self.idPool, using: &random))
     }
+    /// A password hash a user has or had: the fixtures' own, or one a change in this sequence set.
+    private mutating func passwordHash() -> String { passwordHashes.randomElement(using: &random)! }
     private mutating func email() -> String { Fixtures.email(Int.random(in: Self.emailPool, using: &random)) }
     private mutating func tokenHash() -> String {
         if !storedHashes.isEmpty, Bool.random(using: &random) { return storedHashes.randomElement(using: &random)! }
@@ -203,16 +207,24 @@ struct SequenceGenerator {
                 store: { try await $0.users(after: after, limit: limit) })
         case 36..<42:
             let id = id()
+            counter += 1
             let hash = Fixtures.passwordHash + "\(counter)"
+            let expected = Bool.random(using: &random) ? nil : passwordHash()
+            passwordHashes.append(hash)
             let changedAt = now
             let revoking: SessionRevocation = [.none, .all, .allExcept(tokenHash: tokenHash())][
                 Int.random(in: 0...2, using: &random)]
             return SequenceStep(
-                "updatePassword(\(Self.short(id)), revoking \(revoking))",
-                model: { $0.updatePassword(userID: id, passwordHash: hash, changedAt: changedAt, revoking: revoking) },
+                "updatePassword(\(Self.short(id)), revoking \(revoking), if \(expected.map { String($0.suffix(3)) } ?? "any"))",
+                model: {
+                    $0.updatePassword(
+                        userID: id, passwordHash: hash, changedAt: changedAt, revoking: revoking,
+                        ifPasswordHashIs: expected)
+                },
                 store: {
                     try await $0.updatePassword(
-                        userID: id, passwordHash: hash, changedAt: changedAt, revoking: revoking)
+                        userID: id, passwordHash: hash, changedAt: changedAt, revoking: revoking,
+                        ifPasswordHashIs: expected)
                 })
         case 42..<48:
             let id = id()
@@ -232,10 +244,11 @@ struct SequenceGenerator {
                 store: { try await $0.deleteUser(id: id) })
         case 56..<66:
             let session = session(of: id())
+            let password = passwordHash()
             return SequenceStep(
-                "createSession(\(Self.short(hash: session.tokenHash)) of \(Self.short(session.userID)))",
-                model: { (model) throws(AccountError) in try model.createSession(session) },
-                store: { try await $0.createSession(session) })
+                "createSession(\(Self.short(hash: session.tokenHash)) of \(Self.short(session.userID)), if \(password.suffix(3)))",
+                model: { (model) throws(AccountError) in try model.createSession(session, ifPasswordHashIs: password) },
+                store: { try await $0.createSession(session, ifPasswordHashIs: password) })
         case 66..<72:
             let hash = tokenHash()
             return SequenceStep(

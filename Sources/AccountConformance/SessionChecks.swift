@@ -11,7 +11,8 @@ enum SessionChecks {
             try context.expect(
                 try await store.session(tokenHash: first.tokenHash) == first, "initial session not found intact")
             let second = Fixtures.session(2, user: user.id, remember: true)
-            try context.expect(try await store.createSession(second), "createSession refused")
+            try context.expect(
+                try await store.createSession(second, ifPasswordHashIs: Fixtures.passwordHash), "createSession refused")
             try context.expect(
                 try await store.sessions(userID: user.id) == [first, second], "sessions(userID:) is wrong")
             let later = first.lastSeenAt.adding(seconds: 120)
@@ -38,7 +39,9 @@ enum SessionChecks {
             let sessions = Fixtures.deviceNames.indices.map { Fixtures.session($0 + 1, user: user.id) }
             try await store.createUser(user, initialSession: sessions[0])
             for session in sessions.dropFirst() {
-                try context.expect(try await store.createSession(session), "createSession refused")
+                try context.expect(
+                    try await store.createSession(session, ifPasswordHashIs: Fixtures.passwordHash),
+                    "createSession refused")
             }
             _ = try await store.createUsers(
                 [Fixtures.user(2)], sessions: [Fixtures.session(sessions.count + 1, user: Fixtures.id(2))])
@@ -82,10 +85,13 @@ enum SessionChecks {
             let other = Fixtures.user(2)
             try await store.createUser(user, initialSession: Fixtures.session(1, user: user.id))
             try await store.createUser(other, initialSession: Fixtures.session(2, user: other.id))
-            for n in 3...5 { _ = try await store.createSession(Fixtures.session(n, user: user.id)) }
+            for n in 3...5 {
+                _ = try await store.createSession(
+                    Fixtures.session(n, user: user.id), ifPasswordHashIs: Fixtures.passwordHash)
+            }
             _ = try await store.updatePassword(
                 userID: user.id, passwordHash: "$x$", changedAt: .init(millisecondsSince1970: 5),
-                revoking: .all)
+                revoking: .all, ifPasswordHashIs: nil)
             try context.expect(try await store.sessions(userID: user.id).isEmpty, "revoke-all left sessions")
             try context.expect(try await store.sessions(userID: other.id).count == 1, "revoke-all hit another user")
             try await store.close()
@@ -94,7 +100,8 @@ enum SessionChecks {
             let store = try await context.open()
             let orphan = Fixtures.session(1, user: Fixtures.id(77))
             try context.expect(
-                try await store.createSession(orphan) == false, "a session was stored for a missing user")
+                try await store.createSession(orphan, ifPasswordHashIs: Fixtures.passwordHash) == false,
+                "a session was stored for a missing user")
             try context.expect(
                 try await store.session(tokenHash: orphan.tokenHash) == nil, "the refused session is findable")
             try await store.close()

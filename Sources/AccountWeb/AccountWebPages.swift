@@ -58,6 +58,7 @@ public struct AccountWebPages: Sendable {
     public func addRoutes<Context: AccountRoutesContext>(to router: Router<Context>, notFoundPage: Bool = true) {
         if notFoundPage { router.add(middleware: PageNotFoundMiddleware<Context>(pages: self)) }
         let group = router.group().add(middleware: SecurityHeadersMiddleware<Context>())
+            .add(middleware: RepeatedCookieMiddleware<Context>(pages: self))
         addStartRoutes(to: group)
         addSignUpRoutes(to: group)
         addLoginRoutes(to: group)
@@ -121,7 +122,7 @@ public struct AccountWebPages: Sendable {
     func signedInCookies(_ signedIn: SignedInSession, remember: Bool, visit: WebVisit) -> [Cookie] {
         [
             cookies.session(signedIn, remember: remember),
-            cookies.device(api.deviceTokens.issue(for: signedIn.profile.email, current: visit.deviceToken)),
+            cookies.device(api.deviceTokens.issue(for: signedIn.profile, current: visit.deviceToken)),
         ]
     }
 

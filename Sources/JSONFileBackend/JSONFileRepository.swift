@@ -189,10 +189,13 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
     }
 
     public func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool {
         try await write { document in
-            guard var user = document.user(id: userID) else { return (false, false) }
+            guard var user = document.user(id: userID), expected.map({ $0 == user.passwordHash }) ?? true else {
+                return (false, false)
+            }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
             document.put(user)
@@ -229,9 +232,9 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
     }
 
-    public func createSession(_ session: SessionRecord) async throws -> Bool {
+    public func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool {
         try await write { document in
-            guard document.user(id: session.userID) != nil else { return (false, false) }
+            guard document.user(id: session.userID)?.passwordHash == passwordHash else { return (false, false) }
             try Self.refuseStored(session, in: document)
             document.put(session)
             return (true, true)

@@ -239,10 +239,13 @@ public final class LMDBRepository: UserRepository, Sendable {
     }
 
     public func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool {
         try await write { (txn, layout, path) throws(AccountError) -> Bool in
-            guard var user = try Self.user(id: userID.rawValue, txn, layout, path) else { return false }
+            guard var user = try Self.user(id: userID.rawValue, txn, layout, path),
+                expected.map({ $0 == user.passwordHash }) ?? true
+            else { return false }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
             try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
@@ -292,9 +295,11 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
-    public func createSession(_ session: SessionRecord) async throws -> Bool {
-        try await write { (txn, layout, _) throws(AccountError) -> Bool in
-            guard try txn.get(layout.users, Array(session.userID.rawValue.utf8)) != nil else { return false }
+    public func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            // Read in the write transaction: a password change's is another, before or after.
+            let user = try Self.user(id: session.userID.rawValue, txn, layout, path)
+            guard user?.passwordHash == passwordHash else { return false }
             guard try Self.putSession(session, txn, layout) else {
                 throw .sessionAlreadyStored(of: session.userID)
             }

@@ -206,10 +206,13 @@ public final class MemoryUserRepository: UserRepository {
     }
 
     public func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool {
         state.withLock { state in
-            guard var user = state.usersByID[userID] else { return false }
+            guard var user = state.usersByID[userID], expected.map({ $0 == user.passwordHash }) ?? true else {
+                return false
+            }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
             state.usersByID[userID] = user
@@ -241,9 +244,9 @@ public final class MemoryUserRepository: UserRepository {
         state.withLock { $0.removeUser(id) }
     }
 
-    public func createSession(_ session: SessionRecord) async throws -> Bool {
+    public func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool {
         try state.withLock { (state) throws(AccountError) -> Bool in
-            guard state.usersByID[session.userID] != nil else { return false }
+            guard state.usersByID[session.userID]?.passwordHash == passwordHash else { return false }
             try state.insert(session)
             return true
         }

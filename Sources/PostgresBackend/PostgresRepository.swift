@@ -243,14 +243,16 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     public func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool {
         try await transaction { [schema] connection in
             let updated = try await connection.rows(
                 """
                 UPDATE \(unescaped: schema.users) SET password_hash = \(passwordHash),
                     password_changed_at_ms = \(changedAt.millisecondsSince1970)
-                WHERE id = \(userID.rawValue) RETURNING 1
+                WHERE id = \(userID.rawValue) AND (\(expected)::text IS NULL OR password_hash = \(expected))
+                RETURNING 1
                 """)
             guard !updated.isEmpty else { return false }
             if revoking.revokesSessions {
@@ -295,20 +297,27 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
-    public func createSession(_ session: SessionRecord) async throws -> Bool {
-        // One statement, one round trip: the foreign key's check locks the user row (FOR KEY
-        // SHARE), so a concurrent withdrawal waits and its cascade takes this session too, or
-        // the insert finds the user gone and fails whole (SQLSTATE 23503), storing nothing.
+    public func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool {
+        // One statement, one round trip: the user's row is read FOR SHARE, which a password
+        // change's UPDATE (or a withdrawal's DELETE) waits for, or which waits for theirs and then
+        // reads the row they left (read committed re-checks it), so the session is stored only
+        // while the password is still the one verified.
         try await withConnection { [schema] connection in
             do {
-                guard try await connection.rows(Self.insertSession(session, into: schema)).isEmpty
+                guard
+                    try await connection.rows(
+                        Self.insertSession(session, into: schema, ifPasswordHashIs: passwordHash)
+                    ).isEmpty
                 else { return true }
-                // The token hash is stored. A missing user is still `false`, as on every backend
-                // (without ON CONFLICT the primary key's error would come before the foreign key's).
-                let userExists = try await !connection.rows(
-                    "SELECT 1 FROM \(unescaped: schema.users) WHERE id = \(session.userID.rawValue)"
+                // Nothing inserted: no such user or another password is `false`, as on every
+                // backend; with them, the token hash is stored.
+                let sameUser = try await !connection.rows(
+                    """
+                    SELECT 1 FROM \(unescaped: schema.users)
+                    WHERE id = \(session.userID.rawValue) AND password_hash = \(passwordHash)
+                    """
                 ).isEmpty
-                guard userExists else { return false }
+                guard sameUser else { return false }
                 throw AccountError.sessionAlreadyStored(of: session.userID)
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == Self.foreignKeyViolation {
                 return false
@@ -506,6 +515,22 @@ public final class PostgresRepository: UserRepository, Sendable {
             \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
             \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
             \(session.idleTimeoutSeconds), \(session.remember), \(ByteBuffer(string: session.device)))
+        ON CONFLICT (token_sha256) DO NOTHING RETURNING 1
+        """
+    }
+
+    /// The session's insert, drawing its user id from the user's row while that row has
+    /// `passwordHash`, locked FOR SHARE.
+    private static func insertSession(
+        _ session: SessionRecord, into schema: PostgresSchema, ifPasswordHashIs passwordHash: String
+    ) -> PostgresQuery {
+        """
+        INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns))
+        SELECT \(session.tokenHash), u.id, \(session.createdAt.millisecondsSince1970),
+            \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
+            \(session.idleTimeoutSeconds), \(session.remember), \(ByteBuffer(string: session.device))
+        FROM (SELECT id FROM \(unescaped: schema.users)
+            WHERE id = \(session.userID.rawValue) AND password_hash = \(passwordHash) FOR SHARE) u
         ON CONFLICT (token_sha256) DO NOTHING RETURNING 1
         """
     }

@@ -368,12 +368,23 @@ public final class SQLiteRepository: UserRepository, Sendable {
     }
 
     public func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool {
         try await write { connection throws(AccountError) -> Bool in
-            let changed = try connection.run(
-                "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ?",
-                [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
+            let changed =
+                if let expected {
+                    try connection.run(
+                        "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ? AND password_hash = ?",
+                        [
+                            .text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue),
+                            .text(expected),
+                        ])
+                } else {
+                    try connection.run(
+                        "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ?",
+                        [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
+                }
             guard changed == 1 else { return false }
             if revoking.revokesSessions {
                 let keep = revoking.keptTokenHash
@@ -411,10 +422,12 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
-    public func createSession(_ session: SessionRecord) async throws -> Bool {
+    public func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool {
+        // The check and the insert in one write transaction, which a password change waits for.
         try await write { connection throws(AccountError) -> Bool in
             let exists = try connection.firstRow(
-                "SELECT 1 FROM users WHERE id = ?", [.text(session.userID.rawValue)]
+                "SELECT 1 FROM users WHERE id = ? AND password_hash = ?",
+                [.text(session.userID.rawValue), .text(passwordHash)]
             ) {
                 _ throws(AccountError) in true
             }

@@ -60,11 +60,13 @@ package struct ObservedRepository: UserRepository {
     }
 
     package func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool {
         try await observe("updatePassword")
         return try await inner.updatePassword(
-            userID: userID, passwordHash: passwordHash, changedAt: changedAt, revoking: revoking)
+            userID: userID, passwordHash: passwordHash, changedAt: changedAt, revoking: revoking,
+            ifPasswordHashIs: expected)
     }
 
     package func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {
@@ -82,9 +84,9 @@ package struct ObservedRepository: UserRepository {
         return try await inner.deleteUser(id: id)
     }
 
-    package func createSession(_ session: SessionRecord) async throws -> Bool {
+    package func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool {
         try await observe("createSession")
-        return try await inner.createSession(session)
+        return try await inner.createSession(session, ifPasswordHashIs: passwordHash)
     }
 
     package func session(tokenHash: String) async throws -> SessionRecord? {

@@ -130,7 +130,11 @@ public struct SessionService: Sendable {
         var renewed = session
         renewed.tokenHash = digester.digest(newToken)
         renewed.lastSeenAt = clock.now()
-        guard try await repository.createSession(renewed) else { throw AccountError.notSignedIn }
+        // While the password is the one the session was opened under: a change that revoked the
+        // user's other sessions meanwhile is not outlived by a renewed one.
+        guard try await repository.createSession(renewed, ifPasswordHashIs: user.passwordHash) else {
+            throw AccountError.notSignedIn
+        }
         return SignedInSession(profile: AccountProfile(user), token: newToken, expiresAt: renewed.expiresAt)
     }
 

@@ -94,10 +94,14 @@ public protocol UserRepository: Sendable {
     func users(after email: String?, limit: Int) async throws -> [UserRecord]
 
     /// Replaces the password hash and `passwordChangedAt`, and revokes sessions as asked, in one
-    /// transaction. Nothing else of the user changes.
-    /// - Returns: `false` when no such user exists.
+    /// transaction, when the hash is still `expected` (the one the caller verified; `nil`: any).
+    /// Nothing else of the user changes. Two changes of one password, or a change and a login's
+    /// rehash of the old one, never both land: the second finds another hash.
+    /// - Returns: `false` (and changes nothing) when no such user exists or its hash is not
+    ///   `expected`.
     func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool
 
     /// Adds one to the user's consecutive failed-login counter and records when.
@@ -111,12 +115,16 @@ public protocol UserRepository: Sendable {
     /// - Returns: `false` when no such user existed.
     func deleteUser(id: UserID) async throws -> Bool
 
-    /// Stores a new session.
-    /// - Returns: `false` (and stores nothing) when the user does not exist.
-    /// - Throws: `storeIO` (and stores nothing) when the user exists and the token hash is
-    ///   already stored (``AccountError/sessionAlreadyStored(of:)``): a stored session is never
-    ///   replaced.
-    func createSession(_ session: SessionRecord) async throws -> Bool
+    /// Stores a new session while the user's password hash is still `passwordHash` (the one a
+    /// login verified, or a refresh found), in one transaction with that check: a password change
+    /// that commits first (and revokes the user's other sessions) is never outlived by a session
+    /// its old password opened.
+    /// - Returns: `false` (and stores nothing) when the user does not exist or its password hash
+    ///   is another.
+    /// - Throws: `storeIO` (and stores nothing) when the user exists with that hash and the token
+    ///   hash is already stored (``AccountError/sessionAlreadyStored(of:)``): a stored session is
+    ///   never replaced.
+    func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool
 
     /// The session with this token hash, if any.
     func session(tokenHash: String) async throws -> SessionRecord?

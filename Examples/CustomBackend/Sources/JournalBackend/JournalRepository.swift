@@ -186,10 +186,13 @@ public final class JournalRepository: UserRepository {
     }
 
     public func updatePassword(
-        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation
+        userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
+        ifPasswordHashIs expected: String?
     ) async throws -> Bool {
         try write { state in
-            guard var user = state.user(id: userID) else { return (nil, false) }
+            guard var user = state.user(id: userID), expected.map({ $0 == user.passwordHash }) ?? true else {
+                return (nil, false)
+            }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
             let revoked =
@@ -225,9 +228,9 @@ public final class JournalRepository: UserRepository {
         }
     }
 
-    public func createSession(_ session: SessionRecord) async throws -> Bool {
+    public func createSession(_ session: SessionRecord, ifPasswordHashIs passwordHash: String) async throws -> Bool {
         try write { (state) throws(AccountError) in
-            guard state.user(id: session.userID) != nil else { return (nil, false) }
+            guard state.user(id: session.userID)?.passwordHash == passwordHash else { return (nil, false) }
             try Self.refuseStored(session, in: state)
             return (JournalEntry(putSessions: [session]), true)
         }
