@@ -105,9 +105,10 @@ public struct AccountService: Sendable {
     /// Argon2id verification. A remote `origin` (a server's client) is throttled in memory by
     /// ``throttle``, under ``LoginThrottlePolicy``: an unknown email exactly as a registered one,
     /// `tooManyAttempts` before anything is looked up or verified, and strangers' failures never
-    /// hold up a known device. Every wrong password is also counted in the user's record
-    /// (`failedLoginCount`, reset by a success), which the local front ends (`.local`: the CLI,
-    /// one process per call) wait by instead. `device` names the device the session is
+    /// hold up a known device; a wrong password writes nothing to the store, so it costs what an
+    /// unknown email costs. The local front ends (`.local`: the CLI, one process per call) have no
+    /// memory of their own: their wrong passwords are counted in the user's record
+    /// (`failedLoginCount`, reset by a success), which they wait by instead. `device` names the device the session is
     /// opened on (``DeviceName``; empty when unknown); a name the rule refuses is
     /// `invalidDeviceName`, before anything is looked up.
     public func login(
@@ -117,30 +118,51 @@ public struct AccountService: Sendable {
         try requireDeviceName(device)
         // Accounts moved in from other systems keep addresses the sign-up ID rule refuses.
         let email = try StoredEmail(rawEmail)
-        let attempt = try beginAttempt(email.normalized, from: origin)
-        let user: UserRecord
+        var attempt = try beginAttempt(email.normalized, from: origin)
+        let found: UserRecord?
         do {
-            guard let found = try await repository.user(email: email.normalized) else {
-                _ = try await hashing.run { [hasher] in
-                    hasher.verify(PasswordPolicy.normalize(password), against: hasher.dummyHash())
-                }
-                throw AccountError.invalidCredentials
-            }
-            user = found
-        } catch AccountError.invalidCredentials {
-            throw AccountError.invalidCredentials
+            found = try await repository.user(email: email.normalized)
         } catch {
             attempt?.abandoned()
             throw error
         }
+        if let claimed = origin.account, origin.device != nil,
+            found.map({ LoginOrigin.Account(userID: $0.id, createdAt: $0.createdAt) }) != claimed
+        {
+            // The device's proof was issued for another account than the email has now (or
+            // none): it proves nothing here, and the try counts as an unknown device's.
+            attempt?.abandoned()
+            attempt = try beginAttempt(email.normalized, from: origin.withoutDevice)
+        }
+        guard let user = found else {
+            do {
+                _ = try await hashing.run { [hasher] in
+                    hasher.verify(PasswordPolicy.normalize(password), against: hasher.dummyHash())
+                }
+            } catch {
+                attempt?.abandoned()
+                throw error
+            }
+            throw AccountError.invalidCredentials
+        }
         try await checkPassword(password, of: user, attempt: attempt)
+        // Everything after the check is conditional on the hash it verified: a password change
+        // that commits meanwhile (and revokes the user's sessions) wins, and this login fails as
+        // a wrong password would, never opening a session the change would not have revoked.
+        var verified = user.passwordHash
         if hasher.needsRehash(user.passwordHash) {
             let upgraded = try await hashing.run { [hasher] in try hasher.hash(PasswordPolicy.normalize(password)) }
-            _ = try await repository.updatePassword(
-                userID: user.id, passwordHash: upgraded, changedAt: clock.now(), revoking: .none)
+            guard
+                try await repository.updatePassword(
+                    userID: user.id, passwordHash: upgraded, changedAt: clock.now(), revoking: .none,
+                    ifPasswordHashIs: verified)
+            else { throw AccountError.invalidCredentials }
+            verified = upgraded
         }
         let (token, session) = sessions.open(for: user.id, remember: remember, device: device, at: clock.now())
-        guard try await repository.createSession(session) else { throw AccountError.invalidCredentials }
+        guard try await repository.createSession(session, ifPasswordHashIs: verified) else {
+            throw AccountError.invalidCredentials
+        }
         return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
     }
 
@@ -170,8 +192,11 @@ public struct AccountService: Sendable {
         guard
             try await repository.updatePassword(
                 userID: user.id, passwordHash: hash, changedAt: clock.now(),
-                revoking: .allExcept(tokenHash: session.tokenHash))
-        else { throw AccountError.notSignedIn }
+                revoking: .allExcept(tokenHash: session.tokenHash), ifPasswordHashIs: user.passwordHash)
+        else {
+            // Withdrawn meanwhile, or the password changed from another session, which revoked this one.
+            throw AccountError.notSignedIn
+        }
     }
 
     /// Checks the password (`wrongPassword(current: false)` when it does not match), then
@@ -249,7 +274,11 @@ public struct AccountService: Sendable {
         }
         switch outcome {
         case .mismatched:
-            _ = try await repository.recordLoginFailure(userID: user.id, at: clock.now())
+            // Only the local front ends count in the store, which they wait by. A remote try is
+            // counted by the throttle in memory; writing it too would make a wrong password for a
+            // registered email cost a store write that an unknown email does not, and tell them
+            // apart by time (most on a store that rewrites a whole file).
+            if attempt == nil { _ = try await repository.recordLoginFailure(userID: user.id, at: clock.now()) }
             throw mismatch
         case .matched(let result):
             attempt?.succeeded()

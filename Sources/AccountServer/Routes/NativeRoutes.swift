@@ -20,7 +20,7 @@ extension AccountAPI {
                     }
                 }
                 return json(
-                    APIBody.session(session, deviceToken: deviceTokens.issue(for: session.profile.email)),
+                    APIBody.session(session, deviceToken: deviceTokens.issue(for: session.profile)),
                     status: .created)
             }
         }
@@ -33,7 +33,7 @@ extension AccountAPI {
                         email: body.email, password: body.password, remember: body.remember ?? false, from: origin,
                         device: deviceName(request, given: body.deviceName))
                 }
-                let deviceToken = deviceTokens.issue(for: session.profile.email, current: body.deviceToken)
+                let deviceToken = deviceTokens.issue(for: session.profile, current: body.deviceToken)
                 return json(APIBody.session(session, deviceToken: deviceToken))
             }
         }

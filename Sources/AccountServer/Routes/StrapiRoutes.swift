@@ -29,7 +29,7 @@ extension AccountAPI {
                 return json(
                     APIBody.strapiAuth(
                         token: session.token, profile: session.profile,
-                        deviceToken: deviceTokens.issue(for: session.profile.email)))
+                        deviceToken: deviceTokens.issue(for: session.profile)))
             }
         }
         group.post("auth/local") { request, context in
@@ -44,7 +44,7 @@ extension AccountAPI {
                 return json(
                     APIBody.strapiAuth(
                         token: session.token, profile: session.profile,
-                        deviceToken: deviceTokens.issue(for: session.profile.email, current: body.deviceToken)))
+                        deviceToken: deviceTokens.issue(for: session.profile, current: body.deviceToken)))
             }
         }
         group.post("auth/change-password") { request, context in
