@@ -69,6 +69,12 @@ struct PageText: Sendable {
         ko ? "양식을 읽을 수 없습니다. 아무것도 변경되지 않았습니다." : "The form could not be read; nothing was changed."
     }
     var errorTitle: String { ko ? "오류" : "Something went wrong" }
+    /// The page of a request that carries one of the site's cookies twice.
+    func repeatedCookie(_ name: String) -> String {
+        ko
+            ? "이 브라우저가 같은 이름의 쿠키(\(name))를 두 번 보냈습니다. 이 사이트의 쿠키를 지운 뒤 다시 시도하세요. 아무것도 바뀌지 않았습니다."
+            : "This browser sent the cookie \(name) twice. Clear this site's cookies and try again; nothing was changed."
+    }
     var notFoundTitle: String { ko ? "페이지를 찾을 수 없습니다" : "Page not found" }
     var notFoundMessage: String {
         ko ? "이 주소에는 페이지가 없습니다." : "There is no page at this address."

@@ -16,6 +16,9 @@ struct WebCookies: Sendable {
     let deviceName: String
     let languageName: String
 
+    /// Every name, as `RequestCookies` reads them.
+    var all: Set<String> { [sessionName, formName, deviceName, languageName] }
+
     /// A device token lasts a year after its last login; a new login renews it.
     static let deviceMaxAgeSeconds = 31_536_000
 

@@ -19,13 +19,15 @@ struct WebVisit: Sendable {
     var text: PageText { PageText(language: language) }
 
     init(_ request: Request, cookies names: WebCookies, forms: FormToken) {
-        let cookies = request.cookies
+        // Byte for byte; a repeated one is refused before any page (RepeatedCookieMiddleware),
+        // and reads here as absent.
+        let cookies = RequestCookies(request, names: names.all)
         language =
-            cookies[names.languageName].flatMap { Language(rawValue: $0.value) }
+            cookies[names.languageName].flatMap { Language(rawValue: $0) }
             ?? AcceptLanguage.language(from: request.headers[.acceptLanguage])
-        sessionToken = cookies[names.sessionName].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
-        deviceToken = cookies[names.deviceName].map(\.value)
-        if let kept = cookies[names.formName]?.value, FormToken.isWellFormed(kept) {
+        sessionToken = cookies[names.sessionName].flatMap { $0.isEmpty ? nil : $0 }
+        deviceToken = cookies[names.deviceName]
+        if let kept = cookies[names.formName], FormToken.isWellFormed(kept) {
             formNonce = kept
             issuesFormToken = false
         } else {

@@ -13,6 +13,15 @@ package enum LoopbackExchange {
     package static func send(_ request: String, port: Int, from source: String = "127.0.0.1", halfClose: Bool = false)
         throws -> String
     {
+        try exchange(Array(request.utf8), port: port, from: source, halfClose: halfClose).answer
+    }
+
+    /// Sends the bytes of `request` (which need not be text), reads the answer until the server
+    /// closes the connection or 30 s pass without a byte, and says which: `closedByServer` is
+    /// `false` when the server still held the connection open.
+    package static func exchange(
+        _ request: [UInt8], port: Int, from source: String = "127.0.0.1", halfClose: Bool = false
+    ) throws -> (answer: String, closedByServer: Bool) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         defer { close(fd) }
@@ -36,19 +45,20 @@ package enum LoopbackExchange {
         }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let bytes = Array(request.utf8)
-        guard bytes.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, 0) }) == bytes.count else {
+        guard request.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, 0) }) == request.count else {
             throw POSIXError(.EIO)
         }
         if halfClose { shutdown(fd, Int32(SHUT_WR)) }
         var answer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var closed = false
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { closed = true }
             if count <= 0 { break }
             answer += chunk[..<count]
         }
-        return String(decoding: answer, as: UTF8.self)
+        return (String(decoding: answer, as: UTF8.self), closed)
     }
 
     /// `POST path` with a JSON body on a connection of its own from `source`; the answer's
@@ -75,6 +85,19 @@ extension LoopbackExchange {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try postJSON(path, json, port: port, from: source) })
+            }
+        }
+    }
+
+    /// ``exchange(_:port:from:halfClose:)`` on a thread of its own: a test's task must never
+    /// block one of the few cooperative threads the server under test runs its routes on.
+    package static func exchange(
+        _ request: [UInt8], port: Int, from source: String = "127.0.0.1", halfClose: Bool = false
+    ) async throws -> (answer: String, closedByServer: Bool) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result { try exchange(request, port: port, from: source, halfClose: halfClose) })
             }
         }
     }

@@ -9,7 +9,8 @@ public import NIOHTTPTypes
 
 /// Answers a request that SwiftNIO's HTTP/1.1 parser refuses (a URL and headers over its limit,
 /// or bytes that are not HTTP) with the API's JSON error, an `X-Request-Id` and a request log
-/// line, and closes the connection. Without it Hummingbird answers such a request with an
+/// line, and closes the connection; and closes an HTTP/1.0 client's connection after its answer
+/// (`HTTP10ConnectionHandler`). Without it Hummingbird answers such a request with an
 /// empty 400 that no log line or metric records: a client with a 100 KB URL could not tell
 /// what was wrong, nor an operator that it happened.
 ///
@@ -57,6 +58,12 @@ public final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChan
         self.headerLimit = headerLimit
     }
 
+    /// Puts an `HTTP10ConnectionHandler` before the HTTP/1 conversion too, so that an HTTP/1.0
+    /// client without keep-alive gets its connection closed after the answer.
+    public func handlerAdded(context: ChannelHandlerContext) {
+        HTTP10ConnectionHandler.insert(into: context.pipeline.syncOperations)
+    }
+
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
@@ -88,7 +95,7 @@ public final class UnparsableRequestHandler: ChannelDuplexHandler, RemovableChan
         let problem = RequestProblem(
             kind: parserError == .headerOverflow ? .headersTooLarge(limit: headerLimit) : .notHTTP)
         let failure = APIFailure(problem, language: .english, style: .native)
-        let id = RequestID().description
+        let id = RequestLogMiddleware<AccountRequestContext>.randomID()
         // Recorded before the answer is written, as the request log middleware does. No
         // duration: the request ended where the parser stopped, and nothing ran for it.
         metrics?.record(method: "unknown", route: "unparsed", status: Int(failure.status.code), duration: .zero)

@@ -42,6 +42,10 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
         let fromProxy = clientAddress.isTrustedProxy(context.peerAddress)
         if fromProxy, let id = request.headers[.requestID], Self.isUsableID(id) {
             context.logger[metadataKey: Logger.requestIDKey] = .string(id)
+        } else {
+            // Random per request: Hummingbird's own id, a prefix per process and a counter,
+            // would let anyone count the server's traffic and see when it restarted.
+            context.logger[metadataKey: Logger.requestIDKey] = .string(Self.randomID())
         }
         var response: Response
         do {
@@ -56,6 +60,15 @@ public struct RequestLogMiddleware<Context: AccountRoutesContext>: RouterMiddlew
         log(request, context, status: Int(response.status.code), fromProxy: fromProxy, since: start)
         response.headers[.requestID] = context.id
         return response
+    }
+
+    /// 128 random bits in hex, as a request's id.
+    static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     /// A proxy's id is taken when it is 1 to 128 visible ASCII characters, without quotes or

@@ -45,7 +45,8 @@ package struct APIFailure: Error, HTTPResponseError {
             switch problem.kind {
             case .malformed, .notHTTP, .badQuery: status = .badRequest
             case .headersTooLarge: status = .requestHeaderFieldsTooLarge
-            case .unsupportedMediaType: status = .unsupportedMediaType
+            case .unsupportedMediaType, .notUTF8JSON: status = .unsupportedMediaType
+            case .crossSiteForm: status = .forbidden
             case .tooLarge: status = .contentTooLarge
             case .noSuchRoute: status = .notFound
             case .methodNotAllowed: status = .methodNotAllowed

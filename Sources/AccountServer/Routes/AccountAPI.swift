@@ -192,14 +192,15 @@ public struct AccountAPI: Sendable {
     }
 
     /// Where a login of `email` comes from, for the throttle: the client (see
-    /// ``clientOrigin(_:_:)``), and the device `deviceToken` proves for that email, if any.
+    /// ``clientOrigin(_:_:)``), and the device `deviceToken` claims for that email with the
+    /// account it was issued for, if any (the service holds it against the account it finds).
     package func loginOrigin(
         _ request: Request, _ context: some AccountRoutesContext, email: String, deviceToken: String?
     ) -> LoginOrigin {
         let normalized = (try? StoredEmail(email))?.normalized
+        let claim = normalized.flatMap { deviceTokens.claim(in: deviceToken, for: $0) }
         return LoginOrigin(
-            client: clientOrigin(request, context).client,
-            device: normalized.flatMap { deviceTokens.device(in: deviceToken, for: $0) })
+            client: clientOrigin(request, context).client, device: claim?.device, account: claim?.account)
     }
 
     /// The request's client as the per-client limits count it (an IPv6 client is its
@@ -227,6 +228,12 @@ public struct AccountAPI: Sendable {
             form = .multipart(boundary: boundary)
         default: throw RequestProblem(kind: .unsupportedMediaType(formsToo: forms))
         }
+        if form == nil, let charset = Self.charset(of: contentType), charset != "utf-8" {
+            throw RequestProblem(kind: .notUTF8JSON)
+        }
+        // A form any page can post without a preflight: one from another site's page is refused
+        // before it is read, as the web pages refuse theirs.
+        if form != nil, CrossSiteRequest.isCrossSite(request) { throw RequestProblem(kind: .crossSiteForm) }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maxBodyBytes {
             throw RequestProblem(kind: .tooLarge(limit: maxBodyBytes))
         }
@@ -243,6 +250,9 @@ public struct AccountAPI: Sendable {
             throw RequestProblem(kind: .malformed(.cutShort))
         }
         guard buffer.readableBytes > 0 else { throw RequestProblem(kind: .malformed(.empty)) }
+        if form == nil, !Self.isUTF8WithoutByteOrderMark(buffer.readableBytesView) {
+            throw RequestProblem(kind: .notUTF8JSON)
+        }
         let data =
             try form.map { try FormRequestBody.json(Array(buffer.readableBytesView), $0) } ?? Data(buffer: buffer)
         let body: Body
@@ -271,6 +281,26 @@ public struct AccountAPI: Sendable {
             throw RequestProblem(kind: .malformed(.repeated(field: repeated)))
         }
         return body
+    }
+
+    /// The `charset` parameter of a `Content-Type`, in lowercase, if it has one.
+    static func charset(of contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
+                continue
+            }
+            return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                .lowercased()
+        }
+        return nil
+    }
+
+    /// Whether `bytes` are UTF-8 with no byte order mark: a UTF-16 or UTF-32 body starts with a
+    /// BOM or a zero byte, neither of which is valid at the start of a JSON text in UTF-8.
+    static func isUTF8WithoutByteOrderMark(_ bytes: some Collection<UInt8>) -> Bool {
+        guard !bytes.starts(with: [0xEF, 0xBB, 0xBF]) else { return false }
+        return String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// `decode`, or `nil` for a request that sent no body (no length, or a length of 0, and

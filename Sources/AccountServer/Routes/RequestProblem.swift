@@ -9,6 +9,13 @@ struct RequestProblem: Error {
         /// A content type other than `application/json` (and, where `formsToo`, a form's: the
         /// Strapi routes take what Strapi's body parser takes).
         case unsupportedMediaType(formsToo: Bool)
+        /// A JSON body that is not UTF-8 (another encoding, a byte order mark, or a `charset`
+        /// that is not `utf-8`): JSON between systems is UTF-8 (RFC 8259 §8.1), and a body read
+        /// one way by the repeated-key check and another by the decoder would let a field say
+        /// two things.
+        case notUTF8JSON
+        /// A form body posted from a page of another site (Fetch Metadata, or a foreign `Origin`).
+        case crossSiteForm
         /// A body over the configured limit.
         case tooLarge(limit: Int)
         /// A request line and headers over the HTTP parser's limit of `limit` bytes (or more
@@ -88,7 +95,8 @@ struct RequestProblem: Error {
         case .malformed(.badDeviceName): "invalid_device_name"
         case .malformed, .notHTTP, .badQuery: "invalid_request"
         case .headersTooLarge: "headers_too_large"
-        case .unsupportedMediaType: "unsupported_media_type"
+        case .unsupportedMediaType, .notUTF8JSON: "unsupported_media_type"
+        case .crossSiteForm: "forbidden"
         case .tooLarge: "payload_too_large"
         case .noSuchRoute: "not_found"
         case .methodNotAllowed: "method_not_allowed"
@@ -108,6 +116,13 @@ struct RequestProblem: Error {
                 ? "application/json, application/x-www-form-urlencoded \(korean ? "또는" : "or") multipart/form-data"
                 : "application/json"
             return korean ? "요청 본문은 \(types) 이어야 합니다." : "The request body must be \(types)."
+        case .notUTF8JSON:
+            return korean
+                ? "JSON 본문은 바이트 순서 표시(BOM) 없는 UTF-8이어야 합니다."
+                : "A JSON body must be UTF-8, without a byte order mark."
+        case .crossSiteForm:
+            return korean
+                ? "다른 사이트의 페이지에서 보낸 양식은 받지 않습니다." : "A form posted from another site's page is refused."
         case .tooLarge(let limit):
             return korean
                 ? "요청 본문이 너무 큽니다 (최대 \(limit)바이트)." : "The request body is too large (at most \(limit) bytes)."
