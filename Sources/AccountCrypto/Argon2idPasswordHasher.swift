@@ -44,7 +44,10 @@ public struct Argon2idPasswordHasher: PasswordHasher {
     }
 
     public func verify(_ password: String, against phcString: String) -> Bool {
-        accounts_argon2_memory_reuse(1)
+        // The kept mapping only for this hasher's own memory size: a hash made elsewhere with
+        // more memory is mapped and unmapped for that one check, and its memory returned.
+        let ownSize = phcString.contains("$m=\(memLimitBytes / 1024),")
+        accounts_argon2_memory_reuse(ownSize ? 1 : 0)
         defer { accounts_argon2_memory_reuse(0) }
         return password.utf8CString.withUnsafeBufferPointer { chars in
             crypto_pwhash_argon2id_str_verify(phcString, chars.baseAddress!, UInt64(chars.count - 1)) == 0

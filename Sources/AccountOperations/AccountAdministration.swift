@@ -9,14 +9,20 @@ public struct AccountAdministration: Sendable {
     /// The store.
     public let repository: any UserRepository
     private let clock: any AccountClock
+    private let hasher: SchemedPasswordHasher
 
     /// Users per page when a whole store is walked.
     public static let pageSize = 500
 
-    /// Creates the service over `repository`; `clock` decides which sessions are expired.
-    public init(repository: any UserRepository, clock: any AccountClock = SystemClock()) {
+    /// Creates the service over `repository`; `clock` decides which sessions are expired, and
+    /// `legacyLimits` which stored hashes cost too much to check (the check-up counts them).
+    public init(
+        repository: any UserRepository, clock: any AccountClock = SystemClock(),
+        legacyLimits: LegacyCostLimits = LegacyCostLimits()
+    ) {
         self.repository = repository
         self.clock = clock
+        self.hasher = PasswordSchemes.standard(current: Argon2idPasswordHasher.recommended, limits: legacyLimits)
     }
 
     // MARK: - Looking
@@ -57,11 +63,13 @@ public struct AccountAdministration: Sendable {
         var expired: [String] = []
         var broken: [(email: String, rule: AccountError)] = []
         var legacy: [String: Int] = [:]
+        var overLimit: [String] = []
         for try await page in repository.userPages(size: Self.pageSize) {
             for user in page {
                 if let rule = user.brokenRules.first { broken.append((user.email, rule)) }
                 let scheme = PasswordSchemes.name(of: user.passwordHash)
                 if scheme != PasswordSchemes.currentName { legacy[scheme, default: 0] += 1 }
+                if hasher.costProblem(user.passwordHash) != nil { overLimit.append(user.email) }
                 expired += try await repository.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
                     \.tokenHash)
             }
@@ -74,7 +82,7 @@ public struct AccountAdministration: Sendable {
         }
         return StoreCheckup(
             info: try await repository.storeInfo(), problems: integrity.filter { $0 != "ok" }, brokenRecords: broken,
-            users: users, legacySchemes: legacy,
+            users: users, legacySchemes: legacy, overLimitHashes: overLimit,
             expiredSessions: expired.count, purgedSessions: purged, removedOrphanedSessions: removed)
     }
 

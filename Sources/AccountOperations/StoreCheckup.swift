@@ -14,6 +14,10 @@ public struct StoreCheckup: Sendable {
     /// How many accounts are still on each legacy password scheme (not yet signed in since
     /// they were moved in), by the scheme's name; `unknown` counts hashes no scheme verifies.
     public let legacySchemes: [String: Int]
+    /// The accounts whose stored hash costs more to check than the configured limits allow
+    /// (`hashing.legacy_…`), in the order walked: they cannot sign in until a limit is raised or
+    /// their password is reset. Not damage: the store holds what it was given.
+    public let overLimitHashes: [String]
     /// Sessions found expired.
     public let expiredSessions: Int
     /// Expired sessions deleted (only when purging was asked for).

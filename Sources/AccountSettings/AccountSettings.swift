@@ -29,6 +29,8 @@ public struct AccountSettings: Sendable {
     public var throttlePolicy: LoginThrottlePolicy
     /// How new password hashes are made: Argon2id at the configured cost.
     public var hasher: Argon2idPasswordHasher
+    /// The most a hash made elsewhere may cost to check (at login, and at import).
+    public var legacyLimits: LegacyCostLimits
     /// Whether the store path is the built-in default (whose folder the CLI may create).
     public var storePathIsDefault: Bool
     /// Whether the session file is the built-in default.
@@ -40,7 +42,7 @@ public struct AccountSettings: Sendable {
     /// cost (other systems' schemes verified), the password and session rules, the throttle.
     public func service(over repository: any UserRepository) -> AccountService {
         AccountService(
-            repository: repository, hasher: PasswordSchemes.standard(current: hasher),
+            repository: repository, hasher: PasswordSchemes.standard(current: hasher, limits: legacyLimits),
             strength: ZxcvbnStrengthEstimator(), digester: SHA256TokenDigester(), random: SodiumRandomSource(),
             passwordPolicy: passwordPolicy, sessionPolicy: sessionPolicy, throttlePolicy: throttlePolicy)
     }

@@ -105,6 +105,7 @@ public enum SettingsLoader {
             sessionFile: global.sessionFile ?? locations.stateDirectory + "/session", configFile: configFile,
             configFileText: sources.fileText, passwordPolicy: global.passwordPolicy,
             sessionPolicy: global.sessionPolicy, throttlePolicy: global.throttlePolicy, hasher: global.hasher,
+            legacyLimits: global.legacyLimits,
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
             sessionFileIsDefault: global.sessionFile == nil, server: global.server)
         guard describing else { return (settings, []) }

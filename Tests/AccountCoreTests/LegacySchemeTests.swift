@@ -141,4 +141,64 @@ struct LegacySchemeTests {
             _ = try await h.service.login(email: user.email, password: fixture.password, remember: false)
         }
     }
+
+    /// Hashes whose parameters would hold a thread for hours or map gigabytes, each over a
+    /// default limit (the digests are filler: they are never computed).
+    static let absurd: [(String, String)] = [
+        ("bcrypt cost 31", "$2b$31$" + String(repeating: "a", count: 53)),
+        ("Devise's peppered bcrypt, cost 31", "$devise-bcrypt$cGVwcGVy$$2a$31$" + String(repeating: "a", count: 53)),
+        ("Django bcrypt_sha256, cost 31", "bcrypt_sha256$$2b$31$" + String(repeating: "a", count: 53)),
+        ("PBKDF2, 2,000,000,000 rounds", "pbkdf2_sha256$2000000000$salt$" + Data(count: 32).base64EncodedString()),
+        (
+            "passlib PBKDF2, 2,000,000,000 rounds",
+            "$pbkdf2-sha256$i=2000000000,l=32$c2FsdA$" + String(repeating: "A", count: 43)
+        ),
+        ("sha512-crypt, 999,999,999 rounds", "$6$rounds=999999999$saltsalt$" + String(repeating: "a", count: 86)),
+        ("Argon2id, 4 GiB", "$argon2id$v=19$m=4194304,t=2,p=1$c2FsdHNhbHQ$" + String(repeating: "A", count: 43)),
+        (
+            "Argon2i, t = 2^32 - 1",
+            "$argon2i$v=19$m=19456,t=4294967295,p=1$c2FsdHNhbHQ$" + String(repeating: "A", count: 43)
+        ),
+        (
+            "Django Argon2, 4 GiB",
+            "argon2$argon2id$v=19$m=4194304,t=2,p=1$c2FsdHNhbHQ$" + String(repeating: "A", count: 43)
+        ),
+    ]
+
+    @Test("a hash over the cost limits is refused, naming its parameter, and never run", arguments: absurd)
+    func absurdCostsAreNotRun(_ name: String, _ stored: String) {
+        let problem = Self.hasher.costProblem(stored)
+        #expect(problem?.contains("over the limit") == true, "\(name): \(String(describing: problem))")
+        // Run, these would take hours or gigabytes: the test would not end.
+        #expect(!Self.hasher.verify(typed: "Tangerine-Kayak-42", against: stored), "\(name)")
+        #expect(!Self.hasher.verify("Tangerine-Kayak-42", against: stored), "\(name)")
+    }
+
+    @Test("the fixtures, made by the systems themselves with their shipped costs, are within the limits")
+    func shippedCostsAreWithin() {
+        for fixture in Self.fixtures {
+            #expect(Self.hasher.costProblem(fixture.hash) == nil, "\(fixture.scheme): \(fixture.made_by)")
+        }
+    }
+
+    @Test("a limit set lower refuses what the default allows")
+    func configuredLimits() {
+        let strict = PasswordSchemes.standard(
+            current: Argon2idPasswordHasher.fastForTests, limits: LegacyCostLimits(bcryptCost: 9))
+        let cost10 = "$2a$10$" + String(repeating: "a", count: 53)
+        #expect(Self.hasher.costProblem(cost10) == nil)
+        #expect(strict.costProblem(cost10) == "bcrypt cost 10 is over the limit of 9")
+    }
+
+    @Test("the store's own Argon2id cost is never refused, even above the limit for hashes made elsewhere")
+    func ownCostIsAdmitted() throws {
+        let own = Argon2idPasswordHasher(opsLimit: 3, memLimitBytes: 16 * 1_024)
+        let strict = PasswordSchemes.standard(
+            current: own, limits: LegacyCostLimits(argon2MemoryKiB: 8, argon2Passes: 1))
+        let stored = try own.hash("Tangerine-Kayak-42")
+        #expect(strict.costProblem(stored) == nil)
+        #expect(strict.verify(typed: "Tangerine-Kayak-42", against: stored))
+        let larger = "$argon2id$v=19$m=32,t=3,p=1$c2FsdHNhbHQ$" + String(repeating: "A", count: 43)
+        #expect(strict.costProblem(larger) == "Argon2 memory of 32 KiB is over the limit of 16")
+    }
 }

@@ -86,6 +86,51 @@ struct ImporterTests {
         let numbers = try await ["first", "second", "third"].asyncNumbers(in: store)
         #expect(numbers == [17, 42, 43], "the taken 3 got the next number after the kept 42")
     }
+
+    @Test("a hash that would cost too much to check is refused at import, naming its cost; a raised limit admits it")
+    func costlyHashesAreRefused() throws {
+        let scratch = try ScratchFolder("import-costly")
+        let cheap = "$2a$10$xmNttMt.4aKSRCj8oQ9dz.5v6u5y183W7tQG/HBAne4BPdOzBCwU6"
+        let costly = "$2a$31$xmNttMt.4aKSRCj8oQ9dz.5v6u5y183W7tQG/HBAne4BPdOzBCwU6"
+        let csv = scratch.path + "/up_users.csv"
+        try """
+        id,email,username,password,created_at
+        1,cheap@example.com,cheap,\(cheap),2024-05-29T16:26:40.123Z
+        2,costly@example.com,costly,\(costly),2024-05-29T16:26:41.000Z
+
+        """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let accounts = try StrapiSource().accounts(in: csv)
+        let plan = ForeignImporter.plan(accounts, now: Timestamp(millisecondsSince1970: 0), random: SeededRandom())
+        #expect(plan.users.map(\.email) == ["cheap@example.com"])
+        let refusal = try #require(plan.refused.first)
+        #expect(refusal.user.email == "costly@example.com" && !refusal.mendableInFile)
+        #expect(refusal.problem(.english).contains("bcrypt cost 31 is over the limit of 16"))
+        #expect(!refusal.problem(.english).contains(costly), "the hash stays out of the message")
+        let admitting = ForeignImporter.plan(
+            accounts, now: Timestamp(millisecondsSince1970: 0), random: SeededRandom(),
+            limits: LegacyCostLimits(bcryptCost: 31))
+        #expect(admitting.users.count == 2 && admitting.refused.isEmpty)
+    }
+
+    @Test("the check-up names the accounts whose stored hash is over the limits, and calls it no damage")
+    func checkUpCountsCostlyHashes() async throws {
+        let store = MemoryUserRepository()
+        for (n, cost) in [(1, 10), (2, 20)] {
+            try await store.createUser(
+                UserRecord(
+                    id: UserID(rawValue: String(repeating: "0", count: 31) + String(n)), email: "u\(n)@example.com",
+                    nickname: "u\(n)", passwordHash: "$2b$\(cost)$" + String(repeating: "a", count: 53),
+                    createdAt: Timestamp(millisecondsSince1970: 0)),
+                initialSession: nil)
+        }
+        let checkup = try await AccountAdministration(repository: store).checkUp(
+            purgeExpired: false, removeOrphanedSessions: false)
+        #expect(checkup.overLimitHashes == ["u2@example.com"])
+        #expect(!checkup.isDamaged)
+        let lenient = try await AccountAdministration(repository: store, legacyLimits: LegacyCostLimits(bcryptCost: 20))
+            .checkUp(purgeExpired: false, removeOrphanedSessions: false)
+        #expect(lenient.overLimitHashes.isEmpty)
+    }
 }
 
 extension Array where Element == String {

@@ -12,11 +12,24 @@ public struct SchemedPasswordHasher: PasswordHasher {
     public let current: any PasswordHasher
     /// The schemes of hashes made elsewhere, tried in order.
     public let legacy: [any PasswordScheme]
+    /// The most a hash made elsewhere may cost to check: one over them matches nothing, and is
+    /// never run.
+    public let limits: LegacyCostLimits
 
-    /// `current` for new hashes, `legacy` for the hashes of other systems.
-    public init(current: any PasswordHasher, legacy: [any PasswordScheme]) {
+    /// `current` for new hashes, `legacy` for the hashes of other systems, checked within `limits`.
+    public init(
+        current: any PasswordHasher, legacy: [any PasswordScheme], limits: LegacyCostLimits = LegacyCostLimits()
+    ) {
         self.current = current
         self.legacy = legacy
+        self.limits = limits
+    }
+
+    /// Why `stored` costs more to check than ``limits`` allow, or `nil`: a legacy scheme's
+    /// parameters, or those of an Argon2id hash made elsewhere.
+    public func costProblem(_ stored: String) -> String? {
+        if let scheme = legacyScheme(of: stored) { return scheme.costProblem(stored, within: limits) }
+        return stored.hasPrefix("$argon2") ? limits.problem(argon2: stored) : nil
     }
 
     /// The legacy scheme that owns `stored`, or `nil` for the current hasher's.
@@ -29,6 +42,7 @@ public struct SchemedPasswordHasher: PasswordHasher {
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {
+        guard costProblem(stored) == nil else { return false }
         if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
         return current.verify(password, against: stored)
     }
@@ -42,6 +56,7 @@ public struct SchemedPasswordHasher: PasswordHasher {
     }
 
     public func verify(typed password: String, against stored: String) -> Bool {
+        guard costProblem(stored) == nil else { return false }
         if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
         if current.verify(typed: password, against: stored) { return true }
         // The typed form matches one of this store's own hashes only if it is its own NFKC

@@ -27,6 +27,10 @@ public struct Argon2Scheme: PasswordScheme {
         stored.hasPrefix(prefix)
     }
 
+    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+        limits.problem(argon2: stored)
+    }
+
     public func verify(_ password: String, against stored: String) -> Bool {
         let phc = String(stored.dropFirst(phcOffset))
         let length = UInt64(password.utf8.count)

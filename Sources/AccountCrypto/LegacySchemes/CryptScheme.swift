@@ -27,6 +27,10 @@ public struct CryptScheme: PasswordScheme {
         prefixes.contains { stored.hasPrefix($0) }
     }
 
+    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+        name == Self.bcrypt.name ? limits.problem(bcrypt: stored) : limits.problem(crypt: stored)
+    }
+
     public func verify(_ password: String, against stored: String) -> Bool {
         Self.crypt(Array(password.utf8), setting: stored).map { ConstantTime.equal(Array($0.utf8), Array(stored.utf8)) }
             ?? false

@@ -14,6 +14,10 @@ public struct DjangoBcryptSHA256Scheme: PasswordScheme {
         stored.hasPrefix(Self.prefix)
     }
 
+    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+        limits.problem(bcrypt: stored.dropFirst(Self.prefix.count))
+    }
+
     public func verify(_ password: String, against stored: String) -> Bool {
         let bcrypt = String(stored.dropFirst(Self.prefix.count))
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
@@ -47,6 +51,12 @@ public struct DjangoPBKDF2Scheme: PasswordScheme {
 
     public func owns(_ stored: String) -> Bool {
         stored.hasPrefix(prefix)
+    }
+
+    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 4, let iterations = Int(parts[1]) else { return nil }
+        return limits.problem(pbkdf2Iterations: iterations)
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {

@@ -33,6 +33,13 @@ public struct PBKDF2Scheme: PasswordScheme {
         prefixes.contains { stored.hasPrefix($0) }
     }
 
+    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+        guard let prefix = prefixes.first(where: { stored.hasPrefix($0) }), let phc = PHCFields(stored, prefix: prefix),
+            let iterations = phc.parameters["i"].flatMap({ Int($0) }) ?? phc.fields.first.flatMap({ Int($0) })
+        else { return nil }
+        return limits.problem(pbkdf2Iterations: iterations)
+    }
+
     public func verify(_ password: String, against stored: String) -> Bool {
         guard let prefix = prefixes.first(where: { stored.hasPrefix($0) }),
             let phc = PHCFields(stored, prefix: prefix), phc.fields.count == 3

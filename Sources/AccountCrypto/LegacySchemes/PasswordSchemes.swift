@@ -10,9 +10,18 @@ public enum PasswordSchemes {
         ScryptScheme.firebase, PepperedBcryptScheme(),
     ]
 
-    /// `current` for every new hash, with every legacy scheme for the hashes of other systems.
-    public static func standard(current: any PasswordHasher) -> SchemedPasswordHasher {
-        SchemedPasswordHasher(current: current, legacy: legacy)
+    /// `current` for every new hash, with every legacy scheme for the hashes of other systems,
+    /// checked within `limits` — raised, when `current` is Argon2id, to its own cost, so that the
+    /// store's own hashes are never refused.
+    public static func standard(
+        current: any PasswordHasher, limits: LegacyCostLimits = LegacyCostLimits()
+    ) -> SchemedPasswordHasher {
+        var limits = limits
+        if let argon2id = current as? Argon2idPasswordHasher {
+            limits.argon2MemoryKiB = max(limits.argon2MemoryKiB, argon2id.memLimitBytes / 1_024)
+            limits.argon2Passes = max(limits.argon2Passes, Int(argon2id.opsLimit))
+        }
+        return SchemedPasswordHasher(current: current, legacy: legacy, limits: limits)
     }
 
     /// The name of the current scheme, every new hash's.

@@ -20,6 +20,10 @@ public struct PepperedBcryptScheme: PasswordScheme {
         stored.hasPrefix(Self.prefix)
     }
 
+    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+        limits.problem(bcrypt: stored.dropFirst(Self.prefix.count).drop { $0 != "$" })
+    }
+
     public func verify(_ password: String, against stored: String) -> Bool {
         let rest = stored.dropFirst(Self.prefix.count)
         guard let separator = rest.firstIndex(of: "$"), let pepper = Base64.decode(rest[..<separator]) else {

@@ -41,6 +41,17 @@ public struct ScryptScheme: PasswordScheme {
         stored.hasPrefix(prefix)
     }
 
+    /// scrypt's own bound: its memory (N × r × 128 bytes) at most ``maximumMemory``, which
+    /// `verify` holds it to too.
+    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+        guard let phc = PHCFields(stored, prefix: prefix), let logN = phc.integer("ln", in: 1...62),
+            let r = phc.integer("r", in: 1...1_000_000)
+        else { return nil }
+        let memory = (UInt64(1) << UInt64(logN)).multipliedReportingOverflow(by: UInt64(r) * 128)
+        guard memory.overflow || memory.partialValue > UInt64(Self.maximumMemory) else { return nil }
+        return "scrypt memory of N = 2^\(logN), r = \(r) is over the limit of \(Self.maximumMemory >> 20) MiB"
+    }
+
     public func verify(_ password: String, against stored: String) -> Bool {
         guard let phc = PHCFields(stored, prefix: prefix), phc.fields.count == (firebase ? 5 : 3),
             let logN = phc.integer("ln", in: 1...30), let r = phc.integer("r", in: 1...64),

@@ -20,16 +20,20 @@ public struct ImportPlan: Sendable {
 ///   then be a well-formed stored email (`StoredEmail`), and one source record per email;
 /// - the nickname is the first of the source's names that is not blank, else the part of the
 ///   email before `@`, trimmed and NFC-normalized; it must then meet the nickname rule;
-/// - the password hash is kept as the source's scheme wrote it (a scheme here must verify it),
-///   and becomes Argon2id at the user's first login;
+/// - the password hash is kept as the source's scheme wrote it (a scheme here must verify it,
+///   at a cost within the import's ``LegacyCostLimits``), and becomes Argon2id at the user's
+///   first login;
 /// - the creation time is the source's, or the time of the import when the source keeps none;
 /// - the id is new; the number is the source's integer id where it has one (Strapi, Django)
 ///   and the store has not given it, else the store's next.
 public enum ForeignImporter {
-    /// Maps and checks every account.
+    /// Maps and checks every account; a hash whose check would cost more than `limits` allow
+    /// is refused.
     public static func plan(
-        _ accounts: [ForeignAccount], now: Timestamp, random: some RandomSource
+        _ accounts: [ForeignAccount], now: Timestamp, random: some RandomSource,
+        limits: LegacyCostLimits = LegacyCostLimits()
     ) -> ImportPlan {
+        let hasher = PasswordSchemes.standard(current: Argon2idPasswordHasher.recommended, limits: limits)
         var plan = ImportPlan()
         var seen: [String: String] = [:]
         for account in accounts {
@@ -43,7 +47,11 @@ public enum ForeignImporter {
             switch account.password {
             case .hash(let stored):
                 hash = stored
-                if PasswordSchemes.name(of: stored) == "unknown" { reasons.append(.unverifiableHash(stored)) }
+                if PasswordSchemes.name(of: stored) == "unknown" {
+                    reasons.append(.unverifiableHash(stored))
+                } else if let problem = hasher.costProblem(stored) {
+                    reasons.append(.costlyHash(problem))
+                }
             case .none(let problem):
                 reasons.append(problem)
             }

@@ -11,6 +11,7 @@ struct GlobalSections {
     var sessionPolicy: SessionPolicy
     var passwordPolicy: PasswordPolicy
     var hasher: Argon2idPasswordHasher
+    var legacyLimits: LegacyCostLimits
     var throttlePolicy: LoginThrottlePolicy
     var server: ServerSettings
 
@@ -30,10 +31,11 @@ struct GlobalSections {
             return try read(reader)
         }
         let session = try reading("session", SessionSection.read)
+        let password = try reading("password", PasswordSection.read)
+        let hashing = try reading("hashing", HashingSection.read)
         let sections = GlobalSections(
-            sessionFile: session.file, sessionPolicy: session.policy,
-            passwordPolicy: try reading("password", PasswordSection.read),
-            hasher: try reading("hashing", HashingSection.read),
+            sessionFile: session.file, sessionPolicy: session.policy, passwordPolicy: password,
+            hasher: hashing.hasher, legacyLimits: hashing.legacyLimits,
             throttlePolicy: try reading("login", LoginSection.read),
             server: try reading("server", ServerSection.read))
         return (sections, keys)

@@ -47,6 +47,7 @@ struct DoctorCommand: AsyncParsableCommand {
             lines += checkup.legacySchemes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
                 text.doctorLegacyScheme($0.key, accounts: $0.value)
             }
+            lines += checkup.overLimitHashes.map(text.doctorOverLimitHash)
             lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
             if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
             return CommandReply(
@@ -70,6 +71,7 @@ struct DoctorCommand: AsyncParsableCommand {
                         .object(
                             checkup.legacySchemes.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
                     ),
+                    ("over_limit_hashes", .array(checkup.overLimitHashes.map(JSONValue.string))),
                     ("expired_sessions", .int(Int64(checkup.expiredSessions))),
                     ("purged_sessions", .int(Int64(checkup.purgedSessions))),
                     ("removed_orphaned_sessions", .int(Int64(checkup.removedOrphanedSessions))),

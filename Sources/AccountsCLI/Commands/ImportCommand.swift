@@ -2,6 +2,7 @@ import AccountCore
 import AccountCrypto
 import AccountJSON
 import AccountOperations
+import AccountSettings
 import ArgumentParser
 
 /// Load an export file — this store's own, or another system's — into the configured store.
@@ -75,7 +76,8 @@ struct ImportCommand: AsyncParsableCommand {
             let options = ForeignSourceOptions(firebase: try firebase.parameters(), devisePepper: try devise.pepper())
             let source = try ForeignSources.source(named: from, options: options)!
             let plan = ForeignImporter.plan(
-                try source.accounts(in: path), now: SystemClock().now(), random: SodiumRandomSource())
+                try source.accounts(in: path), now: SystemClock().now(), random: SodiumRandomSource(),
+                limits: context.settings.legacyLimits)
             if skipInvalid == nil, !dryRun, let first = plan.refused.first {
                 throw AccountError.invalidExport(
                     detail: ErrorDetail([

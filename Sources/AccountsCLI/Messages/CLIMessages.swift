@@ -113,6 +113,13 @@ struct CLIMessages {
             : "           \(EnglishPlural.count(accounts, "account")) still on \(scheme) (Argon2id at the next login)"
     }
 
+    func doctorOverLimitHash(_ email: String) -> String {
+        let shown = VisibleText.escaping(email)
+        return ko
+            ? "           \(shown): 비밀번호 해시를 확인하는 비용이 hashing.legacy_ 한도보다 커서 로그인할 수 없습니다"
+            : "           \(shown): its password hash costs more to check than the hashing.legacy_ limits; it cannot sign in"
+    }
+
     /// `purged` is `nil` without `--fix`.
     func doctorExpired(_ count: Int, purged: Int?) -> String {
         if ko {

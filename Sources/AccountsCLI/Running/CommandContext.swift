@@ -135,7 +135,7 @@ struct CommandContext {
         creating: Bool = false, reading: Bool = false, _ body: (AccountAdministration) async throws -> T
     ) async throws -> T {
         try await withStore(creating: creating, reading: reading) { repository in
-            try await body(AccountAdministration(repository: repository))
+            try await body(AccountAdministration(repository: repository, legacyLimits: settings.legacyLimits))
         }
     }
 
