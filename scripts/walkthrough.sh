@@ -101,7 +101,7 @@ serve_transcript() {
 config_transcript() { transcript "${config_commands[@]}"; }
 
 # Ids, tokens and times differ from run to run.
-normalize() { sed -E 's/\b[0-9a-f]{64}\b/<token>/g; s/\b[0-9a-f]{32}\b/<id>/g; s/"created_at_ms":[0-9]+/"created_at_ms":<ms>/g; s/"expires_at_ms":[0-9]+/"expires_at_ms":<ms>/g; s/"disk_free_bytes":[0-9]+/"disk_free_bytes":<bytes>/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g'; }
+normalize() { sed -E 's/"device_token":"[^"]*"/"device_token":"<device token>"/g; s/\b[0-9a-f]{64}\b/<token>/g; s/\b[0-9a-f]{32}\b/<id>/g; s/"created_at_ms":[0-9]+/"created_at_ms":<ms>/g; s/"expires_at_ms":[0-9]+/"expires_at_ms":<ms>/g; s/"disk_free_bytes":[0-9]+/"disk_free_bytes":<bytes>/g; s/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g'; }
 
 # The document that holds each walkthrough, between `<!-- NAME:begin -->` and `<!-- NAME:end -->`.
 declare -A documents=(
