@@ -54,6 +54,14 @@ public struct Argon2idPasswordHasher: PasswordHasher {
         }
     }
 
+    /// An Argon2id hash's whole form, and its cost within `limits` unless it is no more than
+    /// this hasher's own (the store's own hashes are never refused).
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        guard stored.hasPrefix("$argon2id$") else { return .malformed("it is of no scheme this build verifies") }
+        return HashForms.argon2(
+            stored, within: limits, admitting: (memoryKiB: memLimitBytes / 1_024, passes: Int(opsLimit)))
+    }
+
     public func needsRehash(_ phcString: String) -> Bool {
         crypto_pwhash_argon2id_str_needs_rehash(phcString, opsLimit, memLimitBytes) != 0
     }

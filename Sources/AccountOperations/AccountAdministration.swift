@@ -15,7 +15,7 @@ public struct AccountAdministration: Sendable {
     public static let pageSize = 500
 
     /// Creates the service over `repository`; `clock` decides which sessions are expired, and
-    /// `legacyLimits` which stored hashes cost too much to check (the check-up counts them).
+    /// `legacyLimits` which stored hashes cost too much to check (the check-up lists them).
     public init(
         repository: any UserRepository, clock: any AccountClock = SystemClock(),
         legacyLimits: LegacyCostLimits = LegacyCostLimits()
@@ -63,13 +63,17 @@ public struct AccountAdministration: Sendable {
         var expired: [String] = []
         var broken: [(email: String, rule: AccountError)] = []
         var legacy: [String: Int] = [:]
-        var overLimit: [String] = []
+        var unusable: [(email: String, problem: HashProblem)] = []
         for try await page in repository.userPages(size: Self.pageSize) {
             for user in page {
                 if let rule = user.brokenRules.first { broken.append((user.email, rule)) }
+                // A hash that can never be checked is listed, not counted as waiting for its upgrade.
                 let scheme = PasswordSchemes.name(of: user.passwordHash)
-                if scheme != PasswordSchemes.currentName { legacy[scheme, default: 0] += 1 }
-                if hasher.costProblem(user.passwordHash) != nil { overLimit.append(user.email) }
+                if let problem = hasher.problem(user.passwordHash) {
+                    unusable.append((user.email, problem))
+                } else if scheme != PasswordSchemes.currentName {
+                    legacy[scheme, default: 0] += 1
+                }
                 expired += try await repository.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(
                     \.tokenHash)
             }
@@ -82,7 +86,7 @@ public struct AccountAdministration: Sendable {
         }
         return StoreCheckup(
             info: try await repository.storeInfo(), problems: integrity.filter { $0 != "ok" }, brokenRecords: broken,
-            users: users, legacySchemes: legacy, overLimitHashes: overLimit,
+            users: users, legacySchemes: legacy, unusableHashes: unusable,
             expiredSessions: expired.count, purgedSessions: purged, removedOrphanedSessions: removed)
     }
 

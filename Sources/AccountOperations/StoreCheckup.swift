@@ -12,12 +12,13 @@ public struct StoreCheckup: Sendable {
     /// Users walked.
     public let users: Int
     /// How many accounts are still on each legacy password scheme (not yet signed in since
-    /// they were moved in), by the scheme's name; `unknown` counts hashes no scheme verifies.
+    /// they were moved in), by the scheme's name; a hash in ``unusableHashes`` is not counted.
     public let legacySchemes: [String: Int]
-    /// The accounts whose stored hash costs more to check than the configured limits allow
-    /// (`hashing.legacy_…`), in the order walked: they cannot sign in until a limit is raised or
-    /// their password is reset. Not damage: the store holds what it was given.
-    public let overLimitHashes: [String]
+    /// The accounts whose stored hash can never be checked, with why, in the order walked: not
+    /// whole, of no scheme this build verifies, or costing more to check than the configured
+    /// limits allow (`hashing.legacy_…`). They cannot sign in until a limit is raised or an
+    /// operator sets a new password. Not damage: the store holds what it was given.
+    public let unusableHashes: [(email: String, problem: HashProblem)]
     /// Sessions found expired.
     public let expiredSessions: Int
     /// Expired sessions deleted (only when purging was asked for).

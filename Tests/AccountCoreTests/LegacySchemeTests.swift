@@ -167,18 +167,53 @@ struct LegacySchemeTests {
 
     @Test("a hash over the cost limits is refused, naming its parameter, and never run", arguments: absurd)
     func absurdCostsAreNotRun(_ name: String, _ stored: String) {
-        let problem = Self.hasher.costProblem(stored)
-        #expect(problem?.contains("over the limit") == true, "\(name): \(String(describing: problem))")
+        let problem = Self.hasher.problem(stored)
+        guard case .tooCostly(let reason) = problem else {
+            Issue.record("\(name): \(String(describing: problem))")
+            return
+        }
+        #expect(reason.contains("over the limit"), "\(name): \(reason)")
         // Run, these would take hours or gigabytes: the test would not end.
         #expect(!Self.hasher.verify(typed: "Tangerine-Kayak-42", against: stored), "\(name)")
         #expect(!Self.hasher.verify("Tangerine-Kayak-42", against: stored), "\(name)")
     }
 
-    @Test("the fixtures, made by the systems themselves with their shipped costs, are within the limits")
-    func shippedCostsAreWithin() {
+    @Test("the fixtures, made by the systems themselves, are whole and within the limits")
+    func shippedHashesAreUsable() {
         for fixture in Self.fixtures {
-            #expect(Self.hasher.costProblem(fixture.hash) == nil, "\(fixture.scheme): \(fixture.made_by)")
+            #expect(Self.hasher.problem(fixture.hash) == nil, "\(fixture.scheme): \(fixture.made_by)")
         }
+    }
+
+    /// The schemes whose hashes have one length: one character less is never whole.
+    static let fixedLength: Set<String> = [
+        "bcrypt", "sha512_crypt", "sha256_crypt", "md5_crypt", "django_bcrypt_sha256", "django_bcrypt",
+        "django_scrypt", "django_pbkdf2_sha256", "django_pbkdf2_sha1", "devise_bcrypt_pepper",
+    ]
+
+    @Test(
+        "a hash with bytes appended, a line end, or (of a fixed length) one character less is malformed and never verifies",
+        arguments: onePerScheme)
+    func partialHashesAreMalformed(_ fixture: Fixture) {
+        var broken = [
+            ("a megabyte appended", fixture.hash + String(repeating: "A", count: 1 << 20)),
+            ("a line end appended", fixture.hash + "\n"), ("a space appended", fixture.hash + " "),
+        ]
+        if Self.fixedLength.contains(fixture.scheme) { broken.append(("cut by one", String(fixture.hash.dropLast()))) }
+        for (how, stored) in broken {
+            guard case .malformed = Self.hasher.problem(stored) else {
+                Issue.record("\(fixture.scheme), \(how): \(String(describing: Self.hasher.problem(stored)))")
+                continue
+            }
+            #expect(!Self.hasher.verify(typed: fixture.password, against: stored), "\(fixture.scheme), \(how)")
+        }
+    }
+
+    @Test("a bcrypt hash cut to 50 characters says so, and its reason shows no part of the hash")
+    func cutBcrypt() throws {
+        let fixture = try #require(Self.fixtures.first { $0.scheme == "bcrypt" })
+        let problem = Self.hasher.problem(String(fixture.hash.prefix(50)))
+        #expect(problem == .malformed("a bcrypt hash is 60 characters long; this one is 50"))
     }
 
     @Test("a limit set lower refuses what the default allows")
@@ -186,8 +221,8 @@ struct LegacySchemeTests {
         let strict = PasswordSchemes.standard(
             current: Argon2idPasswordHasher.fastForTests, limits: LegacyCostLimits(bcryptCost: 9))
         let cost10 = "$2a$10$" + String(repeating: "a", count: 53)
-        #expect(Self.hasher.costProblem(cost10) == nil)
-        #expect(strict.costProblem(cost10) == "bcrypt cost 10 is over the limit of 9")
+        #expect(Self.hasher.problem(cost10) == nil)
+        #expect(strict.problem(cost10) == .tooCostly("bcrypt cost 10 is over the limit of 9"))
     }
 
     @Test("the store's own Argon2id cost is never refused, even above the limit for hashes made elsewhere")
@@ -196,9 +231,9 @@ struct LegacySchemeTests {
         let strict = PasswordSchemes.standard(
             current: own, limits: LegacyCostLimits(argon2MemoryKiB: 8, argon2Passes: 1))
         let stored = try own.hash("Tangerine-Kayak-42")
-        #expect(strict.costProblem(stored) == nil)
+        #expect(strict.problem(stored) == nil)
         #expect(strict.verify(typed: "Tangerine-Kayak-42", against: stored))
         let larger = "$argon2id$v=19$m=32,t=3,p=1$c2FsdHNhbHQ$" + String(repeating: "A", count: 43)
-        #expect(strict.costProblem(larger) == "Argon2 memory of 32 KiB is over the limit of 16")
+        #expect(strict.problem(larger) == .tooCostly("Argon2 memory of 32 KiB is over the limit of 16"))
     }
 }

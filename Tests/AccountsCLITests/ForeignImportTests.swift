@@ -1,4 +1,5 @@
 import AccountCore
+import AccountCrypto
 import AccountOperations
 import AccountTestSupport
 import Foundation
@@ -77,7 +78,11 @@ struct ForeignImportTests {
         var info = stat()
         #expect(stat(refusedFile, &info) == 0 && info.st_mode & 0o777 == 0o600, "it holds hashes: private")
 
-        let schemes = Dictionary(expected.imported.map { ($0.scheme, 1) }, uniquingKeysWith: +)
+        // An Argon2id hash made elsewhere is of the current scheme: nothing waits for its upgrade
+        // in doctor's count, though its parameters are upgraded at the first login all the same.
+        let schemes = Dictionary(
+            expected.imported.filter { $0.scheme != PasswordSchemes.currentName }.map { ($0.scheme, 1) },
+            uniquingKeysWith: +)
         let before = try await cli.run(["doctor", "--json"] + store)
         #expect(try before.json()["legacy_password_schemes"] as? [String: Int] == schemes, "\(before.stdout)")
         for user in expected.imported {

@@ -30,11 +30,9 @@ public struct LegacyCostLimits: Sendable, Hashable {
         self.argon2Passes = argon2Passes
     }
 
-    /// Why `bcrypt` (a `$2a$`, `$2b$` or `$2y$` string) costs too much, or `nil`.
-    public func problem(bcrypt stored: some StringProtocol) -> String? {
-        let parts = stored.split(separator: "$", omittingEmptySubsequences: true)
-        guard parts.count >= 2, let cost = Int(parts[1]) else { return nil }
-        return cost > bcryptCost ? "bcrypt cost \(cost) is over the limit of \(bcryptCost)" : nil
+    /// Why a bcrypt cost (log₂ of its rounds) is too much, or `nil`.
+    public func problem(bcryptCost cost: Int) -> String? {
+        cost > bcryptCost ? "bcrypt cost \(cost) is over the limit of \(bcryptCost)" : nil
     }
 
     /// Why `iterations` PBKDF2 rounds cost too much, or `nil`.
@@ -43,27 +41,16 @@ public struct LegacyCostLimits: Sendable, Hashable {
             ? "\(iterations) PBKDF2 iterations are over the limit of \(pbkdf2Iterations)" : nil
     }
 
-    /// Why a sha256-crypt or sha512-crypt string's `rounds=` costs too much, or `nil`.
-    public func problem(crypt stored: some StringProtocol) -> String? {
-        let parts = stored.split(separator: "$", omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[1].hasPrefix("rounds="), let rounds = Int(parts[1].dropFirst("rounds=".count))
-        else { return nil }
-        return rounds > cryptRounds ? "\(rounds) crypt rounds are over the limit of \(cryptRounds)" : nil
+    /// Why `rounds` of sha256-crypt or sha512-crypt cost too much, or `nil`.
+    public func problem(cryptRounds rounds: Int) -> String? {
+        rounds > cryptRounds ? "\(rounds) crypt rounds are over the limit of \(cryptRounds)" : nil
     }
 
-    /// Why an Argon2 PHC string (`$argon2id$v=19$m=…,t=…,p=…$…`, or with its `argon2` prefix)
-    /// costs too much, or `nil`.
-    public func problem(argon2 stored: some StringProtocol) -> String? {
-        guard let parameters = stored.split(separator: "$").first(where: { $0.hasPrefix("m=") }) else { return nil }
-        var memory = 0
-        var passes = 0
-        for pair in parameters.split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            if parts[0] == "m" { memory = Int(parts[1]) ?? Int.max }
-            if parts[0] == "t" { passes = Int(parts[1]) ?? Int.max }
+    /// Why Argon2 with `memoryKiB` and `passes` costs too much, or `nil`.
+    public func problem(argon2MemoryKiB memoryKiB: Int, passes: Int) -> String? {
+        if memoryKiB > argon2MemoryKiB {
+            return "Argon2 memory of \(memoryKiB) KiB is over the limit of \(argon2MemoryKiB)"
         }
-        if memory > argon2MemoryKiB { return "Argon2 memory of \(memory) KiB is over the limit of \(argon2MemoryKiB)" }
         if passes > argon2Passes { return "\(passes) Argon2 passes are over the limit of \(argon2Passes)" }
         return nil
     }

@@ -14,6 +14,10 @@ public protocol PasswordHasher: Sendable {
     /// ``SchemedPasswordHasher`` also checks hashes other systems made, against the password as
     /// typed. A hasher that wraps another forwards this too.
     func verify(typed password: String, against stored: String) -> Bool
+    /// Why `stored`, of this hasher's own kind, can never be checked: not whole, or made by
+    /// another system with parameters costing more than `limits` allow (a hasher's own cost is
+    /// always admitted). The default finds no problem.
+    func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem?
 }
 
 /// Hashes session tokens for storage (SHA-256, lowercase hex).
@@ -25,5 +29,9 @@ public protocol TokenDigester: Sendable {
 extension PasswordHasher {
     public func verify(typed password: String, against stored: String) -> Bool {
         verify(PasswordPolicy.normalize(password), against: stored)
+    }
+
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        nil
     }
 }

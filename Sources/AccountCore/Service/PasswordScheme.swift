@@ -12,7 +12,7 @@ public protocol PasswordScheme: Sendable {
     /// Whether `password`, exactly as typed, matches `stored`, compared in constant time. A
     /// hash this scheme cannot read matches nothing.
     func verify(_ password: String, against stored: String) -> Bool
-    /// Why checking a password against `stored` would cost more than `limits` allow (its
-    /// parameter and the limit, in English), or `nil`.
-    func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String?
+    /// Why `stored` can never be checked: not a whole hash of this scheme, or costing more than
+    /// `limits` allow to check; `nil` for a hash `verify` can check.
+    func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem?
 }

@@ -25,11 +25,15 @@ public struct SchemedPasswordHasher: PasswordHasher {
         self.limits = limits
     }
 
-    /// Why `stored` costs more to check than ``limits`` allow, or `nil`: a legacy scheme's
-    /// parameters, or those of an Argon2id hash made elsewhere.
-    public func costProblem(_ stored: String) -> String? {
-        if let scheme = legacyScheme(of: stored) { return scheme.costProblem(stored, within: limits) }
-        return stored.hasPrefix("$argon2") ? limits.problem(argon2: stored) : nil
+    /// Why `stored` can never be checked (not whole, or over ``limits``), or `nil`: asked of
+    /// the legacy scheme that owns it, else of the current hasher.
+    public func problem(_ stored: String) -> HashProblem? {
+        if let scheme = legacyScheme(of: stored) { return scheme.problem(stored, within: limits) }
+        return current.problem(stored, within: limits)
+    }
+
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        SchemedPasswordHasher(current: current, legacy: legacy, limits: limits).problem(stored)
     }
 
     /// The legacy scheme that owns `stored`, or `nil` for the current hasher's.
@@ -42,7 +46,7 @@ public struct SchemedPasswordHasher: PasswordHasher {
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {
-        guard costProblem(stored) == nil else { return false }
+        guard problem(stored) == nil else { return false }
         if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
         return current.verify(password, against: stored)
     }
@@ -56,7 +60,7 @@ public struct SchemedPasswordHasher: PasswordHasher {
     }
 
     public func verify(typed password: String, against stored: String) -> Bool {
-        guard costProblem(stored) == nil else { return false }
+        guard problem(stored) == nil else { return false }
         if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
         if current.verify(typed: password, against: stored) { return true }
         // The typed form matches one of this store's own hashes only if it is its own NFKC

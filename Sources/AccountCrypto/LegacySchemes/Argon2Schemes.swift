@@ -27,8 +27,8 @@ public struct Argon2Scheme: PasswordScheme {
         stored.hasPrefix(prefix)
     }
 
-    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
-        limits.problem(argon2: stored)
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        HashForms.argon2(stored.dropFirst(phcOffset), within: limits)
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {

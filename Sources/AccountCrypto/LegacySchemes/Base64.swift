@@ -9,10 +9,21 @@ public enum Base64 {
         return text
     }
 
-    /// Standard base64, padded or not (nil for anything else).
+    /// Standard base64, padded or not, in its one canonical spelling: nil for anything else,
+    /// including text whose last character carries bits no encoder sets (a field cut short
+    /// decodes to nothing rather than to fewer bytes).
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        var padded = String(text)
-        padded += String(repeating: "=", count: (4 - padded.utf8.count % 4) % 4)
-        return Data(base64Encoded: padded).map(Array.init)
+        var unpaddedText = Substring(text)
+        if unpaddedText.hasSuffix("==") {
+            unpaddedText = unpaddedText.dropLast(2)
+        } else if unpaddedText.hasSuffix("=") {
+            unpaddedText = unpaddedText.dropLast()
+        }
+        let padded = String(unpaddedText) + String(repeating: "=", count: (4 - unpaddedText.utf8.count % 4) % 4)
+        guard padded.utf8.count == text.utf8.count || unpaddedText.utf8.count == text.utf8.count,
+            let data = Data(base64Encoded: padded)
+        else { return nil }
+        let bytes = Array(data)
+        return unpadded(bytes) == unpaddedText ? bytes : nil
     }
 }

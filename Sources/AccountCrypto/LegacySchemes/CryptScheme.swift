@@ -8,27 +8,38 @@ import CXCrypt
 public struct CryptScheme: PasswordScheme {
     public let name: String
     private let prefixes: [String]
+    /// The whole form of this scheme's hashes.
+    private let form: @Sendable (String, LegacyCostLimits) -> HashProblem?
 
     /// bcrypt in any of its three spellings.
-    public static let bcrypt = CryptScheme(name: "bcrypt", prefixes: ["$2a$", "$2b$", "$2y$"])
+    public static let bcrypt = CryptScheme(name: "bcrypt", prefixes: ["$2a$", "$2b$", "$2y$"]) {
+        HashForms.bcrypt($0, within: $1)
+    }
     /// sha512-crypt.
-    public static let sha512Crypt = CryptScheme(name: "sha512_crypt", prefixes: ["$6$"])
+    public static let sha512Crypt = CryptScheme(name: "sha512_crypt", prefixes: ["$6$"]) {
+        HashForms.shaCrypt($0, hashLength: 86, within: $1)
+    }
     /// sha256-crypt.
-    public static let sha256Crypt = CryptScheme(name: "sha256_crypt", prefixes: ["$5$"])
+    public static let sha256Crypt = CryptScheme(name: "sha256_crypt", prefixes: ["$5$"]) {
+        HashForms.shaCrypt($0, hashLength: 43, within: $1)
+    }
     /// md5-crypt.
-    public static let md5Crypt = CryptScheme(name: "md5_crypt", prefixes: ["$1$"])
+    public static let md5Crypt = CryptScheme(name: "md5_crypt", prefixes: ["$1$"]) { stored, _ in
+        HashForms.md5Crypt(stored)
+    }
 
-    init(name: String, prefixes: [String]) {
+    init(name: String, prefixes: [String], form: @escaping @Sendable (String, LegacyCostLimits) -> HashProblem?) {
         self.name = name
         self.prefixes = prefixes
+        self.form = form
     }
 
     public func owns(_ stored: String) -> Bool {
         prefixes.contains { stored.hasPrefix($0) }
     }
 
-    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
-        name == Self.bcrypt.name ? limits.problem(bcrypt: stored) : limits.problem(crypt: stored)
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        form(stored, limits)
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {

@@ -14,8 +14,8 @@ public struct DjangoBcryptSHA256Scheme: PasswordScheme {
         stored.hasPrefix(Self.prefix)
     }
 
-    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
-        limits.problem(bcrypt: stored.dropFirst(Self.prefix.count))
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        HashForms.bcrypt(stored.dropFirst(Self.prefix.count), within: limits)
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {
@@ -53,10 +53,18 @@ public struct DjangoPBKDF2Scheme: PasswordScheme {
         stored.hasPrefix(prefix)
     }
 
-    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+    /// `prefix`, the iterations, a salt, and the digest's full length in base64 (Django's
+    /// PBKDF2 hashers keep the digest's own size).
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 4, let iterations = Int(parts[1]) else { return nil }
-        return limits.problem(pbkdf2Iterations: iterations)
+        guard parts.count == 4, !parts[1].isEmpty, parts[1].count <= 10,
+            parts[1].allSatisfy({ $0.isASCII && $0.isNumber }),
+            let iterations = Int(parts[1]), iterations > 0, !parts[2].isEmpty
+        else { return .malformed("it is not \(prefix)<iterations>$<salt>$<hash>") }
+        guard let hash = Data(base64Encoded: String(parts[3])), hash.count == digest.length else {
+            return .malformed("its hash is not \(digest.length) bytes in base64")
+        }
+        return limits.problem(pbkdf2Iterations: iterations).map(HashProblem.tooCostly)
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {
@@ -68,5 +76,68 @@ public struct DjangoPBKDF2Scheme: PasswordScheme {
             Array(password.utf8), salt: Array(parts[2].utf8), iterations: Int(iterations), length: expected.count,
             digest: digest)
         return ConstantTime.equal(derived, Array(expected))
+    }
+}
+
+/// Django's `bcrypt$` hashes (`BCryptPasswordHasher`): bcrypt over the password itself, so
+/// that only its first 72 bytes count, as in Django.
+public struct DjangoBcryptScheme: PasswordScheme {
+    public let name = "django_bcrypt"
+    private static let prefix = "bcrypt$"
+
+    public init() {}
+
+    public func owns(_ stored: String) -> Bool {
+        stored.hasPrefix(Self.prefix)
+    }
+
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        HashForms.bcrypt(stored.dropFirst(Self.prefix.count), within: limits)
+    }
+
+    public func verify(_ password: String, against stored: String) -> Bool {
+        CryptScheme.bcrypt.verify(password, against: String(stored.dropFirst(Self.prefix.count)))
+    }
+}
+
+/// Django's `scrypt$` hashes (`ScryptPasswordHasher`),
+/// `scrypt$<N>$<salt>$<r>$<p>$<base64 of 64 bytes>`: scrypt over the password with the salt's
+/// own characters as the salt, N itself (a power of two) rather than its logarithm.
+public struct DjangoScryptScheme: PasswordScheme {
+    public let name = "django_scrypt"
+    private static let prefix = "scrypt$"
+
+    public init() {}
+
+    public func owns(_ stored: String) -> Bool {
+        stored.hasPrefix(Self.prefix)
+    }
+
+    /// The parts of a whole hash: log₂ N, r, p, the salt's bytes and the hash, or why not.
+    private func parse(_ stored: String) -> Result<
+        (logN: Int, r: Int, p: Int, salt: [UInt8], hash: [UInt8]), HashProblem
+    > {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 6, let n = PHCFields.digits(parts[1]), n > 1, n & (n - 1) == 0, !parts[2].isEmpty,
+            let r = PHCFields.digits(parts[3]), (1...64).contains(r), let p = PHCFields.digits(parts[4]),
+            (1...16).contains(p)
+        else { return .failure(.malformed("it is not scrypt$<N, a power of two>$<salt>$<r>$<p>$<hash>")) }
+        guard let hash = Data(base64Encoded: String(parts[5])), hash.count == 64 else {
+            return .failure(.malformed("its hash is not 64 bytes in base64"))
+        }
+        return .success((n.trailingZeroBitCount, r, p, Array(parts[2].utf8), Array(hash)))
+    }
+
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        switch parse(stored) {
+        case .failure(let problem): problem
+        case .success(let parts): ScryptScheme.memoryProblem(logN: parts.logN, r: parts.r)
+        }
+    }
+
+    public func verify(_ password: String, against stored: String) -> Bool {
+        guard case .success(let parts) = parse(stored) else { return false }
+        let derived = ScryptScheme.scrypt(Array(password.utf8), parts.salt, parts.logN, parts.r, parts.p, 64)
+        return ConstantTime.equal(derived, parts.hash)
     }
 }

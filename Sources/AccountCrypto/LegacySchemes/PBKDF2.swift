@@ -12,6 +12,15 @@ enum PBKDF2 {
     /// The digest under HMAC.
     enum Digest: Sendable {
         case sha1, sha256, sha512
+
+        /// The digest's size in bytes.
+        var length: Int {
+            switch self {
+            case .sha1: 20
+            case .sha256: 32
+            case .sha512: 64
+            }
+        }
     }
 
     /// The `length` bytes PBKDF2-HMAC derives from `password` and `salt` in `iterations`

@@ -33,11 +33,20 @@ public struct PBKDF2Scheme: PasswordScheme {
         prefixes.contains { stored.hasPrefix($0) }
     }
 
-    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
+    /// Kratos's `i=<iterations>,l=<length>` or passlib's bare iterations, then a salt and a hash
+    /// in base64: `l` bytes (1 to 256) in Kratos's form, the digest's own size in passlib's.
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
         guard let prefix = prefixes.first(where: { stored.hasPrefix($0) }), let phc = PHCFields(stored, prefix: prefix),
-            let iterations = phc.parameters["i"].flatMap({ Int($0) }) ?? phc.fields.first.flatMap({ Int($0) })
-        else { return nil }
-        return limits.problem(pbkdf2Iterations: iterations)
+            phc.fields.count == 3
+        else { return .malformed("it is not $pbkdf2-<digest>$<parameters>$<salt>$<hash>") }
+        let kratos = phc.parameters.count == 2 && phc.parameters["i"] != nil && phc.parameters["l"] != nil
+        guard let iterations = kratos ? phc.integer("i", in: 1...Int(Int32.max)) : PHCFields.digits(phc.fields[0]),
+            iterations > 0
+        else { return .malformed("its iterations are not i=<n>,l=<n> nor a bare number") }
+        guard let salt = phc.bytes(1), (1...1_024).contains(salt.count), let hash = phc.bytes(2),
+            kratos ? phc.integer("l", in: 1...256) == hash.count : hash.count == digest.length
+        else { return .malformed("its salt or hash is not base64 of the length it gives") }
+        return limits.problem(pbkdf2Iterations: iterations).map(HashProblem.tooCostly)
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {

@@ -20,9 +20,15 @@ struct PHCFields {
         self.parameters = parameters
     }
 
-    /// The integer parameter `key`, when it is one in `range`.
+    /// The integer parameter `key`, when it is one in `range` written in plain digits.
     func integer(_ key: Substring, in range: ClosedRange<Int>) -> Int? {
-        parameters[key].flatMap { Int($0) }.flatMap { range.contains($0) ? $0 : nil }
+        parameters[key].flatMap(Self.digits).flatMap { range.contains($0) ? $0 : nil }
+    }
+
+    /// `text` as a number when it is 1 to 10 ASCII digits (no sign, no spaces), else nil.
+    static func digits(_ text: Substring) -> Int? {
+        guard (1...10).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
     }
 
     /// Field `index` decoded from base64: standard, padded or not, or passlib's adapted

@@ -5,23 +5,18 @@ public enum PasswordSchemes {
     /// Every legacy scheme this build verifies, in the order they are tried.
     public static let legacy: [any PasswordScheme] = [
         CryptScheme.bcrypt, CryptScheme.sha512Crypt, CryptScheme.sha256Crypt, CryptScheme.md5Crypt,
-        DjangoBcryptSHA256Scheme(), DjangoPBKDF2Scheme.sha256, DjangoPBKDF2Scheme.sha1, Argon2Scheme.django,
+        DjangoBcryptSHA256Scheme(), DjangoBcryptScheme(), DjangoScryptScheme(), DjangoPBKDF2Scheme.sha256,
+        DjangoPBKDF2Scheme.sha1, Argon2Scheme.django,
         Argon2Scheme.argon2i, PBKDF2Scheme.sha256, PBKDF2Scheme.sha512, PBKDF2Scheme.sha1, ScryptScheme.standard,
         ScryptScheme.firebase, PepperedBcryptScheme(),
     ]
 
     /// `current` for every new hash, with every legacy scheme for the hashes of other systems,
-    /// checked within `limits` — raised, when `current` is Argon2id, to its own cost, so that the
-    /// store's own hashes are never refused.
+    /// checked within `limits` (the current hasher's own cost is always admitted).
     public static func standard(
         current: any PasswordHasher, limits: LegacyCostLimits = LegacyCostLimits()
     ) -> SchemedPasswordHasher {
-        var limits = limits
-        if let argon2id = current as? Argon2idPasswordHasher {
-            limits.argon2MemoryKiB = max(limits.argon2MemoryKiB, argon2id.memLimitBytes / 1_024)
-            limits.argon2Passes = max(limits.argon2Passes, Int(argon2id.opsLimit))
-        }
-        return SchemedPasswordHasher(current: current, legacy: legacy, limits: limits)
+        SchemedPasswordHasher(current: current, legacy: legacy, limits: limits)
     }
 
     /// The name of the current scheme, every new hash's.

@@ -20,8 +20,12 @@ public struct PepperedBcryptScheme: PasswordScheme {
         stored.hasPrefix(Self.prefix)
     }
 
-    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
-        limits.problem(bcrypt: stored.dropFirst(Self.prefix.count).drop { $0 != "$" })
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        let rest = stored.dropFirst(Self.prefix.count)
+        guard let separator = rest.firstIndex(of: "$"), let pepper = Base64.decode(rest[..<separator]),
+            !pepper.isEmpty
+        else { return .malformed("it does not hold a base64 pepper before its bcrypt hash") }
+        return HashForms.bcrypt(rest[rest.index(after: separator)...], within: limits)
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {

@@ -41,15 +41,25 @@ public struct ScryptScheme: PasswordScheme {
         stored.hasPrefix(prefix)
     }
 
-    /// scrypt's own bound: its memory (N × r × 128 bytes) at most ``maximumMemory``, which
-    /// `verify` holds it to too.
-    public func costProblem(_ stored: String, within limits: LegacyCostLimits) -> String? {
-        guard let phc = PHCFields(stored, prefix: prefix), let logN = phc.integer("ln", in: 1...62),
-            let r = phc.integer("r", in: 1...1_000_000)
-        else { return nil }
+    /// `ln=…,r=…,p=…` and base64 fields (salt and hash; Firebase's separator and signer key
+    /// too). scrypt's own bound stands for its cost: memory (N × r × 128 bytes) at most
+    /// ``maximumMemory``, which `verify` holds it to too.
+    public func problem(_ stored: String, within limits: LegacyCostLimits) -> HashProblem? {
+        guard let phc = PHCFields(stored, prefix: prefix), phc.fields.count == (firebase ? 5 : 3),
+            phc.parameters.count == 3, let logN = phc.integer("ln", in: 1...62), let r = phc.integer("r", in: 1...64),
+            phc.integer("p", in: 1...16) != nil
+        else { return .malformed("it is not \(prefix)ln=<log2 N>,r=<1…64>,p=<1…16>$ and its fields") }
+        guard (1..<phc.fields.count).allSatisfy({ (phc.bytes($0)?.count ?? 2_000) <= 1_024 }),
+            let hash = phc.bytes(2), (16...(firebase ? 1_024 : 128)).contains(hash.count)
+        else { return .malformed("a field is not base64, or the hash is not of a length scrypt writes") }
+        return Self.memoryProblem(logN: logN, r: r)
+    }
+
+    /// Why scrypt with N = 2^`logN` and `r` takes more than ``maximumMemory``, or `nil`.
+    static func memoryProblem(logN: Int, r: Int) -> HashProblem? {
         let memory = (UInt64(1) << UInt64(logN)).multipliedReportingOverflow(by: UInt64(r) * 128)
-        guard memory.overflow || memory.partialValue > UInt64(Self.maximumMemory) else { return nil }
-        return "scrypt memory of N = 2^\(logN), r = \(r) is over the limit of \(Self.maximumMemory >> 20) MiB"
+        guard memory.overflow || memory.partialValue > UInt64(maximumMemory) else { return nil }
+        return .tooCostly("scrypt memory of N = 2^\(logN), r = \(r) is over the limit of \(maximumMemory >> 20) MiB")
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {

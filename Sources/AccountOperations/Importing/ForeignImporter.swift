@@ -21,14 +21,14 @@ public struct ImportPlan: Sendable {
 /// - the nickname is the first of the source's names that is not blank, else the part of the
 ///   email before `@`, trimmed and NFC-normalized; it must then meet the nickname rule;
 /// - the password hash is kept as the source's scheme wrote it (a scheme here must verify it,
-///   at a cost within the import's ``LegacyCostLimits``), and becomes Argon2id at the user's
-///   first login;
+///   the whole string parsed, at a cost within the import's ``LegacyCostLimits``), and becomes
+///   Argon2id at the user's first login;
 /// - the creation time is the source's, or the time of the import when the source keeps none;
 /// - the id is new; the number is the source's integer id where it has one (Strapi, Django)
 ///   and the store has not given it, else the store's next.
 public enum ForeignImporter {
-    /// Maps and checks every account; a hash whose check would cost more than `limits` allow
-    /// is refused.
+    /// Maps and checks every account; a hash that is not whole, or whose check would cost more
+    /// than `limits` allow, is refused.
     public static func plan(
         _ accounts: [ForeignAccount], now: Timestamp, random: some RandomSource,
         limits: LegacyCostLimits = LegacyCostLimits()
@@ -45,12 +45,14 @@ public enum ForeignImporter {
             var reasons: [RecordProblem] = []
             var hash = ""
             switch account.password {
+            case .hash(let stored) where stored.isEmpty:
+                reasons.append(.noPassword("its password is empty"))
             case .hash(let stored):
                 hash = stored
                 if PasswordSchemes.name(of: stored) == "unknown" {
                     reasons.append(.unverifiableHash(stored))
-                } else if let problem = hasher.costProblem(stored) {
-                    reasons.append(.costlyHash(problem))
+                } else if let problem = hasher.problem(stored) {
+                    reasons.append(.unusableHash(problem))
                 }
             case .none(let problem):
                 reasons.append(problem)

@@ -28,15 +28,23 @@ public struct RecordProblem: Sendable, Hashable {
             mendableInFile: false)
     }
 
-    /// A password hash whose check would cost more than the configured limits allow (`why`, in
-    /// English: its parameter and the limit). Raising `hashing.legacy_…` admits it; no edit of
-    /// the record can.
-    public static func costlyHash(_ why: String) -> RecordProblem {
-        RecordProblem(
-            english:
-                "Its password hash would cost too much to check (\(why)); raise the hashing.legacy_ limit to admit it.",
-            korean: "비밀번호 해시를 확인하는 비용이 너무 큽니다(\(why)). 받아들이려면 hashing.legacy_ 한도를 올리십시오.",
-            mendableInFile: false)
+    /// A password hash that can never be checked (``HashProblem``): not whole, or costing more
+    /// to check than the configured limits allow (raising `hashing.legacy_…` admits it). No edit
+    /// of the record can make it verify its user's password.
+    public static func unusableHash(_ problem: HashProblem) -> RecordProblem {
+        switch problem {
+        case .malformed(let why):
+            RecordProblem(
+                english: "Its password hash is not whole (\(why)); its user could never sign in.",
+                korean: "비밀번호 해시가 온전하지 않습니다(\(why)). 이 사용자는 로그인할 수 없습니다.",
+                mendableInFile: false)
+        case .tooCostly(let why):
+            RecordProblem(
+                english:
+                    "Its password hash would cost too much to check (\(why)); raise the hashing.legacy_ limit to admit it.",
+                korean: "비밀번호 해시를 확인하는 비용이 너무 큽니다(\(why)). 받아들이려면 hashing.legacy_ 한도를 올리십시오.",
+                mendableInFile: false)
+        }
     }
 
     /// No password this store can verify, and `why` (in English; the source's own words).

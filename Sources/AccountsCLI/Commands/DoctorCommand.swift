@@ -47,7 +47,7 @@ struct DoctorCommand: AsyncParsableCommand {
             lines += checkup.legacySchemes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
                 text.doctorLegacyScheme($0.key, accounts: $0.value)
             }
-            lines += checkup.overLimitHashes.map(text.doctorOverLimitHash)
+            lines += checkup.unusableHashes.map { text.doctorUnusableHash($0.email, $0.problem) }
             lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
             if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
             return CommandReply(
@@ -71,7 +71,13 @@ struct DoctorCommand: AsyncParsableCommand {
                         .object(
                             checkup.legacySchemes.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) })
                     ),
-                    ("over_limit_hashes", .array(checkup.overLimitHashes.map(JSONValue.string))),
+                    (
+                        "unusable_hashes",
+                        .array(
+                            checkup.unusableHashes.map {
+                                .object([("email", .string($0.email)), ("reason", .string($0.problem.reason))])
+                            })
+                    ),
                     ("expired_sessions", .int(Int64(checkup.expiredSessions))),
                     ("purged_sessions", .int(Int64(checkup.purgedSessions))),
                     ("removed_orphaned_sessions", .int(Int64(checkup.removedOrphanedSessions))),

@@ -113,11 +113,11 @@ struct CLIMessages {
             : "           \(EnglishPlural.count(accounts, "account")) still on \(scheme) (Argon2id at the next login)"
     }
 
-    func doctorOverLimitHash(_ email: String) -> String {
+    func doctorUnusableHash(_ email: String, _ problem: HashProblem) -> String {
         let shown = VisibleText.escaping(email)
         return ko
-            ? "           \(shown): 비밀번호 해시를 확인하는 비용이 hashing.legacy_ 한도보다 커서 로그인할 수 없습니다"
-            : "           \(shown): its password hash costs more to check than the hashing.legacy_ limits; it cannot sign in"
+            ? "           \(shown): 비밀번호 해시로 로그인할 수 없습니다 (\(problem.reason))"
+            : "           \(shown): cannot sign in with its password hash (\(problem.reason))"
     }
 
     /// `purged` is `nil` without `--fix`.

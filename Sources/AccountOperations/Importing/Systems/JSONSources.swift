@@ -41,8 +41,11 @@ public struct FirebaseSource: ForeignSource {
 
 /// Ory Kratos's identity import JSON: an array of identities (or one), each with `traits`
 /// (`email`; `username`, `name` as text or `{first, last}`) and
-/// `credentials.password.config.hashed_password` in any form Kratos imports (bcrypt, Argon2,
-/// `$pbkdf2-…`, `$scrypt$`, `$firescrypt$`, crypt(3)). `created_at` is kept when present.
+/// `credentials.password.config.hashed_password` in any form Kratos imports that a scheme here
+/// verifies: bcrypt, Argon2, `$pbkdf2-…`, `$firescrypt$`, and two that Kratos spells its own
+/// way and ``kratosHash(_:)`` rewrites: `$scrypt$ln=<N>` (N itself, not its logarithm) and
+/// `$md5-crypt$` / `$sha256-crypt$` / `$sha512-crypt$` (crypt(3)'s `$1$`, `$5$`, `$6$`).
+/// `created_at` is kept when present.
 public struct KratosSource: ForeignSource {
     public static let name = "kratos"
     public init() {}
@@ -61,10 +64,31 @@ public struct KratosSource: ForeignSource {
                 source: "identity \(identity["id"]?.text ?? String(index + 1))",
                 email: traits?["email"]?.text ?? "",
                 names: [traits?["username"]?.text, name?.text, name?["first"]?.text],
-                password: hash.map(ForeignAccount.Password.hash)
+                password: hash.map(Self.kratosHash)
                     ?? .none(.noPassword("it has no hashed_password (a provider or passkey sign-in)")),
                 createdAt: identity["created_at"]?.text.flatMap(SourceTime.parse))
         }
+    }
+}
+
+extension KratosSource {
+    /// Kratos's crypt(3) prefixes and the ones crypt(3) itself writes.
+    private static let cryptPrefixes = ["$md5-crypt$": "$1$", "$sha256-crypt$": "$5$", "$sha512-crypt$": "$6$"]
+
+    /// `hash` as Kratos compares it, in the form the schemes here read: Kratos's crypt prefixes
+    /// become crypt(3)'s, and its scrypt `ln` — N itself, as Kratos hands it to Go's
+    /// `scrypt.Key` — becomes log₂ N. Anything else is kept as written.
+    static func kratosHash(_ hash: String) -> ForeignAccount.Password {
+        if let (kratos, crypt) = cryptPrefixes.first(where: { hash.hasPrefix($0.key) }) {
+            return .hash(crypt + hash.dropFirst(kratos.count))
+        }
+        guard hash.hasPrefix("$scrypt$ln=") else { return .hash(hash) }
+        let rest = hash.dropFirst("$scrypt$ln=".count)
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard let n = Int(digits), n > 1, n & (n - 1) == 0 else {
+            return .none(.unusableHash(.malformed("Kratos's scrypt ln is N, which must be a power of two")))
+        }
+        return .hash("$scrypt$ln=\(n.trailingZeroBitCount)" + rest.dropFirst(digits.count))
     }
 }
 
