@@ -66,6 +66,28 @@ struct AccountServiceTests {
         }
     }
 
+    @Test(
+        "an account moved in logs in with its address in any case and its domain in Unicode; sign-up's rule is unchanged",
+        arguments: backends)
+    func loginFoldsCase(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            for email in ["john.doe@gmail.com", "user@xn--9n2bp8q.xn--3e0b707e"] {
+                try await h.repository.createUser(
+                    UserRecord(
+                        id: .random(using: h.random), email: email, nickname: "John",
+                        passwordHash: try h.hasher.hash(password), createdAt: h.clock.now()),
+                    initialSession: nil)
+            }
+            for typed in ["John.Doe@Gmail.com", "JOHN.DOE@GMAIL.COM", " john.doe@gmail.com ", "USER@실례.한국"] {
+                let session = try await h.service.login(email: typed, password: password, remember: false)
+                #expect(
+                    ["john.doe@gmail.com", "user@xn--9n2bp8q.xn--3e0b707e"].contains(session.profile.email), "\(typed)")
+            }
+            #expect(
+                await accountError { try await h.signUp("Leesoon7@example.com") } == .invalidEmail(.localUppercase))
+        }
+    }
+
     @Test("unknown email and wrong password give the same error, and both verify once", arguments: backends)
     func genericCredentials(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in

@@ -1,6 +1,7 @@
-import AccountCore
 import AccountTestSupport
 import Testing
+
+@testable import AccountCore
 
 @Suite("Email rules")
 struct EmailAddressTests {
@@ -123,15 +124,47 @@ struct EmailAddressTests {
         }
         #expect(try StoredEmail(" john.doe@Gmail.COM ").normalized == "john.doe@gmail.com")
         #expect(rule("john.doe@gmail.com") == .localInvalidCharacter, "sign-up still takes only its own IDs")
-        #expect(StoredEmail.brokenRules(in: "John@example.com") == [.localUppercase])
+        #expect(StoredEmail.brokenRules(in: "John@example.com").isEmpty, "any case finds a stored address")
+        #expect(try StoredEmail("John.Doe@Gmail.com").normalized == "john.doe@gmail.com")
         for bad in [
             ".john@example.com", "john.@example.com", "jo..hn@example.com", "@example.com", "jo hn@example.com",
         ] {
             #expect(StoredEmail.brokenRules(in: bad) == [.localMalformed], "\(bad)")
         }
         #expect(StoredEmail.brokenRules(in: String(repeating: "a", count: 65) + "@example.com") == [.localMalformed])
-        #expect(StoredEmail.brokenRules(in: "A@b") == [.localUppercase, .domainSingleLabel, .domainBadTopLevel])
+        #expect(StoredEmail.brokenRules(in: "A@b") == [.domainSingleLabel, .domainBadTopLevel])
+        #expect(StoredEmail.brokenRules(ofStored: "John@example.com") == [.notNormalized])
         #expect(StoredEmail.brokenRules(ofStored: "john@Example.com") == [.notNormalized])
         #expect(StoredEmail.brokenRules(ofStored: " john@example.com") == [.notNormalized])
+    }
+
+    @Test("a Unicode domain is its IDNA A-label form, and an A-label top-level domain is accepted")
+    func internationalizedDomains() throws {
+        #expect(try StoredEmail("user@실례.한국").normalized == "user@xn--9n2bp8q.xn--3e0b707e")
+        #expect(try StoredEmail("user@xn--9n2bp8q.xn--3e0b707e").normalized == "user@xn--9n2bp8q.xn--3e0b707e")
+        #expect(try StoredEmail("max@BÜCHER.de").normalized == "max@xn--bcher-kva.de", "lowercased before encoding")
+        #expect(try StoredEmail("max@bu\u{0308}cher.de").normalized == "max@xn--bcher-kva.de", "NFC before encoding")
+        #expect(try StoredEmail("max@bücher\u{3002}de").normalized == "max@xn--bcher-kva.de", "an ideographic stop")
+        #expect(StoredEmail.brokenRules(ofStored: "user@xn--9n2bp8q.xn--3e0b707e").isEmpty)
+        #expect(StoredEmail.brokenRules(ofStored: "user@실례.한국") == [.notNormalized])
+        #expect(StoredEmail.brokenRules(in: "user@example.xn--") == [.domainLabelHyphen, .domainBadTopLevel])
+    }
+
+    /// Samples of RFC 3492 §7.1 (Arabic, simplified Chinese, Korean, mixed case), and Korean and
+    /// German labels as Python's `idna` codec encodes them.
+    static let punycodeVectors: [(String, String)] = [
+        (
+            "\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}",
+            "egbpdaj6bu4bxfgehfvwxn"
+        ),
+        ("\u{4ED6}\u{4EEC}\u{4E3A}\u{4EC0}\u{4E48}\u{4E0D}\u{8BF4}\u{4E2D}\u{6587}", "ihqwcrb4cv8a8dqg056pqjye"),
+        ("세계의모든사람들이한국어를이해한다면얼마나좋을까", "989aomsvi5e83db1d2a355cv1e0vak1dwrv93d5xbh15a0dt30a5jpsd879ccm6fea98c"),
+        ("3年B組金八先生", "3B-ww4c5e180e575a65lsy2b"),
+        ("bücher", "bcher-kva"), ("실례", "9n2bp8q"), ("한국", "3e0b707e"), ("도메인", "hq1bm8jm9l"),
+    ]
+
+    @Test("Punycode encodes RFC 3492's sample strings as the RFC does", arguments: punycodeVectors)
+    func punycode(_ unicode: String, _ encoded: String) {
+        #expect(Punycode.encode(unicode.unicodeScalars.map { Int($0.value) }) == encoded)
     }
 }

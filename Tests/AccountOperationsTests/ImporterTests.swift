@@ -112,6 +112,35 @@ struct ImporterTests {
         #expect(admitting.users.count == 2 && admitting.refused.isEmpty)
     }
 
+    @Test(
+        "a refused record leaves its email to the next record; an empty password is named; a Unicode domain is stored in ASCII"
+    )
+    func recordByRecord() throws {
+        let scratch = try ScratchFolder("import-records")
+        let hash = "$2a$10$xmNttMt.4aKSRCj8oQ9dz.5v6u5y183W7tQG/HBAne4BPdOzBCwU6"
+        let csv = scratch.path + "/up_users.csv"
+        try """
+        id,email,username,password,created_at
+        1,twice@example.com,first,\(hash.prefix(50)),2024-05-29T16:26:40.123Z
+        2,Twice@Example.com,second,\(hash),2024-05-29T16:26:41.000Z
+        3,empty@example.com,third,,2024-05-29T16:26:42.000Z
+        4,user@실례.한국,fourth,\(hash),2024-05-29T16:26:43.000Z
+        5,puny@xn--9n2bp8q.xn--3e0b707e,fifth,\(hash),2024-05-29T16:26:44.000Z
+
+        """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let plan = ForeignImporter.plan(
+            try StrapiSource().accounts(in: csv), now: Timestamp(millisecondsSince1970: 0), random: SeededRandom())
+        #expect(
+            plan.users.map(\.email) == [
+                "twice@example.com", "user@xn--9n2bp8q.xn--3e0b707e", "puny@xn--9n2bp8q.xn--3e0b707e",
+            ])
+        #expect(plan.users.first?.number == 2, "the record stored is the second, with its own id")
+        #expect(plan.refused.map(\.source) == ["user 1", "user 3"])
+        #expect(plan.refused[0].problem(.english).contains("60 characters long; this one is 50"))
+        #expect(plan.refused[1].problem(.english).contains("its password is empty"))
+        #expect(!plan.refused[1].problem(.english).contains("no scheme"))
+    }
+
     @Test("the check-up names the accounts whose stored hash is over the limits, and calls it no damage")
     func checkUpCountsCostlyHashes() async throws {
         let store = MemoryUserRepository()

@@ -148,4 +148,21 @@ struct OpenAPITests {
         let committed = try String(contentsOfFile: Self.committed, encoding: .utf8)
         #expect(committed == served + "\n", "docs/openapi.json differs from the served document")
     }
+
+    @Test("a device token as the server issues it matches the document's DeviceToken pattern")
+    func deviceTokenPattern() throws {
+        let components = try #require(try Self.document()["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: [String: Any]])
+        let pattern = try #require(schemas["DeviceToken"]?["pattern"] as? String)
+        let tokens = DeviceTokens(key: HMACKey.random(using: SodiumRandomSource()))
+        let profile = AccountProfile(
+            UserRecord(
+                id: UserID(rawValue: String(repeating: "ab", count: 16)), email: "leesoon7@example.com",
+                nickname: "이순신", passwordHash: "", createdAt: Timestamp(millisecondsSince1970: 1_796_367_790_691),
+                number: 7))
+        let token = tokens.issue(for: profile)
+        let regex = try NSRegularExpression(pattern: pattern)
+        let whole = NSRange(token.startIndex..., in: token)
+        #expect(regex.firstMatch(in: token, range: whole)?.range == whole, "\(token) against \(pattern)")
+    }
 }

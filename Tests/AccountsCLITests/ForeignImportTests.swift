@@ -125,6 +125,34 @@ struct ForeignImportTests {
         #expect(!FileManager.default.fileExists(atPath: store), "nothing was written")
     }
 
+    @Test("a Devise pepper file saved with Windows line ends is the same pepper; one of two lines is refused")
+    func pepperLineEnds() async throws {
+        let cli = try CLIRunner("import-pepper-crlf")
+        let pepper = try String(contentsOfFile: Self.folder + "/devise-pepper.txt", encoding: .utf8)
+        let crlf = cli.root + "/pepper-crlf.txt"
+        try (pepper.trimmingCharacters(in: .newlines) + "\r\n").write(toFile: crlf, atomically: true, encoding: .utf8)
+        let store = ["--store", cli.root + "/accounts.sqlite"]
+        let imported = try await cli.run(
+            [
+                "import", "--from", "devise", "--input", Self.folder + "/devise-pepper.csv", "--devise-pepper-file",
+                crlf,
+                "--skip-invalid", cli.root + "/refused.jsonl",
+            ] + store)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let user = try #require(Self.expected["devise-pepper.csv"]?.imported.first)
+        let login = try await cli.run(
+            ["login", "--email", user.email, "--password-stdin"] + store, stdin: [user.password])
+        #expect(login.status == 0, "the pepper without its \\r verifies: \(login.stderr)")
+        let twoLines = cli.root + "/pepper-two-lines.txt"
+        try "first\r\nsecond\r\n".write(toFile: twoLines, atomically: true, encoding: .utf8)
+        let refused = try await cli.run(
+            [
+                "import", "--from", "devise", "--input", Self.folder + "/devise-pepper.csv", "--devise-pepper-file",
+                twoLines, "--dry-run",
+            ] + store)
+        #expect(refused.status != 0 && refused.stderr.contains("more than one line"), "\(refused.stderr)")
+    }
+
     @Test("this store's own export is held to the same rules: a bad record is named, then fixed and imported")
     func ownExportRules() async throws {
         let cli = try CLIRunner("import-own-rules")

@@ -3,7 +3,8 @@
 /// Rules: surrounding white space is trimmed; exactly one `@`; the local part is 6–20 characters
 /// of `a-z` and `0-9` and does not start with a digit (uppercase is rejected, not folded); the
 /// domain is ASCII, folded to lowercase, two or more dot-separated labels of `a-z0-9-` with no
-/// leading or trailing `-`, the last label alphabetic with at least 2 letters.
+/// leading or trailing `-`, the last label alphabetic with at least 2 letters (or an
+/// internationalized top-level domain's A-label, `xn--…`).
 public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// The part before `@`, as typed (it is already lowercase).
     public let localPart: String
@@ -85,8 +86,11 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
             if label.utf8.count > 63 { broken.append(.domainLabelTooLong) }
         }
         if labels.count < 2 { broken.append(.domainSingleLabel) }
+        // The last label is alphabetic, or an internationalized one in its A-label form
+        // (`xn--3e0b707e`, 한국), whose characters the label rules above have checked.
         let top = labels[labels.count - 1]
-        if !top.isEmpty, top.count < 2 || !top.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) {
+        let alphabetic = top.unicodeScalars.allSatisfy { ("a"..."z").contains($0) }
+        if !top.isEmpty, top.count < 2 || !(alphabetic || (top.hasPrefix("xn--") && top.count > 4)) {
             broken.append(.domainBadTopLevel)
         }
         return broken.rules

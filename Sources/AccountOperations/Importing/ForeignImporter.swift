@@ -16,8 +16,9 @@ public struct ImportPlan: Sendable {
 /// rules every stored record meets, then writes them in batches.
 ///
 /// The mapping, declared here once:
-/// - the email is the source's, in lowercase (the key every other system folds too); it must
-///   then be a well-formed stored email (`StoredEmail`), and one source record per email;
+/// - the email is the source's in lowercase (the key every other system folds too), a Unicode
+///   domain in its ASCII form; it must be a well-formed stored email (`StoredEmail`), and one
+///   stored record per email;
 /// - the nickname is the first of the source's names that is not blank, else the part of the
 ///   email before `@`, trimmed and NFC-normalized; it must then meet the nickname rule;
 /// - the password hash is kept as the source's scheme wrote it (a scheme here must verify it,
@@ -37,7 +38,9 @@ public enum ForeignImporter {
         var plan = ImportPlan()
         var seen: [String: String] = [:]
         for account in accounts {
-            let email = account.email.lowercased()
+            // The stored form of the address (lowercase, a Unicode domain in ASCII), or the
+            // source's in lowercase when it is no address, for the rules to name what is wrong.
+            let email = (try? StoredEmail(account.email))?.normalized ?? account.email.lowercased()
             let name = account.names.lazy.compactMap { $0 }.first {
                 !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
             }
@@ -61,15 +64,14 @@ public enum ForeignImporter {
                 id: .random(using: random), email: email, nickname: nickname, passwordHash: hash,
                 createdAt: account.createdAt ?? now, number: account.number.flatMap { $0 > 0 ? $0 : nil })
             reasons = RecordRules.broken(by: user) + reasons
-            if let first = seen[email] {
-                reasons.append(.duplicateEmail(of: first))
-            } else {
-                seen[email] = account.source
-            }
+            // Only a record that is stored claims its email: one refused for another reason
+            // leaves it to the next record that has it.
+            if let first = seen[email] { reasons.append(.duplicateEmail(of: first)) }
             guard reasons.isEmpty else {
                 plan.refused.append(RefusedRecord(source: account.source, user: user, reasons: reasons))
                 continue
             }
+            seen[email] = account.source
             plan.users.append(user)
             plan.schemes[PasswordSchemes.name(of: hash), default: 0] += 1
         }
