@@ -8,6 +8,8 @@ struct ContractModel {
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
     /// The highest user number ever given: a withdrawal does not lower it.
     private(set) var lastUserNumber = 0
+    /// The services' values.
+    private(set) var values: [String: String] = [:]
 
     func user(email: String) -> UserRecord? { usersByID.values.first { $0.email == email } }
 
@@ -77,6 +79,7 @@ struct ContractModel {
         guard var user = usersByID[userID], expected.map({ $0 == user.passwordHash }) ?? true else { return false }
         user.passwordHash = passwordHash
         user.passwordChangedAt = changedAt
+        user.mustChangePassword = false
         usersByID[userID] = user
         if revoking != .none {
             for session in sessions(userID: userID) where session.tokenHash != revoking.keptTokenHash {
@@ -85,6 +88,24 @@ struct ContractModel {
         }
         return true
     }
+
+    /// Blocking signs the user out everywhere.
+    mutating func setBlocked(userID: UserID, _ blocked: Bool) -> Bool {
+        guard usersByID[userID] != nil else { return false }
+        usersByID[userID]?.isBlocked = blocked
+        if blocked { for session in sessions(userID: userID) { sessionsByHash[session.tokenHash] = nil } }
+        return true
+    }
+
+    mutating func setEmailVerified(userID: UserID, at time: Timestamp?) -> Bool {
+        guard usersByID[userID] != nil else { return false }
+        usersByID[userID]?.emailVerifiedAt = time
+        return true
+    }
+
+    func storeValue(forKey key: String) -> String? { values[key] }
+
+    mutating func setStoreValue(_ value: String?, forKey key: String) { values[key] = value }
 
     mutating func recordLoginFailure(userID: UserID, at time: Timestamp) -> Int? {
         guard var user = usersByID[userID] else { return nil }

@@ -89,6 +89,9 @@ extension ConformanceExpecting {
         try expect(actual.passwordChangedAt == expected.passwordChangedAt, "\(what): passwordChangedAt changed")
         try expect(actual.failedLoginCount == expected.failedLoginCount, "\(what): failedLoginCount changed")
         try expect(actual.lastFailedLoginAt == expected.lastFailedLoginAt, "\(what): lastFailedLoginAt changed")
+        try expect(actual.isBlocked == expected.isBlocked, "\(what): isBlocked changed")
+        try expect(actual.mustChangePassword == expected.mustChangePassword, "\(what): mustChangePassword changed")
+        try expect(actual.emailVerifiedAt == expected.emailVerifiedAt, "\(what): emailVerifiedAt changed")
         if let number = expected.number {
             try expect(
                 actual.number == number,

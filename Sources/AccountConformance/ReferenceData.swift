@@ -1,7 +1,8 @@
 public import AccountCore
 
-/// A fixed data set (hostile nicknames, every optional field both ways, sessions of both
-/// kinds) that a store of any backend and any format version must read back exactly.
+/// A fixed data set (hostile nicknames, every optional field both ways, every account state,
+/// sessions of both kinds) that a store of any backend and any format version must read back
+/// exactly.
 ///
 /// Committed fixture stores of older formats are made from it, so a future format can prove
 /// that it still reads (or migrates) what an old build wrote.
@@ -13,6 +14,11 @@ public enum ReferenceData {
         user.lastFailedLoginAt =
             index % 4 == 0 ? nil : Timestamp(millisecondsSince1970: 1_700_000_500_000 + Int64(index))
         user.passwordChangedAt = Timestamp(millisecondsSince1970: 1_700_000_900_000 + Int64(index))
+        // The users with sessions (the first three) are never blocked: a blocked account has none.
+        user.isBlocked = index >= 3 && index % 3 == 0
+        user.mustChangePassword = index % 4 == 1
+        user.emailVerifiedAt =
+            index.isMultiple(of: 2) ? Timestamp(millisecondsSince1970: 1_700_000_700_000 + Int64(index)) : nil
         return user
     }
 
@@ -40,11 +46,22 @@ public enum ReferenceData {
 
     /// Fails unless `store` holds exactly the data set, byte for byte, or just the users `kept`
     /// and their sessions. `namingDevices: false` expects sessions without their device names,
-    /// as a store written before sessions named their device reads.
+    /// as a store written before sessions named their device reads; `keepingState: false`
+    /// expects every account active, with its own password and no proven email, as a store
+    /// written before accounts kept their state reads.
     public static func verify(
-        _ store: any UserRepository, holding kept: [UserRecord] = users, namingDevices: Bool = true
+        _ store: any UserRepository, holding kept: [UserRecord] = users, namingDevices: Bool = true,
+        keepingState: Bool = true
     ) async throws {
         let probe = Probe()
+        let kept =
+            keepingState
+            ? kept
+            : kept.map { user in
+                var stateless = user
+                (stateless.isBlocked, stateless.mustChangePassword, stateless.emailVerifiedAt) = (false, false, nil)
+                return stateless
+            }
         let keptIDs = Set(kept.map(\.id))
         let sessions = sessions.filter { keptIDs.contains($0.userID) }.map { session in
             var expected = session

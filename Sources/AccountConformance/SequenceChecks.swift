@@ -151,8 +151,17 @@ struct SequenceGenerator {
         let nickname =
             Bool.random(using: &random)
             ? Fixtures.hostileNicknames[counter % Fixtures.hostileNicknames.count] : "nïck \(counter)"
+        // A third of them arrive with an account state, as an import brings them.
+        let stated = Int.random(in: 0..<3, using: &random) == 0
         return UserRecord(
-            id: id(), email: email(), nickname: nickname, passwordHash: Fixtures.passwordHash, createdAt: now)
+            id: id(), email: email(), nickname: nickname, passwordHash: Fixtures.passwordHash, createdAt: now,
+            isBlocked: stated && Bool.random(using: &random), mustChangePassword: stated && Bool.random(using: &random),
+            emailVerifiedAt: stated && Bool.random(using: &random) ? now : nil)
+    }
+
+    /// One of a few keys, so that values are replaced and removed as often as set.
+    private mutating func valueKey() -> String {
+        ["import:a", "import:b", "checkpoint"].randomElement(using: &random)!
     }
 
     private mutating func session(of user: UserID) -> SessionRecord {
@@ -170,7 +179,7 @@ struct SequenceGenerator {
         storedIDs = model.usersByID.keys.sorted { $0.rawValue < $1.rawValue }
         storedHashes = model.sessionsByHash.keys.sorted()
         clock += Int64.random(in: 0...2, using: &random)
-        switch Int.random(in: 0..<100, using: &random) {
+        switch Int.random(in: 0..<112, using: &random) {
         case 0..<14:
             let user = user()
             let session = Bool.random(using: &random) ? session(of: user.id) : nil
@@ -281,6 +290,32 @@ struct SequenceGenerator {
             return SequenceStep(
                 "deleteSession(\(Self.short(hash: hash)))", model: { $0.deleteSession(tokenHash: hash) },
                 store: { try await $0.deleteSession(tokenHash: hash) })
+        case 100..<104:
+            let id = id()
+            let blocked = Bool.random(using: &random)
+            return SequenceStep(
+                "setBlocked(\(Self.short(id)), \(blocked))", model: { $0.setBlocked(userID: id, blocked) },
+                store: { try await $0.setBlocked(userID: id, blocked) })
+        case 104..<107:
+            let id = id()
+            let time = Bool.random(using: &random) ? now : nil
+            return SequenceStep(
+                "setEmailVerified(\(Self.short(id)), \(time == nil ? "nil" : "now"))",
+                model: { $0.setEmailVerified(userID: id, at: time) },
+                store: { try await $0.setEmailVerified(userID: id, at: time) })
+        case 107..<110:
+            let key = valueKey()
+            counter += 1
+            let value = Bool.random(using: &random) ? "v\(counter) ✓" : nil
+            return SequenceStep(
+                "setStoreValue(\(value ?? "nil"), forKey: \(key))",
+                model: { $0.setStoreValue(value, forKey: key) },
+                store: { try await $0.setStoreValue(value, forKey: key) })
+        case 110..<112:
+            let key = valueKey()
+            return SequenceStep(
+                "storeValue(forKey: \(key))", model: { $0.storeValue(forKey: key) },
+                store: { try await $0.storeValue(forKey: key) })
         default:
             // The contract never leaves a session without its user.
             return SequenceStep(

@@ -13,6 +13,9 @@ public struct UserRecordFields: Decodable, Sendable {
         case passwordChangedAt = "password_changed_at_ms"
         case failedLoginCount = "failed_login_count"
         case lastFailedLoginAt = "last_failed_login_at_ms"
+        case isBlocked = "blocked"
+        case mustChangePassword = "must_change_password"
+        case emailVerifiedAt = "email_verified_at_ms"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -28,7 +31,12 @@ public struct UserRecordFields: Decodable, Sendable {
             lastFailedLoginAt: try c.decodeIfPresent(Int64.self, forKey: .lastFailedLoginAt).map {
                 Timestamp(millisecondsSince1970: $0)
             },
-            number: try c.decodeIfPresent(Int.self, forKey: .number))
+            number: try c.decodeIfPresent(Int.self, forKey: .number),
+            isBlocked: try c.decodeIfPresent(Bool.self, forKey: .isBlocked) ?? false,
+            mustChangePassword: try c.decodeIfPresent(Bool.self, forKey: .mustChangePassword) ?? false,
+            emailVerifiedAt: try c.decodeIfPresent(Int64.self, forKey: .emailVerifiedAt).map {
+                Timestamp(millisecondsSince1970: $0)
+            })
     }
 }
 

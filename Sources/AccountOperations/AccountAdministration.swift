@@ -44,7 +44,52 @@ public struct AccountAdministration: Sendable {
         return AccountDetails(
             profile: AccountProfile(user), passwordChangedAt: user.passwordChangedAt,
             failedLoginCount: user.failedLoginCount, sessionCount: try await repository.sessions(userID: user.id).count,
-            passwordScheme: PasswordSchemes.name(of: user.passwordHash))
+            passwordScheme: PasswordSchemes.name(of: user.passwordHash), isBlocked: user.isBlocked,
+            mustChangePassword: user.mustChangePassword, emailVerifiedAt: user.emailVerifiedAt)
+    }
+
+    // MARK: - Changing an account
+
+    /// Blocks the account with `email` (any spelling): it can no longer sign in, and every
+    /// session it had ends at once. Returns `false` when it was blocked already (nothing
+    /// changed).
+    /// - Throws: `invalidEmail` for a string that is not an address; ``AccountOperationError``'s
+    ///   `accountNotFound` when no account has it.
+    public func block(email: String) async throws -> Bool {
+        try await setBlocked(email: email, true)
+    }
+
+    /// Unblocks the account with `email`; returns `false` when it was not blocked.
+    public func unblock(email: String) async throws -> Bool {
+        try await setBlocked(email: email, false)
+    }
+
+    private func setBlocked(email: String, _ blocked: Bool) async throws -> Bool {
+        let user = try await existingUser(email: email)
+        guard user.isBlocked != blocked else { return false }
+        guard try await repository.setBlocked(userID: user.id, blocked) else {
+            throw AccountOperationError.accountNotFound(email: user.email)
+        }
+        return true
+    }
+
+    /// Records that the account's email is proven (an operator who checked it), now; returns
+    /// `false` when it was proven already (its time is kept).
+    public func verifyEmail(email: String) async throws -> Bool {
+        let user = try await existingUser(email: email)
+        guard user.emailVerifiedAt == nil else { return false }
+        guard try await repository.setEmailVerified(userID: user.id, at: clock.now()) else {
+            throw AccountOperationError.accountNotFound(email: user.email)
+        }
+        return true
+    }
+
+    private func existingUser(email: String) async throws -> UserRecord {
+        let key = try StoredEmail(email).normalized
+        guard let user = try await repository.user(email: key) else {
+            throw AccountOperationError.accountNotFound(email: key)
+        }
+        return user
     }
 
     // MARK: - Check-up

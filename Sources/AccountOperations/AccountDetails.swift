@@ -14,4 +14,10 @@ public struct AccountDetails: Sendable, Hashable {
     /// The scheme of the stored hash (`PasswordSchemes.name(of:)`): `argon2id`, or a legacy
     /// scheme the next login replaces (`bcrypt`, `django_pbkdf2_sha256`…), or `unknown`.
     public let passwordScheme: String
+    /// Whether the account is blocked (it cannot sign in).
+    public let isBlocked: Bool
+    /// Whether the password is temporary (the next login must replace it).
+    public let mustChangePassword: Bool
+    /// When the email was proven, if it was.
+    public let emailVerifiedAt: Timestamp?
 }

@@ -3,7 +3,7 @@ import AccountJSON
 
 /// The export format: versioned JSON Lines.
 ///
-/// 1. a header `{"format":"accountstore-export","version":2,"source_backend":…,"store_id":…,
+/// 1. a header `{"format":"accountstore-export","version":3,"source_backend":…,"store_id":…,
 ///    "users":N,"with_sessions":…,"exported_at_ms":…,"last_user_number":…}` (the highest user
 ///    number the store ever gave, so that an import never gives one of a withdrawn user again);
 /// 2. one `{"type":"user",…}` line per user in ascending email order, each followed by its
@@ -17,13 +17,19 @@ import AccountJSON
 /// A session line ends with its `device` name when it has one (0.3.0 on); a line without it is a
 /// session with none, so older files read as they were written.
 ///
+/// Version 3 keeps an account's state: a user line ends with `blocked: true`,
+/// `must_change_password: true` and `email_verified_at_ms` when they hold; a line without them
+/// is an active account with its own password and an email not proven. (A version bump, not
+/// an optional field only: a build that reads version 2 must refuse a blocked user rather than
+/// bring it in active.)
+///
 /// Password hashes are exported (the users must log in afterwards); session tokens never are,
 /// only their SHA-256 digests, as stored.
 public enum ExportFormat {
     /// The `format` of the header.
     public static let name = "accountstore-export"
     /// The version this build writes; it reads this one and every one before.
-    public static let version = 2
+    public static let version = 3
 
     static func header(
         sourceBackend: String, storeID: String, users: Int, withSessions: Bool, at time: Timestamp,
@@ -37,10 +43,18 @@ public enum ExportFormat {
     }
 
     /// The canonical line of a user (also what store digests hash), as `version` writes it:
-    /// version 1 had no `number`.
+    /// version 1 had no `number`, versions 1 and 2 no account state.
     public static func line(_ user: UserRecord, version: Int = version) -> String {
         let number: [(String, JSONValue)] =
             version >= 2 ? [("number", user.number.map { .int(Int64($0)) } ?? .null)] : []
+        var state: [(String, JSONValue)] = []
+        if version >= 3 {
+            if user.isBlocked { state.append(("blocked", .bool(true))) }
+            if user.mustChangePassword { state.append(("must_change_password", .bool(true))) }
+            if let verified = user.emailVerifiedAt {
+                state.append(("email_verified_at_ms", .int(verified.millisecondsSince1970)))
+            }
+        }
         return JSONValue.object(
             [("type", .string("user")), ("id", .string(user.id.rawValue))] + number + [
                 ("email", .string(user.email)),
@@ -49,7 +63,7 @@ public enum ExportFormat {
                 ("password_changed_at_ms", .int(user.passwordChangedAt.millisecondsSince1970)),
                 ("failed_login_count", .int(Int64(user.failedLoginCount))),
                 ("last_failed_login_at_ms", user.lastFailedLoginAt.map { .int($0.millisecondsSince1970) } ?? .null),
-            ]
+            ] + state
         ).serialized()
     }
 

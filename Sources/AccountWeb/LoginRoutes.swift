@@ -4,7 +4,9 @@ import Hummingbird
 
 extension AccountWebPages {
     /// The login form: ID, password, "remember me". A wrong password keeps the ID and asks
-    /// again; a throttled account or client is told how long to wait.
+    /// again; a throttled account or client is told how long to wait. An account whose
+    /// password is temporary gets the form again with a new password to type twice (the
+    /// current one is asked again: no password ever goes back into a page).
     func addLoginRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         group.getWithHead("login") { request, _ in
             let visit = visit(of: request)
@@ -27,13 +29,25 @@ extension AccountWebPages {
                     let signedIn = try await api.limited(.login, request, context) { [entry] in
                         try await service.login(
                             email: entry.email, password: entry.password, remember: entry.remember, from: origin,
-                            device: DeviceName.describing(userAgent: request.headers[.userAgent]))
+                            device: DeviceName.describing(userAgent: request.headers[.userAgent]),
+                            replacingTemporaryWith: entry.replacement)
                     }
                     return redirect(
                         "/welcome", cookies: signedInCookies(signedIn, remember: entry.remember, visit: visit))
+                } catch AccountError.passwordChangeRequired {
+                    entry.clearPasswords()
+                    entry.asksNewPassword = true
+                    entry.formError = AccountError.passwordChangeRequired.message(visit.language)
+                    return loginPage(entry, visit: visit, status: .forbidden)
+                } catch let invalid as InvalidForm<NewPasswordField> {
+                    entry.clearPasswords()
+                    entry.asksNewPassword = true
+                    entry.newPasswordErrors = invalid.check[.newPassword].map { $0.message(visit.language) }
+                    entry.confirmationErrors = invalid.check[.confirmation].map { $0.message(visit.language) }
+                    return loginPage(entry, visit: visit, status: .badRequest)
                 } catch {
                     let failure = failure(error, visit: visit, context: context)
-                    entry.password = ""
+                    entry.clearPasswords()
                     entry.formError = failure.message
                     return loginPage(entry, visit: visit, status: failure.status, retryAfter: failure.retryAfterSeconds)
                 }
@@ -53,16 +67,29 @@ extension AccountWebPages {
         _ entry: LoginEntry, visit: WebVisit, status: HTTPResponse.Status = .ok, retryAfter: Int64? = nil
     ) -> Response {
         let text = visit.text
+        var fields = [
+            FieldModel(
+                name: "email", label: text.idLabel, type: "email", value: entry.email, autocomplete: "username",
+                errors: entry.emailErrors),
+            FieldModel(
+                name: "password", label: text.passwordLabel, type: "password", autocomplete: "current-password",
+                errors: entry.passwordErrors),
+        ]
+        if entry.asksNewPassword {
+            fields += [
+                FieldModel(
+                    name: "new_password", label: text.newPasswordLabel, type: "password", autocomplete: "new-password",
+                    rules: RuleSummary.password(service.passwordPolicy, visit.language),
+                    errors: entry.newPasswordErrors),
+                FieldModel(
+                    name: "confirmation", label: text.confirmNewPasswordLabel, type: "password",
+                    autocomplete: "new-password", rules: RuleSummary.confirmation(visit.language),
+                    errors: entry.confirmationErrors),
+            ]
+        }
         let form = FormModel(
             action: "/login", submit: text.logIn,
-            fields: [
-                FieldModel(
-                    name: "email", label: text.idLabel, type: "email", value: entry.email, autocomplete: "username",
-                    errors: entry.emailErrors),
-                FieldModel(
-                    name: "password", label: text.passwordLabel, type: "password", autocomplete: "current-password",
-                    errors: entry.passwordErrors),
-            ],
+            fields: fields,
             checkboxes: [
                 CheckboxModel(
                     name: "remember", label: text.rememberLabel, hint: text.rememberHint, checked: entry.remember)
@@ -73,13 +100,20 @@ extension AccountWebPages {
     }
 }
 
-/// What was typed into the login form (the password is never shown again).
+/// What was typed into the login form (no password is ever shown again).
 struct LoginEntry: Sendable {
     var email = ""
     var password = ""
     var remember = false
+    /// A new password for a temporary one, typed twice (the form shows these fields once the
+    /// service asked for them, and keeps them while they are posted).
+    var newPassword = ""
+    var confirmation = ""
+    var asksNewPassword = false
     var emailErrors: [String] = []
     var passwordErrors: [String] = []
+    var newPasswordErrors: [String] = []
+    var confirmationErrors: [String] = []
     var formError: String?
 
     init() {}
@@ -88,5 +122,18 @@ struct LoginEntry: Sendable {
         email = form["email"]
         password = form["password"]
         remember = form.isChecked("remember")
+        newPassword = form["new_password"]
+        confirmation = form["confirmation"]
+        asksNewPassword = !newPassword.isEmpty || !confirmation.isEmpty
+    }
+
+    /// The new password, when one was typed.
+    var replacement: NewPassword? {
+        newPassword.isEmpty ? nil : NewPassword(newPassword, confirmation: confirmation)
+    }
+
+    /// Every password typed, forgotten before the form is shown again.
+    mutating func clearPasswords() {
+        (password, newPassword, confirmation) = ("", "", "")
     }
 }

@@ -198,9 +198,41 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
+            user.mustChangePassword = false
             document.put(user)
             if revoking.revokesSessions { _ = document.removeSessions(of: userID, except: revoking.keptTokenHash) }
             return (true, true)
+        }
+    }
+
+    public func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool {
+        try await write { document in
+            guard var user = document.user(id: userID) else { return (false, false) }
+            user.isBlocked = blocked
+            document.put(user)
+            if blocked { _ = document.removeSessions(of: userID, except: nil) }
+            return (true, true)
+        }
+    }
+
+    public func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool {
+        try await write { document in
+            guard var user = document.user(id: userID) else { return (false, false) }
+            user.emailVerifiedAt = time
+            document.put(user)
+            return (true, true)
+        }
+    }
+
+    public func storeValue(forKey key: String) async throws -> String? {
+        try await read { document in document.values[key] }
+    }
+
+    public func setStoreValue(_ value: String?, forKey key: String) async throws {
+        try await write { document in
+            guard document.values[key] != value else { return ((), false) }
+            document.values[key] = value
+            return ((), true)
         }
     }
 

@@ -33,7 +33,8 @@ enum JSONStoreDecoder {
             return try JSONStoreDocument(
                 formatVersion: file.formatVersion, storeID: file.storeID,
                 createdAt: Timestamp(millisecondsSince1970: file.createdAt),
-                lastUserNumber: Int(file.lastUserNumber ?? 0), users: file.users, sessions: file.sessions)
+                lastUserNumber: Int(file.lastUserNumber ?? 0), users: file.users, sessions: file.sessions,
+                values: file.values)
         } catch {
             switch error {
             case .userID(let index, let id):

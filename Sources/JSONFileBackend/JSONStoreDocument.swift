@@ -5,8 +5,9 @@ struct JSONStoreDocument: Sendable {
     /// The format name written into every file.
     static let formatName = "accountstore-json"
     /// The format version this build writes and reads: 2 numbers the users, 3 names each
-    /// session's device. Formats 1 and 2 are read only to be upgraded (``upgraded()``).
-    static let formatVersion = 3
+    /// session's device, 4 keeps each account's state and the services' `values`. Formats 1 to 3
+    /// are read only to be upgraded (``upgraded()``).
+    static let formatVersion = 4
 
     /// The version of the file this was read from (this build's, once upgraded or made here).
     private(set) var formatVersion = Self.formatVersion
@@ -18,6 +19,8 @@ struct JSONStoreDocument: Sendable {
     private(set) var emailByID: [UserID: String] = [:]
     private(set) var idByNumber: [Int: UserID] = [:]
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
+    /// The services' values (``UserRepository/setStoreValue(_:forKey:)``), by key.
+    var values: [String: String] = [:]
     /// The users' and sessions' keys in the file's order, kept in step with the maps, with their
     /// encoded JSON once a write has needed it (`encodeMissing`).
     private(set) var encodedUsers = EncodedRecords()
@@ -41,11 +44,12 @@ struct JSONStoreDocument: Sendable {
     /// - Throws: the first record that repeats an id, an email or a token digest.
     init(
         formatVersion: Int, storeID: String, createdAt: Timestamp, lastUserNumber: Int, users: [UserRecord],
-        sessions: [SessionRecord]
+        sessions: [SessionRecord], values: [String: String] = [:]
     ) throws(Repeat) {
         self.init(storeID: storeID, createdAt: createdAt)
         self.formatVersion = formatVersion
         self.lastUserNumber = lastUserNumber
+        self.values = values
         usersByEmail.reserveCapacity(users.count)
         idByNumber.reserveCapacity(users.count)
         emailByID.reserveCapacity(users.count)
@@ -94,12 +98,14 @@ struct JSONStoreDocument: Sendable {
     }
 
     /// An older document upgraded to this build's format. Format 1 has its users numbered
-    /// (``numberingUsers()``); format 2 keeps its users' bytes, and its sessions, read without
-    /// a device name, are encoded anew with an empty one.
+    /// (``numberingUsers()``); formats 2 and 3 have their users encoded anew with the state of an
+    /// account made before (active, its own password, no proven email), and format 2 its
+    /// sessions, read without a device name, with an empty one.
     func upgraded() -> JSONStoreDocument {
         guard formatVersion >= 2 else { return numberingUsers() }
         var upgraded = self
         upgraded.formatVersion = Self.formatVersion
+        for user in usersByEmail.values { upgraded.put(user) }
         for session in sortedSessions { upgraded.put(session) }
         return upgraded
     }

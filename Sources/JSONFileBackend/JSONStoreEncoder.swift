@@ -24,7 +24,22 @@ enum JSONStoreEncoder {
         out.raw(document.encodedUsers.isEmpty ? "],\n" : "\n  ],\n")
         out.raw("  \"sessions\" : [")
         out.records(document.encodedSessions.keys, document.encodedSession)
-        out.raw(document.encodedSessions.isEmpty ? "]\n" : "\n  ]\n")
+        guard formatVersion >= 4 else {
+            out.raw(document.encodedSessions.isEmpty ? "]\n" : "\n  ]\n")
+            out.raw("}\n")
+            return out.bytes
+        }
+        out.raw(document.encodedSessions.isEmpty ? "],\n" : "\n  ],\n")
+        out.raw("  \"values\" : [")
+        out.records(document.values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { key in
+            var value = JSONTextWriter(capacity: 96)
+            value.raw("    {\n")
+            value.field("key", string: key, indent: 3)
+            value.field("value", string: document.values[key]!, indent: 3, last: true)
+            value.raw("    }")
+            return value.bytes
+        }
+        out.raw(document.values.isEmpty ? "]\n" : "\n  ]\n")
         out.raw("}\n")
         return out.bytes
     }
@@ -41,7 +56,10 @@ enum JSONStoreEncoder {
         out.field("created_at_ms", int: user.createdAt.millisecondsSince1970, indent: 3)
         out.field("password_changed_at_ms", int: user.passwordChangedAt.millisecondsSince1970, indent: 3)
         out.field("failed_login_count", int: Int64(user.failedLoginCount), indent: 3)
-        out.field("last_failed_login_at_ms", int: user.lastFailedLoginAt?.millisecondsSince1970, indent: 3, last: true)
+        out.field("last_failed_login_at_ms", int: user.lastFailedLoginAt?.millisecondsSince1970, indent: 3)
+        out.field("blocked", bool: user.isBlocked, indent: 3)
+        out.field("must_change_password", bool: user.mustChangePassword, indent: 3)
+        out.field("email_verified_at_ms", int: user.emailVerifiedAt?.millisecondsSince1970, indent: 3, last: true)
         out.raw("    }")
         return out.bytes
     }

@@ -25,6 +25,8 @@ struct JSONStoreParser {
         var lastUserNumber: Int64?
         var users: [UserRecord]
         var sessions: [SessionRecord]
+        /// The services' values (format 4 on).
+        var values: [String: String]
     }
 
     /// Why a file was refused.
@@ -55,14 +57,15 @@ struct JSONStoreParser {
     // MARK: - The file
 
     private static let fileKeys: [[UInt8]] = [
-        "format", "format_version", "store_id", "created_at_ms", "last_user_number", "users", "sessions",
+        "format", "format_version", "store_id", "created_at_ms", "last_user_number", "users", "sessions", "values",
     ].map { Array($0.utf8) }
 
     private mutating func file() throws(Failure) -> Contents {
         var fields = [JSONScalar?](repeating: nil, count: 5)
         // Each list's first problem; checking its records stops there, its grammar does not.
-        var users: Result<[UserRecord], Failure>? = nil
+        var users: Result<[ParsedUser], Failure>? = nil
         var sessions: Result<[ParsedSession], Failure>? = nil
+        var values: Result<[(String, String)], Failure>? = nil
         try text.object(depth: 1, keys: Self.fileKeys) { (text, slot) throws(Failure) in
             switch slot {
             case let slot? where slot < 5:
@@ -72,6 +75,8 @@ struct JSONStoreParser {
                 users = try Self.records(&text, list: "users", keys: Self.userKeys, make: Self.user)
             case 6 where sessions == nil:
                 sessions = try Self.records(&text, list: "sessions", keys: Self.sessionKeys, make: Self.session)
+            case 7 where values == nil:
+                values = try Self.records(&text, list: "values", keys: Self.valueKeys, make: Self.value)
             default:
                 try text.skipValue(depth: 2)
             }
@@ -91,7 +96,22 @@ struct JSONStoreParser {
         if let lastUserNumber, lastUserNumber < 0 { throw .field(path: "last_user_number", .invalid) }
         guard let users else { throw .field(path: "users", .missing) }
         guard let sessions else { throw .field(path: "sessions", .missing) }
-        var records = try users.get()
+        // Format 4 keeps each account's state; before, whatever stands there is not read as it.
+        let stated = version >= 4
+        var records: [UserRecord] = []
+        for (index, parsed) in try users.get().enumerated() {
+            guard stated else {
+                var record = parsed.record
+                (record.isBlocked, record.mustChangePassword, record.emailVerifiedAt) = (false, false, nil)
+                records.append(record)
+                continue
+            }
+            guard parsed.statesBlocked else { throw .field(path: "users[\(index)].blocked", .missing) }
+            guard parsed.statesPasswordChange else {
+                throw .field(path: "users[\(index)].must_change_password", .missing)
+            }
+            records.append(parsed.record)
+        }
         for index in records.indices {
             guard numbered else {
                 records[index].number = nil
@@ -115,9 +135,18 @@ struct JSONStoreParser {
             guard parsed.namesDevice else { throw .field(path: "sessions[\(index)].device", .missing) }
             sessionRecords.append(parsed.record)
         }
+        var kept: [String: String] = [:]
+        if stated {
+            guard let values else { throw .field(path: "values", .missing) }
+            for (index, (key, value)) in try values.get().enumerated() {
+                guard kept.updateValue(value, forKey: key) == nil else {
+                    throw .field(path: "values[\(index)].key", .invalid)
+                }
+            }
+        }
         return Contents(
             formatVersion: Int(version), storeID: storeID, createdAt: createdAt, lastUserNumber: lastUserNumber,
-            users: records, sessions: sessionRecords)
+            users: records, sessions: sessionRecords, values: kept)
     }
 
     /// One of the file's lists: its records, or the first problem found in them.
@@ -158,10 +187,28 @@ struct JSONStoreParser {
 
     private static let userKeys: [[UInt8]] = [
         "id", "email", "nickname", "password_hash", "created_at_ms", "password_changed_at_ms",
-        "failed_login_count", "last_failed_login_at_ms", "number",
+        "failed_login_count", "last_failed_login_at_ms", "number", "blocked", "must_change_password",
+        "email_verified_at_ms",
     ].map { Array($0.utf8) }
 
-    private static func user(_ fields: [JSONScalar?]) throws(Failure) -> UserRecord {
+    /// A user as its list holds it, and whether it stated its flags (format 4 must).
+    private struct ParsedUser {
+        var record: UserRecord
+        var statesBlocked: Bool
+        var statesPasswordChange: Bool
+    }
+
+    private static func user(_ fields: [JSONScalar?]) throws(Failure) -> ParsedUser {
+        var record = try userFields(fields)
+        if fields[9] != nil { record.isBlocked = try bool(fields[9], at: "blocked") }
+        if fields[10] != nil { record.mustChangePassword = try bool(fields[10], at: "must_change_password") }
+        record.emailVerifiedAt = try optionalInt(fields[11], at: "email_verified_at_ms").map {
+            Timestamp(millisecondsSince1970: $0)
+        }
+        return ParsedUser(record: record, statesBlocked: fields[9] != nil, statesPasswordChange: fields[10] != nil)
+    }
+
+    private static func userFields(_ fields: [JSONScalar?]) throws(Failure) -> UserRecord {
         UserRecord(
             id: UserID(rawValue: try string(fields[0], at: "id")),
             email: try string(fields[1], at: "email"),
@@ -175,6 +222,12 @@ struct JSONStoreParser {
                 Timestamp(millisecondsSince1970: $0)
             },
             number: try optionalInt(fields[8], at: "number").map { Int($0) })
+    }
+
+    private static let valueKeys: [[UInt8]] = ["key", "value"].map { Array($0.utf8) }
+
+    private static func value(_ fields: [JSONScalar?]) throws(Failure) -> (String, String) {
+        (try string(fields[0], at: "key"), try string(fields[1], at: "value"))
     }
 
     private static let sessionKeys: [[UInt8]] = [

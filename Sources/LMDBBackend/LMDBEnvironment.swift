@@ -291,7 +291,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Brings an older environment to this build's format in one write transaction (a crash
     /// leaves the old store or the new one). From format 1: the `numbers` database, every user
     /// numbered in creation order (ties by id) and re-encoded, `last_user_number`. From format
-    /// 1 or 2: every session re-encoded with an empty device name. Then the new version.
+    /// 2 or 3: every user re-encoded, active, with its own password and no proven email. From
+    /// format 1 or 2: every session re-encoded with an empty device name. The `values`
+    /// database is created empty. Then the new version.
     /// Another process may have upgraded it first: the version is read again inside the
     /// transaction.
     private func upgradeToCurrentFormat(meta: MDB_dbi) throws(AccountError) {
@@ -307,19 +309,40 @@ final class LMDBEnvironment: @unchecked Sendable {
                     handles.append(handle)
                 }
                 let layout = LMDBLayout(handles: handles)
-                if version < 2 { try numberUsers(txn, layout) }
-                var sessions: [SessionRecord] = []
-                try txn.scan(layout.sessions, from: nil) { (key, value) throws(AccountError) -> Bool in
-                    sessions.append(
-                        try LMDBRecordCodec.decodeSession(
-                            tokenHash: String(decoding: key, as: UTF8.self), value, path: path, version: 1))
-                    return true
+                if version < 2 {
+                    try numberUsers(txn, layout)
+                } else if version < 4 {
+                    try reencodeUsers(txn, layout, from: 2)
                 }
-                for session in sessions {
-                    try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session))
+                if version < 3 {
+                    var sessions: [SessionRecord] = []
+                    try txn.scan(layout.sessions, from: nil) { (key, value) throws(AccountError) -> Bool in
+                        sessions.append(
+                            try LMDBRecordCodec.decodeSession(
+                                tokenHash: String(decoding: key, as: UTF8.self), value, path: path, version: 1))
+                        return true
+                    }
+                    for session in sessions {
+                        try txn.put(layout.sessions, Array(session.tokenHash.utf8), LMDBRecordCodec.encode(session))
+                    }
                 }
                 try txn.put(layout.meta, Array("format_version".utf8), Array(String(LMDBLayout.formatVersion).utf8))
             }
+        }
+    }
+
+    /// Every user record of `version` re-encoded in this build's version, inside the upgrade's
+    /// transaction.
+    private func reencodeUsers(_ txn: LMDBTransaction, _ layout: LMDBLayout, from version: UInt8) throws(AccountError) {
+        var users: [UserRecord] = []
+        try txn.scan(layout.users, from: nil) { (key, value) throws(AccountError) -> Bool in
+            users.append(
+                try LMDBRecordCodec.decodeUser(
+                    id: UserID(rawValue: String(decoding: key, as: UTF8.self)), value, path: path, version: version))
+            return true
+        }
+        for user in users {
+            try txn.put(layout.users, Array(user.id.rawValue.utf8), LMDBRecordCodec.encode(user))
         }
     }
 

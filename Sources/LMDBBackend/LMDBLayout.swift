@@ -9,12 +9,14 @@ import CLMDB
 /// - `emails`: normalized email → user id (the uniqueness index)
 /// - `sessions`: token SHA-256 hex → encoded `SessionRecord` (without its token hash)
 /// - `user_sessions`: user id + token SHA-256 hex → empty (a user's sessions, by prefix)
+/// - `values`: a key the services chose → its UTF-8 text (format 4 on)
 struct LMDBLayout {
     static let formatName = "accountstore-lmdb"
     /// 2 numbers the users (the `numbers` database, `last_user_number`, user records of
-    /// version 2); 3 names each session's device (session records of version 2).
-    static let formatVersion = 3
-    static let names = ["meta", "users", "emails", "sessions", "user_sessions", "numbers"]
+    /// version 2); 3 names each session's device (session records of version 2); 4 keeps each
+    /// account's state (user records of version 3) and the services' values.
+    static let formatVersion = 4
+    static let names = ["meta", "users", "emails", "sessions", "user_sessions", "numbers", "values"]
     static let lastUserNumberKey = Array("last_user_number".utf8)
 
     var meta: MDB_dbi = 0
@@ -23,6 +25,7 @@ struct LMDBLayout {
     var sessions: MDB_dbi = 0
     var userSessions: MDB_dbi = 0
     var numbers: MDB_dbi = 0
+    var values: MDB_dbi = 0
 
     init() {}
 
@@ -33,6 +36,7 @@ struct LMDBLayout {
         sessions = handles[3]
         userSessions = handles[4]
         numbers = handles[5]
+        values = handles[6]
     }
 
     /// The `user_sessions` key of one session.

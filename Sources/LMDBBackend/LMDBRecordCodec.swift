@@ -5,8 +5,10 @@ import DurableFiles
 /// fixed order (strings as a 4-byte length and UTF-8, integers as 8 bytes little-endian).
 /// Anything that does not decode exactly is `storeCorrupted`.
 enum LMDBRecordCodec {
-    /// 2 appends the user's number; a record of version 1 (format 1) is read only to upgrade it.
-    static let userVersion: UInt8 = 2
+    /// 2 appends the user's number; 3 the account's state (blocked and temporary-password flags,
+    /// when the email was proven). Records of versions 1 (format 1) and 2 (formats 2 and 3) are
+    /// read only to upgrade them.
+    static let userVersion: UInt8 = 3
     /// 2 appends the device's name; a record of version 1 (formats 1 and 2) is read only to
     /// upgrade it.
     static let sessionVersion: UInt8 = 2
@@ -22,10 +24,13 @@ enum LMDBRecordCodec {
         out.int(Int64(user.failedLoginCount))
         out.optionalInt(user.lastFailedLoginAt?.millisecondsSince1970)
         out.int(Int64(user.number ?? 0))
+        out.byte(user.isBlocked ? 1 : 0)
+        out.byte(user.mustChangePassword ? 1 : 0)
+        out.optionalInt(user.emailVerifiedAt?.millisecondsSince1970)
         return out.bytes
     }
 
-    /// `version` 1 only while upgrading a format-1 store.
+    /// `version` 1 or 2 only while upgrading a store of an older format.
     static func decodeUser(
         id: UserID, _ bytes: [UInt8], path: String, version: UInt8 = userVersion
     ) throws(AccountError) -> UserRecord {
@@ -50,6 +55,11 @@ enum LMDBRecordCodec {
             let number = try reader.int()
             guard number > 0 else { throw reader.corrupt("number \(number)") }
             user.number = Int(number)
+        }
+        if version >= 3 {
+            user.isBlocked = try reader.flag()
+            user.mustChangePassword = try reader.flag()
+            user.emailVerifiedAt = try reader.optionalInt().map { Timestamp(millisecondsSince1970: $0) }
         }
         try reader.expectEnd()
         return user

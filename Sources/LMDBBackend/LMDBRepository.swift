@@ -248,6 +248,7 @@ public final class LMDBRepository: UserRepository, Sendable {
             else { return false }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
+            user.mustChangePassword = false
             try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
             if revoking.revokesSessions {
                 let keep = revoking.keptTokenHash
@@ -256,6 +257,49 @@ public final class LMDBRepository: UserRepository, Sendable {
                 }
             }
             return true
+        }
+    }
+
+    public func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            guard var user = try Self.user(id: userID.rawValue, txn, layout, path) else { return false }
+            user.isBlocked = blocked
+            try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
+            if blocked {
+                for tokenHash in try Self.sessionHashes(of: userID.rawValue, txn, layout) {
+                    try Self.deleteSession(tokenHash, userID: userID.rawValue, txn, layout)
+                }
+            }
+            return true
+        }
+    }
+
+    public func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            guard var user = try Self.user(id: userID.rawValue, txn, layout, path) else { return false }
+            user.emailVerifiedAt = time
+            try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
+            return true
+        }
+    }
+
+    public func storeValue(forKey key: String) async throws -> String? {
+        try await read { (txn, layout, path) throws(AccountError) -> String? in
+            guard let bytes = try txn.get(layout.values, Array(key.utf8)) else { return nil }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw .storeCorrupted(detail: "\(path): the value under '\(VisibleText.escaping(key))' is not UTF-8")
+            }
+            return text
+        }
+    }
+
+    public func setStoreValue(_ value: String?, forKey key: String) async throws {
+        try await write { (txn, layout, _) throws(AccountError) in
+            if let value {
+                try txn.put(layout.values, Array(key.utf8), Array(value.utf8))
+            } else {
+                _ = try txn.delete(layout.values, Array(key.utf8))
+            }
         }
     }
 

@@ -26,6 +26,7 @@ public final class MemoryUserRepository: UserRepository {
         /// The numbers of the stored users, and the highest ever given (never given again).
         var numbersInUse: Set<Int> = []
         var lastNumber = 0
+        var values: [String: String] = [:]
 
         /// A taken email first, then a taken id, then a taken number: what a refusal names is
         /// the first clash.
@@ -215,10 +216,36 @@ public final class MemoryUserRepository: UserRepository {
             }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
+            user.mustChangePassword = false
             state.usersByID[userID] = user
             if revoking.revokesSessions { state.removeSessions(of: userID, except: revoking.keptTokenHash) }
             return true
         }
+    }
+
+    public func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool {
+        state.withLock { state in
+            guard state.usersByID[userID] != nil else { return false }
+            state.usersByID[userID]?.isBlocked = blocked
+            if blocked { state.removeSessions(of: userID, except: nil) }
+            return true
+        }
+    }
+
+    public func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool {
+        state.withLock { state in
+            guard state.usersByID[userID] != nil else { return false }
+            state.usersByID[userID]?.emailVerifiedAt = time
+            return true
+        }
+    }
+
+    public func storeValue(forKey key: String) async throws -> String? {
+        state.withLock { $0.values[key] }
+    }
+
+    public func setStoreValue(_ value: String?, forKey key: String) async throws {
+        state.withLock { $0.values[key] = value }
     }
 
     public func recordLoginFailure(userID: UserID, at time: Timestamp) async throws -> Int? {

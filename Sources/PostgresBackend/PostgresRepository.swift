@@ -250,7 +250,7 @@ public final class PostgresRepository: UserRepository, Sendable {
             let updated = try await connection.rows(
                 """
                 UPDATE \(unescaped: schema.users) SET password_hash = \(passwordHash),
-                    password_changed_at_ms = \(changedAt.millisecondsSince1970)
+                    password_changed_at_ms = \(changedAt.millisecondsSince1970), must_change_password = false
                 WHERE id = \(userID.rawValue) AND (\(expected)::text IS NULL OR password_hash = \(expected))
                 RETURNING 1
                 """)
@@ -264,6 +264,50 @@ public final class PostgresRepository: UserRepository, Sendable {
                     """)
             }
             return true
+        }
+    }
+
+    public func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool {
+        try await transaction { [schema] connection in
+            let updated = try await connection.rows(
+                "UPDATE \(unescaped: schema.users) SET blocked = \(blocked) WHERE id = \(userID.rawValue) RETURNING 1")
+            guard !updated.isEmpty else { return false }
+            if blocked {
+                try await connection.run("DELETE FROM \(unescaped: schema.sessions) WHERE user_id = \(userID.rawValue)")
+            }
+            return true
+        }
+    }
+
+    public func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool {
+        try await transaction { [schema] connection in
+            !(try await connection.rows(
+                """
+                UPDATE \(unescaped: schema.users) SET email_verified_at_ms = \(time?.millisecondsSince1970)::bigint
+                WHERE id = \(userID.rawValue) RETURNING 1
+                """
+            ).isEmpty)
+        }
+    }
+
+    public func storeValue(forKey key: String) async throws -> String? {
+        try await withConnection { [schema] connection in
+            try await connection.rows("SELECT value FROM \(unescaped: schema.storeValues) WHERE key = \(key)").first
+                .map { try $0.decode(String.self) }
+        }
+    }
+
+    public func setStoreValue(_ value: String?, forKey key: String) async throws {
+        try await transaction { [schema] connection in
+            if let value {
+                try await connection.run(
+                    """
+                    INSERT INTO \(unescaped: schema.storeValues) (key, value) VALUES (\(key), \(value))
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """)
+            } else {
+                try await connection.run("DELETE FROM \(unescaped: schema.storeValues) WHERE key = \(key)")
+            }
         }
     }
 
@@ -443,7 +487,7 @@ public final class PostgresRepository: UserRepository, Sendable {
     // MARK: - Rows
 
     private static let userColumns =
-        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number"
+        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number, blocked, must_change_password, email_verified_at_ms"
     private static let sessionColumns =
         "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember, device"
 
@@ -468,7 +512,8 @@ public final class PostgresRepository: UserRepository, Sendable {
                 INSERT INTO \(unescaped: schema.users) (\(unescaped: userColumns))
                 SELECT \(user.id.rawValue), \(user.email), \(ByteBuffer(string: user.nickname)), \(user.passwordHash),
                     \(user.createdAt.millisecondsSince1970), \(user.passwordChangedAt.millisecondsSince1970),
-                    \(Int64(user.failedLoginCount)), \(user.lastFailedLoginAt?.millisecondsSince1970)::bigint, number.n
+                    \(Int64(user.failedLoginCount)), \(user.lastFailedLoginAt?.millisecondsSince1970)::bigint, number.n,
+                    \(user.isBlocked), \(user.mustChangePassword), \(user.emailVerifiedAt?.millisecondsSince1970)::bigint
                 FROM number
                 ON CONFLICT (email) DO NOTHING
                 RETURNING number),
@@ -536,13 +581,16 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     private static func user(_ row: PostgresRow) throws -> UserRecord {
-        let (id, email, nickname, hash, created, changed, failed, lastFailed, number) = try row.decode(
-            (String, String, ByteBuffer, String, Int64, Int64, Int64, Int64?, Int64).self)
+        let (id, email, nickname, hash, created, changed, failed, lastFailed, number, blocked, mustChange, verified) =
+            try row.decode(
+                (String, String, ByteBuffer, String, Int64, Int64, Int64, Int64?, Int64, Bool, Bool, Int64?).self)
         return UserRecord(
             id: UserID(rawValue: id), email: email, nickname: String(buffer: nickname), passwordHash: hash,
             createdAt: Timestamp(millisecondsSince1970: created),
             passwordChangedAt: Timestamp(millisecondsSince1970: changed), failedLoginCount: Int(failed),
-            lastFailedLoginAt: lastFailed.map { Timestamp(millisecondsSince1970: $0) }, number: Int(number))
+            lastFailedLoginAt: lastFailed.map { Timestamp(millisecondsSince1970: $0) }, number: Int(number),
+            isBlocked: blocked, mustChangePassword: mustChange,
+            emailVerifiedAt: verified.map { Timestamp(millisecondsSince1970: $0) })
     }
 
     private static func session(_ row: PostgresRow) throws -> SessionRecord {

@@ -21,6 +21,7 @@ package struct PostgresSchema: Sendable {
     package var storeMeta: String { "\(quoted).store_meta" }
     package var schemaMigrations: String { "\(quoted).schema_migrations" }
     package var userNumbers: String { "\(quoted).user_numbers" }
+    package var storeValues: String { "\(quoted).store_values" }
 
     /// Migration `n` brings a store from version `n - 1` to `n`: its statements run in the
     /// opening transaction, under the advisory lock (one statement each, as the extended query
@@ -77,6 +78,14 @@ package struct PostgresSchema: Sendable {
             // nickname); sessions made before have none.
             [
                 "ALTER TABLE \(sessions) ADD COLUMN device bytea NOT NULL DEFAULT ''::bytea"
+            ],
+            // v4: an account's state, each as an account made before had it (active, its own
+            // password, not proven); and the values the services keep, apart from store_meta.
+            [
+                "ALTER TABLE \(users) ADD COLUMN blocked boolean NOT NULL DEFAULT false",
+                "ALTER TABLE \(users) ADD COLUMN must_change_password boolean NOT NULL DEFAULT false",
+                "ALTER TABLE \(users) ADD COLUMN email_verified_at_ms bigint",
+                "CREATE TABLE \(storeValues) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)",
             ],
         ]
     }

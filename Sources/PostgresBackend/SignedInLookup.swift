@@ -14,11 +14,12 @@ import PostgresNIO
 /// anything else (a proxy that dropped the setting), the lookup finds no session — the request
 /// is refused as not signed in — instead of reading another schema's tables.
 struct SignedInLookup: PostgresPreparedStatement {
-    static let name = "accountstore_signed_in_v4"
+    static let name = "accountstore_signed_in_v5"
     static let sql = """
         SELECT s.token_sha256, s.user_id, s.created_at_ms, s.last_seen_at_ms, s.expires_at_ms, s.idle_timeout_s, \
         s.remember, s.device, u.id, u.email, u.nickname, u.password_hash, u.created_at_ms, u.password_changed_at_ms, \
-        u.failed_login_count, u.last_failed_login_at_ms, u.number \
+        u.failed_login_count, u.last_failed_login_at_ms, u.number, u.blocked, u.must_change_password, \
+        u.email_verified_at_ms \
         FROM sessions s LEFT JOIN users u ON u.id = s.user_id \
         WHERE s.token_sha256 = ANY($1) AND current_schema() = $2
         """
@@ -58,7 +59,9 @@ struct SignedInLookup: PostgresPreparedStatement {
             passwordChangedAt: Timestamp(millisecondsSince1970: try cells[13].decode(Int64.self)),
             failedLoginCount: Int(try cells[14].decode(Int64.self)),
             lastFailedLoginAt: try cells[15].decode(Int64?.self).map { Timestamp(millisecondsSince1970: $0) },
-            number: Int(try cells[16].decode(Int64.self)))
+            number: Int(try cells[16].decode(Int64.self)), isBlocked: try cells[17].decode(Bool.self),
+            mustChangePassword: try cells[18].decode(Bool.self),
+            emailVerifiedAt: try cells[19].decode(Int64?.self).map { Timestamp(millisecondsSince1970: $0) })
         return (session, user)
     }
 }

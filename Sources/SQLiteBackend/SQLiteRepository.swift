@@ -375,14 +375,14 @@ public final class SQLiteRepository: UserRepository, Sendable {
             let changed =
                 if let expected {
                     try connection.run(
-                        "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ? AND password_hash = ?",
+                        "UPDATE users SET password_hash = ?, password_changed_at_ms = ?, must_change_password = 0 WHERE id = ? AND password_hash = ?",
                         [
                             .text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue),
                             .text(expected),
                         ])
                 } else {
                     try connection.run(
-                        "UPDATE users SET password_hash = ?, password_changed_at_ms = ? WHERE id = ?",
+                        "UPDATE users SET password_hash = ?, password_changed_at_ms = ?, must_change_password = 0 WHERE id = ?",
                         [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
                 }
             guard changed == 1 else { return false }
@@ -393,6 +393,44 @@ public final class SQLiteRepository: UserRepository, Sendable {
                     [.text(userID.rawValue), keep.map(SQLiteValue.text) ?? .null])
             }
             return true
+        }
+    }
+
+    public func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            let changed = try connection.run(
+                "UPDATE users SET blocked = ? WHERE id = ?", [.integer(blocked ? 1 : 0), .text(userID.rawValue)])
+            guard changed == 1 else { return false }
+            if blocked { _ = try connection.run("DELETE FROM sessions WHERE user_id = ?", [.text(userID.rawValue)]) }
+            return true
+        }
+    }
+
+    public func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            try connection.run(
+                "UPDATE users SET email_verified_at_ms = ? WHERE id = ?",
+                [time.map { .integer($0.millisecondsSince1970) } ?? .null, .text(userID.rawValue)]) == 1
+        }
+    }
+
+    public func storeValue(forKey key: String) async throws -> String? {
+        try read { connection throws(AccountError) -> String? in
+            try connection.firstRow("SELECT value FROM store_values WHERE key = ?", [.text(key)]) {
+                row throws(AccountError) in try row.text(0)
+            }
+        }
+    }
+
+    public func setStoreValue(_ value: String?, forKey key: String) async throws {
+        try await write { connection throws(AccountError) in
+            if let value {
+                _ = try connection.run(
+                    "INSERT INTO store_values (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    [.text(key), .text(value)])
+            } else {
+                _ = try connection.run("DELETE FROM store_values WHERE key = ?", [.text(key)])
+            }
         }
     }
 
@@ -559,10 +597,10 @@ public final class SQLiteRepository: UserRepository, Sendable {
     // MARK: - Rows
 
     private static let userColumns =
-        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number"
+        "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number, blocked, must_change_password, email_verified_at_ms"
     private static let selectUser = "SELECT \(userColumns) FROM users"
     private static let insertUser =
-        "INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"
+        "INSERT INTO users (\(userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING"
     private static let nextNumber = "UPDATE user_numbers SET last = last + 1 RETURNING last"
     private static let raiseLastNumber = "UPDATE user_numbers SET last = max(last, ?)"
     private static let selectNumberTaken = "SELECT 1 FROM users WHERE number = ?"
@@ -594,7 +632,9 @@ public final class SQLiteRepository: UserRepository, Sendable {
             .integer(user.createdAt.millisecondsSince1970), .integer(user.passwordChangedAt.millisecondsSince1970),
             .integer(Int64(user.failedLoginCount)),
             user.lastFailedLoginAt.map { .integer($0.millisecondsSince1970) } ?? .null,
-            user.number.map { .integer(Int64($0)) } ?? .null,
+            user.number.map { .integer(Int64($0)) } ?? .null, .integer(user.isBlocked ? 1 : 0),
+            .integer(user.mustChangePassword ? 1 : 0),
+            user.emailVerifiedAt.map { .integer($0.millisecondsSince1970) } ?? .null,
         ]
     }
 
@@ -618,7 +658,9 @@ public final class SQLiteRepository: UserRepository, Sendable {
             passwordChangedAt: Timestamp(millisecondsSince1970: try row.integer(first + 5)),
             failedLoginCount: Int(try row.integer(first + 6)),
             lastFailedLoginAt: try row.optionalInteger(first + 7).map { Timestamp(millisecondsSince1970: $0) },
-            number: try row.optionalInteger(first + 8).map { Int($0) })
+            number: try row.optionalInteger(first + 8).map { Int($0) }, isBlocked: try row.integer(first + 9) != 0,
+            mustChangePassword: try row.integer(first + 10) != 0,
+            emailVerifiedAt: try row.optionalInteger(first + 11).map { Timestamp(millisecondsSince1970: $0) })
     }
 
     private static func session(_ row: SQLiteRow) throws(AccountError) -> SessionRecord {

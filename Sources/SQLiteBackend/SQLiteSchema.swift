@@ -55,6 +55,19 @@ enum SQLiteSchema {
         """
         ALTER TABLE sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
         """,
+        // v4: an account's state (blocked, a temporary password, a proven email), each as an
+        // account made before had it (active, its own password, not proven); and the values the
+        // services keep in the store, apart from store_meta, which is the store's own.
+        """
+        ALTER TABLE users ADD COLUMN blocked INTEGER NOT NULL DEFAULT 0 CHECK (blocked IN (0, 1));
+        ALTER TABLE users ADD COLUMN must_change_password INTEGER NOT NULL DEFAULT 0
+            CHECK (must_change_password IN (0, 1));
+        ALTER TABLE users ADD COLUMN email_verified_at_ms INTEGER;
+        CREATE TABLE store_values (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+        ) STRICT;
+        """,
     ]
 
     /// The format version this build writes.

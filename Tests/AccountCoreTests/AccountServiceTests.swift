@@ -88,6 +88,87 @@ struct AccountServiceTests {
         }
     }
 
+    @Test(
+        "a blocked account answers as any other to a wrong password, account_blocked to the right one, and its sessions end",
+        arguments: backends)
+    func blockedAccount(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let first = try await h.signUp()
+            let user = try #require(try await h.repository.user(email: "leesoon7@example.com"))
+            #expect(try await h.repository.setBlocked(userID: user.id, true))
+            #expect(await accountError { _ = try await h.service.sessions.whoami(token: first.token) } == .notSignedIn)
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(
+                        email: "leesoon7@example.com", password: "Wrong-Kayak-42", remember: false)
+                } == .invalidCredentials, "a wrong password learns nothing of the block")
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+                } == .accountBlocked)
+            #expect(try await h.repository.sessions(userID: user.id).isEmpty, "nothing was signed in")
+            #expect(try await h.repository.setBlocked(userID: user.id, false))
+            _ = try await h.service.login(email: "leesoon7@example.com", password: password, remember: false)
+        }
+    }
+
+    @Test(
+        "a temporary password signs in only with a new one, held to the rules; the new one ends every other session",
+        arguments: backends)
+    func temporaryPassword(_ backend: any BackendDescriptor) async throws {
+        try await ServiceHarness.with(backend) { h in
+            let temporary = "Welcome-Tangerine-1"
+            let user = UserRecord(
+                id: .random(using: h.random), email: "imported@example.com", nickname: "Imported",
+                passwordHash: try h.hasher.hash(temporary), createdAt: h.clock.now(), mustChangePassword: true)
+            let old = SessionRecord(
+                tokenHash: String(repeating: "a", count: 64), userID: user.id, createdAt: h.clock.now(),
+                lastSeenAt: h.clock.now(), expiresAt: h.clock.now().adding(seconds: 3_600), idleTimeoutSeconds: 600,
+                remember: false)
+            try await h.repository.createUser(user, initialSession: old)
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(email: user.email, password: "Wrong-Kayak-42", remember: false)
+                } == .invalidCredentials)
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(email: user.email, password: temporary, remember: false)
+                } == .passwordChangeRequired)
+            // The rules of any new password: not the temporary one, long enough, confirmed.
+            for (new, confirmation, rule) in [
+                (temporary, temporary, AccountError.invalidPassword(.sameAsCurrent)),
+                ("short", "short", .invalidPassword(.tooShort)),
+                ("Kettle-Orchid-Basalt-27", "Kettle-Orchid-Basalt-28", .passwordMismatch),
+            ] {
+                #expect(
+                    await accountError {
+                        _ = try await h.service.login(
+                            email: user.email, password: temporary, remember: false,
+                            replacingTemporaryWith: NewPassword(new, confirmation: confirmation))
+                    } == rule)
+            }
+            #expect(try await h.repository.user(id: user.id)?.mustChangePassword == true, "nothing changed yet")
+            let signedIn = try await h.service.login(
+                email: user.email, password: temporary, remember: false,
+                replacingTemporaryWith: NewPassword("Kettle-Orchid-Basalt-27", confirmation: "Kettle-Orchid-Basalt-27"))
+            let stored = try #require(try await h.repository.user(id: user.id))
+            #expect(!stored.mustChangePassword)
+            #expect(
+                try await h.repository.sessions(userID: user.id).map(\.tokenHash)
+                    == [SHA256TokenDigester().digest(signedIn.token)], "the session it had before ended")
+            #expect(
+                await accountError {
+                    _ = try await h.service.login(email: user.email, password: temporary, remember: false)
+                } == .invalidCredentials, "the temporary password is gone")
+            _ = try await h.service.login(email: user.email, password: "Kettle-Orchid-Basalt-27", remember: false)
+            // A new password given to an account whose password is its own changes nothing.
+            _ = try await h.service.login(
+                email: user.email, password: "Kettle-Orchid-Basalt-27", remember: false,
+                replacingTemporaryWith: NewPassword("Another-Orchid-99", confirmation: "Another-Orchid-99"))
+            #expect(try await h.repository.user(id: user.id)?.passwordHash == stored.passwordHash)
+        }
+    }
+
     @Test("unknown email and wrong password give the same error, and both verify once", arguments: backends)
     func genericCredentials(_ backend: any BackendDescriptor) async throws {
         try await ServiceHarness.with(backend) { h in

@@ -54,6 +54,26 @@ package struct ObservedRepository: UserRepository {
         return try await inner.userCount()
     }
 
+    package func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool {
+        try await observe("setBlocked")
+        return try await inner.setBlocked(userID: userID, blocked)
+    }
+
+    package func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool {
+        try await observe("setEmailVerified")
+        return try await inner.setEmailVerified(userID: userID, at: time)
+    }
+
+    package func storeValue(forKey key: String) async throws -> String? {
+        try await observe("storeValue")
+        return try await inner.storeValue(forKey: key)
+    }
+
+    package func setStoreValue(_ value: String?, forKey key: String) async throws {
+        try await observe("setStoreValue")
+        try await inner.setStoreValue(value, forKey: key)
+    }
+
     package func users(after email: String?, limit: Int) async throws -> [UserRecord] {
         try await observe("users(after:limit:)")
         return try await inner.users(after: email, limit: limit)

@@ -34,7 +34,8 @@ struct CLITests {
 
         let login = try await cli.run(
             ["login", "--email", "LEESOON7@example.com", "--password-stdin"], stdin: [password])
-        #expect(login.status == 3, "uppercase in the local part is an invalid email, not a lookup")
+        #expect(login.status == 0, "an address in capitals finds its account: \(login.stderr)")
+        #expect(try await cli.run(["logout"]).stdout == "Logged out.\n")
         let login2 = try await cli.run(
             ["login", "--email", "leesoon7@EXAMPLE.com", "--password-stdin", "--remember"], stdin: [password])
         #expect(login2.status == 0 && login2.stdout == "Welcome, 이순신.\n")

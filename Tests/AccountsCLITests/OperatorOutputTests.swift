@@ -25,6 +25,38 @@ struct OperatorOutputTests {
         #expect(result.stdout.contains("\"account_not_found\""), "\(result.stdout)")
     }
 
+    @Test("users block ends the sessions and refuses the right password; unblock and verify say what changed")
+    func blockUnblockVerify() async throws {
+        let cli = try await Self.withOneUser("block-unblock")
+        let blocked = try await cli.run(["users", "block", "LEESOON7@example.com", "--json"])
+        #expect(blocked.status == 0, "\(blocked.stderr)")
+        #expect(try blocked.json()["changed"] as? Bool == true)
+        #expect(try blocked.json()["email"] as? String == "leesoon7@example.com")
+        let whoami = try await cli.run(["whoami"])
+        #expect(whoami.status == 6, "the signed-up session ended: \(whoami.stdout)")
+        let again = try await cli.run(["users", "block", "leesoon7@example.com"])
+        #expect(again.status == 0 && again.stdout.contains("was blocked already; nothing changed"), "\(again.stdout)")
+        let wrong = try await cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], stdin: ["Wrong-Kayak-42"])
+        #expect(wrong.errorCode == "invalid_credentials")
+        let right = try await cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin", "--json"], stdin: [Self.password])
+        #expect(right.status == 5 && right.errorCode == "account_blocked", "\(right.stdout)")
+        let shown = try await cli.run(["users", "show", "leesoon7@example.com"])
+        #expect(shown.stdout.contains("blocked (cannot sign in)") && shown.stdout.contains("not proven"))
+        #expect(try await cli.run(["users", "unblock", "leesoon7@example.com"]).stdout.contains("can sign in again"))
+        let login = try await cli.run(
+            ["login", "--email", "leesoon7@example.com", "--password-stdin"], stdin: [Self.password])
+        #expect(login.status == 0, "\(login.stderr)")
+        let verified = try await cli.run(["users", "verify", "leesoon7@example.com", "--json"])
+        #expect(try verified.json()["changed"] as? Bool == true)
+        let details = try await cli.run(["users", "show", "leesoon7@example.com", "--json"])
+        #expect(try details.json()["email_verified_at_ms"] as? Int64 != nil)
+        #expect(try details.json()["blocked"] as? Bool == false)
+        let missing = try await cli.run(["users", "block", "nobody77@example.com", "--json"])
+        #expect(missing.status == 9 && missing.errorCode == "account_not_found", "\(missing.stdout)")
+    }
+
     @Test("users show prints dates in ISO 8601, UTC")
     func isoDates() async throws {
         let cli = try await Self.withOneUser("iso-dates")
@@ -181,12 +213,14 @@ struct OperatorOutputTests {
         let cli = try await Self.withOneUser("korean-transfer")
         let show = try await cli.run(["users", "show", "leesoon7@example.com", "--lang", "ko"])
         let rows = show.stdout.split(separator: "\n").map(String.init)
-        try #require(rows.count == 9, "\(show.stdout)")
+        try #require(rows.count == 12, "\(show.stdout)")
         #expect(rows.first == "이메일:           leesoon7@example.com", "\(show.stdout)")
         #expect(rows[3] == "번호:             1", "\(rows)")
         #expect(rows[5].wholeMatch(of: #/비밀번호 변경일:  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#) != nil, "\(rows)")
         #expect(rows[6] == "비밀번호 방식:    argon2id", "\(rows)")
-        #expect(rows.last == "세션:             1", "\(show.stdout)")
+        #expect(rows[8] == "세션:             1", "\(show.stdout)")
+        #expect(rows[9] == "상태:             사용 중", "\(rows)")
+        #expect(rows.last == "이메일 확인:      확인되지 않음", "\(rows)")
         // Every value starts at column 19 as in English, a Hangul syllable taking two columns.
         for row in rows {
             let label = row.prefix { $0 != ":" } + ":" + row.drop { $0 != ":" }.dropFirst().prefix { $0 == " " }

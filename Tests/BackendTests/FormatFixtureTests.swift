@@ -39,10 +39,10 @@ struct FormatFixtureTests {
     }
 
     /// The committed fixtures of formats older than this build's.
-    static let olderVersions = [1, 2]
+    static let olderVersions = [1, 2, 3]
 
     @Test(
-        "a committed older store is upgraded by a writer: every record kept, users numbered in creation order, sessions without a device name",
+        "a committed older store is upgraded by a writer: every record kept, users numbered in creation order, accounts active",
         arguments: BackendRegistry.embedded.descriptors, olderVersions)
     func olderStoreUpgrades(_ backend: any BackendDescriptor, version: Int) async throws {
         let scratch = try ScratchFolder("fixture-v\(version)-\(backend.name)")
@@ -53,7 +53,8 @@ struct FormatFixtureTests {
         let info = try await store.storeInfo()
         #expect(info.formatVersion == backend.formatVersion)
         try await ReferenceData.verify(
-            store, holding: Self.numberedInCreationOrder(ReferenceData.users), namingDevices: false)
+            store, holding: Self.numberedInCreationOrder(ReferenceData.users), namingDevices: version >= 3,
+            keepingState: false)
         #expect(try await store.integrityCheck() == ["ok"])
         // Numbering goes on after the upgraded users, and the upgrade kept the store's id.
         let next = try await store.createUser(

@@ -89,7 +89,7 @@ struct LMDBBackendTests {
         var unnumbered = original
         unnumbered.number = nil
         let numberZero = LMDBRecordCodec.encode(unnumbered)
-        for damaged in [Array(bytes.dropLast()), bytes + [0], [3] + bytes.dropFirst(), [], notUTF8, numberZero] {
+        for damaged in [Array(bytes.dropLast()), bytes + [0], [4] + bytes.dropFirst(), [], notUTF8, numberZero] {
             #expect(throws: AccountError.self) { try LMDBRecordCodec.decodeUser(id: original.id, damaged, path: "p") }
             let code = (try? LMDBRecordCodec.decodeUser(id: original.id, damaged, path: "p")).map { _ in "ok" }
             #expect(code == nil)

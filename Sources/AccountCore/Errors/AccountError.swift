@@ -16,6 +16,12 @@ public enum AccountError: Error, Sendable, Hashable {
     /// email was given, and the session is still valid.
     case wrongPassword(current: Bool)
     case tooManyAttempts(retryAfterSeconds: Int64)
+    /// The account is blocked (by an operator, or by its source system before it was moved
+    /// in). Said only after the right password: to anyone else the account answers as any.
+    case accountBlocked
+    /// The account's password is temporary: the login must set a new one (its `new_password`),
+    /// and nothing was signed in. Said only after the right password.
+    case passwordChangeRequired
     case notSignedIn
     case sessionExpired
     /// The signed-in user has no session with this public id (``SessionSummary/id``): never
@@ -54,6 +60,8 @@ public enum AccountError: Error, Sendable, Hashable {
         case .invalidCredentials: "invalid_credentials"
         case .wrongPassword: "wrong_password"
         case .tooManyAttempts: "too_many_attempts"
+        case .accountBlocked: "account_blocked"
+        case .passwordChangeRequired: "password_change_required"
         case .notSignedIn: "not_signed_in"
         case .sessionExpired: "session_expired"
         case .sessionNotFound: "session_not_found"
@@ -76,8 +84,8 @@ public enum AccountError: Error, Sendable, Hashable {
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
         "invalid_device_name",
-        "email_taken", "invalid_credentials", "wrong_password", "too_many_attempts", "not_signed_in", "session_expired",
-        "session_not_found",
+        "email_taken", "invalid_credentials", "wrong_password", "too_many_attempts", "account_blocked",
+        "password_change_required", "not_signed_in", "session_expired", "session_not_found",
         "store_corrupted", "store_version_unsupported", "store_upgrade_needed", "store_kind_mismatch", "store_busy",
         "store_io",
         "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",

@@ -32,6 +32,14 @@ enum ErrorMessages {
             return korean
                 ? "로그인 실패가 너무 많습니다. \(seconds)초 후에 다시 시도하세요."
                 : "Too many failed attempts; try again in \(EnglishPlural.count(seconds, "second"))."
+        case .accountBlocked:
+            return korean
+                ? "이 계정은 차단되어 로그인할 수 없습니다. 서비스 운영자에게 문의하세요."
+                : "This account is blocked and cannot sign in; ask the service's operator."
+        case .passwordChangeRequired:
+            return korean
+                ? "이 계정의 비밀번호는 임시 비밀번호입니다. 새 비밀번호를 정해 다시 로그인하세요."
+                : "This account's password is temporary; sign in again with a new password."
         case .notSignedIn:
             return korean ? "로그인되어 있지 않습니다." : "You are not signed in."
         case .sessionExpired:

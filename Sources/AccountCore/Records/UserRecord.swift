@@ -27,6 +27,15 @@ public struct UserRecord: Sendable, Hashable, Codable {
     public var failedLoginCount: Int
     /// When the last failed login happened, if any since the last success.
     public var lastFailedLoginAt: Timestamp?
+    /// Whether the account is blocked (by an operator, or by its source system before an
+    /// import): it cannot sign in, and holds no session.
+    public var isBlocked: Bool
+    /// Whether the password is temporary (set by the source system's administrator before an
+    /// import): the next login must set a new one.
+    public var mustChangePassword: Bool
+    /// When the email was proven to be the owner's (a verification code, or the source
+    /// system's own proof before an import); `nil` while it is not.
+    public var emailVerifiedAt: Timestamp?
 
     /// Creates a record.
     public init(
@@ -38,7 +47,10 @@ public struct UserRecord: Sendable, Hashable, Codable {
         passwordChangedAt: Timestamp? = nil,
         failedLoginCount: Int = 0,
         lastFailedLoginAt: Timestamp? = nil,
-        number: Int? = nil
+        number: Int? = nil,
+        isBlocked: Bool = false,
+        mustChangePassword: Bool = false,
+        emailVerifiedAt: Timestamp? = nil
     ) {
         self.id = id
         self.number = number
@@ -49,6 +61,32 @@ public struct UserRecord: Sendable, Hashable, Codable {
         self.passwordChangedAt = passwordChangedAt ?? createdAt
         self.failedLoginCount = failedLoginCount
         self.lastFailedLoginAt = lastFailedLoginAt
+        self.isBlocked = isBlocked
+        self.mustChangePassword = mustChangePassword
+        self.emailVerifiedAt = emailVerifiedAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, number, email, nickname, passwordHash, createdAt, passwordChangedAt, failedLoginCount
+        case lastFailedLoginAt, isBlocked, mustChangePassword, emailVerifiedAt
+    }
+
+    /// Decodes a record; one encoded before accounts kept their state (0.2.0) is active, with its
+    /// own password and an email not proven.
+    public init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try fields.decode(UserID.self, forKey: .id), email: try fields.decode(String.self, forKey: .email),
+            nickname: try fields.decode(String.self, forKey: .nickname),
+            passwordHash: try fields.decode(String.self, forKey: .passwordHash),
+            createdAt: try fields.decode(Timestamp.self, forKey: .createdAt),
+            passwordChangedAt: try fields.decode(Timestamp.self, forKey: .passwordChangedAt),
+            failedLoginCount: try fields.decode(Int.self, forKey: .failedLoginCount),
+            lastFailedLoginAt: try fields.decodeIfPresent(Timestamp.self, forKey: .lastFailedLoginAt),
+            number: try fields.decodeIfPresent(Int.self, forKey: .number),
+            isBlocked: try fields.decodeIfPresent(Bool.self, forKey: .isBlocked) ?? false,
+            mustChangePassword: try fields.decodeIfPresent(Bool.self, forKey: .mustChangePassword) ?? false,
+            emailVerifiedAt: try fields.decodeIfPresent(Timestamp.self, forKey: .emailVerifiedAt))
     }
 }
 

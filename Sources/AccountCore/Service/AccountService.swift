@@ -111,9 +111,15 @@ public struct AccountService: Sendable {
     /// (`failedLoginCount`, reset by a success), which they wait by instead. `device` names the device the session is
     /// opened on (``DeviceName``; empty when unknown); a name the rule refuses is
     /// `invalidDeviceName`, before anything is looked up.
+    ///
+    /// After the right password, and only then: a blocked account is `accountBlocked`; one whose
+    /// password is temporary is `passwordChangeRequired` unless `replacement` is given, which
+    /// must then meet the password rules (``InvalidForm`` otherwise) and replaces it, every other
+    /// session revoked, before the session opens. `replacement` is ignored for an account whose
+    /// password is its own.
     public func login(
         email rawEmail: String, password: String, remember: Bool, from origin: LoginOrigin = .local,
-        device: String = ""
+        device: String = "", replacingTemporaryWith replacement: NewPassword? = nil
     ) async throws -> SignedInSession {
         try requireDeviceName(device)
         // Accounts moved in from other systems keep addresses the sign-up ID rule refuses.
@@ -146,11 +152,14 @@ public struct AccountService: Sendable {
             throw AccountError.invalidCredentials
         }
         try await checkPassword(password, of: user, attempt: attempt)
+        if user.isBlocked { throw AccountError.accountBlocked }
         // Everything after the check is conditional on the hash it verified: a password change
         // that commits meanwhile (and revokes the user's sessions) wins, and this login fails as
         // a wrong password would, never opening a session the change would not have revoked.
         var verified = user.passwordHash
-        if hasher.needsRehash(user.passwordHash) {
+        if user.mustChangePassword {
+            verified = try await replaceTemporaryPassword(password, of: user, with: replacement)
+        } else if hasher.needsRehash(user.passwordHash) {
             let upgraded = try await hashing.run { [hasher] in try hasher.hash(PasswordPolicy.normalize(password)) }
             guard
                 try await repository.updatePassword(
@@ -164,6 +173,26 @@ public struct AccountService: Sendable {
             throw AccountError.invalidCredentials
         }
         return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
+    }
+
+    /// Replaces `user`'s temporary password (just verified as `current`) with `replacement`,
+    /// revoking every session of the user; returns the new hash.
+    private func replaceTemporaryPassword(
+        _ current: String, of user: UserRecord, with replacement: NewPassword?
+    ) async throws -> String {
+        guard let replacement else { throw AccountError.passwordChangeRequired }
+        let check = newPasswordProblems(
+            for: AccountProfile(user), current: current, newPassword: replacement.password,
+            confirmation: replacement.confirmation)
+        if let invalid = InvalidForm(check) { throw invalid }
+        let normalized = PasswordPolicy.normalize(replacement.password)
+        let hash = try await hashing.run { [hasher] in try hasher.hash(normalized) }
+        guard
+            try await repository.updatePassword(
+                userID: user.id, passwordHash: hash, changedAt: clock.now(), revoking: .all,
+                ifPasswordHashIs: user.passwordHash)
+        else { throw AccountError.invalidCredentials }
+        return hash
     }
 
     // MARK: - Signed-in actions

@@ -172,7 +172,8 @@ public struct SessionService: Sendable {
             _ = try await repository.deleteSession(tokenHash: tokenHash)
             throw AccountError.sessionExpired
         }
-        guard let user = found else {
+        // A session of a blocked user is left only by a login racing the block: it ends here.
+        guard let user = found, !user.isBlocked else {
             _ = try await repository.deleteSession(tokenHash: tokenHash)
             throw AccountError.notSignedIn
         }

@@ -93,9 +93,10 @@ public protocol UserRepository: Sendable {
     /// Up to `limit` users in ascending email order, starting after `email` (exclusive).
     func users(after email: String?, limit: Int) async throws -> [UserRecord]
 
-    /// Replaces the password hash and `passwordChangedAt`, and revokes sessions as asked, in one
-    /// transaction, when the hash is still `expected` (the one the caller verified; `nil`: any).
-    /// Nothing else of the user changes. Two changes of one password, or a change and a login's
+    /// Replaces the password hash and `passwordChangedAt`, clears `mustChangePassword` (the new
+    /// hash is the user's own), and revokes sessions as asked, in one transaction, when the hash
+    /// is still `expected` (the one the caller verified; `nil`: any). Nothing else of the user
+    /// changes. Two changes of one password, or a change and a login's
     /// rehash of the old one, never both land: the second finds another hash.
     /// - Returns: `false` (and changes nothing) when no such user exists or its hash is not
     ///   `expected`.
@@ -103,6 +104,25 @@ public protocol UserRepository: Sendable {
         userID: UserID, passwordHash: String, changedAt: Timestamp, revoking: SessionRevocation,
         ifPasswordHashIs expected: String?
     ) async throws -> Bool
+
+    /// Blocks or unblocks the user. Blocking deletes every session of the user in the same
+    /// transaction: a blocked account is signed out everywhere at once. Nothing else changes.
+    /// - Returns: `false` (and changes nothing) when no such user exists.
+    func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool
+
+    /// Records when the user's email was proven (`nil`: not proven). Nothing else changes.
+    /// - Returns: `false` (and changes nothing) when no such user exists.
+    func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool
+
+    /// The text kept under `key` by ``setStoreValue(_:forKey:)``, or `nil`. The services keep
+    /// small pieces of their own state here (an interrupted import's checkpoint) under keys of
+    /// at most 200 bytes; the key space is theirs alone, apart from anything the backend keeps
+    /// about itself.
+    func storeValue(forKey key: String) async throws -> String?
+
+    /// Keeps `value` (any text without U+0000) under `key`, replacing what was there (`nil`
+    /// removes it), durably as any other write.
+    func setStoreValue(_ value: String?, forKey key: String) async throws
 
     /// Adds one to the user's consecutive failed-login counter and records when.
     /// - Returns: the new count, or `nil` when no such user exists.

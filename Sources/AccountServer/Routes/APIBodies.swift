@@ -37,11 +37,14 @@ struct LoginBody: Decodable {
     let deviceToken: String?
     /// The name of the device the session is opened on (else read from `User-Agent`).
     let deviceName: String?
+    /// The password replacing a temporary one (and its confirmation, else itself).
+    let replacement: NewPassword?
 
     enum CodingKeys: String, CodingKey {
-        case email, password, remember
+        case email, password, remember, confirmation
         case deviceToken = "device_token"
         case deviceName = "device"
+        case newPassword = "new_password"
     }
 
     init(from decoder: any Decoder) throws {
@@ -51,6 +54,9 @@ struct LoginBody: Decodable {
         remember = try fields.decodeIfGiven(Bool.self, forKey: .remember)
         deviceToken = try fields.decodeIfGiven(String.self, forKey: .deviceToken)
         deviceName = try fields.decodeDeviceName(forKey: .deviceName)
+        let newPassword = try fields.decodeIfGiven(String.self, forKey: .newPassword)
+        let confirmation = try fields.decodeIfGiven(String.self, forKey: .confirmation)
+        replacement = newPassword.map { NewPassword($0, confirmation: confirmation ?? $0) }
     }
 }
 
@@ -155,8 +161,9 @@ enum APIBody {
     }
 
     /// A user as Strapi shows one. `id` is the user's number, a JSON integer as Strapi's is, and
-    /// `documentId` AccountStore's 32-hex-digit id (Strapi v5's string id); `confirmed` is
-    /// always true and `blocked` always false, as AccountStore has neither state.
+    /// `documentId` AccountStore's 32-hex-digit id (Strapi v5's string id). `blocked` is false:
+    /// a blocked account is never signed in, so no answer shows one. `confirmed` is true, as
+    /// Strapi shows it when sign-up does not require a confirmed email.
     static func strapiUser(_ profile: AccountProfile) -> JSONValue {
         .object([
             ("blocked", .bool(false)), ("confirmed", .bool(true)), ("createdAt", .string(profile.createdAt.iso8601)),

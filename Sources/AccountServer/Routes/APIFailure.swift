@@ -110,6 +110,11 @@ package struct APIFailure: Error, HTTPResponseError {
             // Strapi answers a wrong current password with 400 ("The provided current password
             // is invalid"); the native API's 403 keeps 401 for a session that is gone.
             if style == .strapi, case .wrongPassword = account { status = .badRequest }
+            // Strapi answers a blocked user's login with 400 ("Your account has been blocked by
+            // an administrator").
+            if style == .strapi, account == .accountBlocked || account == .passwordChangeRequired {
+                status = .badRequest
+            }
             self.status = status
             retryAfterSeconds = retryAfter
         default:
@@ -131,7 +136,7 @@ package struct APIFailure: Error, HTTPResponseError {
             (.badRequest, nil)
         case .emailTaken: (.conflict, nil)
         case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
-        case .wrongPassword: (.forbidden, nil)
+        case .wrongPassword, .accountBlocked, .passwordChangeRequired: (.forbidden, nil)
         case .sessionNotFound: (.notFound, nil)
         case .tooManyAttempts(let seconds): (.tooManyRequests, max(1, seconds))
         case .storeBusy: (.serviceUnavailable, 1)

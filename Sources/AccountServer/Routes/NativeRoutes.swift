@@ -29,9 +29,12 @@ extension AccountAPI {
                 let body = try await decode(LoginBody.self, from: request)
                 let origin = loginOrigin(request, context, email: body.email, deviceToken: body.deviceToken)
                 let session = try await limited(.login, request, context) {
-                    try await service.login(
-                        email: body.email, password: body.password, remember: body.remember ?? false, from: origin,
-                        device: deviceName(request, given: body.deviceName))
+                    try await InvalidFields.naming(NewPasswordField.jsonNames) {
+                        try await service.login(
+                            email: body.email, password: body.password, remember: body.remember ?? false,
+                            from: origin, device: deviceName(request, given: body.deviceName),
+                            replacingTemporaryWith: body.replacement)
+                    }
                 }
                 let deviceToken = deviceTokens.issue(for: session.profile, current: body.deviceToken)
                 return json(APIBody.session(session, deviceToken: deviceToken))

@@ -12,7 +12,13 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Remember me: keep the session for days instead of hours.")
     var remember = false
 
-    @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input.")
+    @Flag(
+        name: .customLong("password-stdin"),
+        help: ArgumentHelp(
+            "Read the password from the first line of standard input.",
+            discussion:
+                "When the account's password is temporary, the next two lines are the new password and its confirmation."
+        ))
     var passwordStdin = false
 
     @OptionGroup var device: DeviceOption
@@ -22,11 +28,24 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandContext.run(options) { context in
             try context.sessionFile.prepareFolder()
-            let password = try context.passwordReader(fromStandardInput: passwordStdin)
-                .read(context.messages.passwordPrompt, what: "password")
+            let reader = context.passwordReader(fromStandardInput: passwordStdin)
+            let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let (signedIn, warning) = try await context.withSession { service, session in
-                let signedIn = try await service.login(
-                    email: email, password: password, remember: remember, device: device.name("accounts"))
+                let device = device.name("accounts")
+                let signedIn: SignedInSession
+                do {
+                    signedIn = try await service.login(
+                        email: email, password: password, remember: remember, device: device)
+                } catch AccountError.passwordChangeRequired {
+                    // Told only after the right password: ask for the new one, then sign in with it.
+                    let replacement = NewPassword(
+                        try reader.read(context.messages.temporaryPasswordPrompt, what: "new password"),
+                        confirmation: try reader.read(
+                            context.messages.confirmNewPasswordPrompt, what: "new password confirmation"))
+                    signedIn = try await service.login(
+                        email: email, password: password, remember: remember, device: device,
+                        replacingTemporaryWith: replacement)
+                }
                 let warning = try await context.keepSession(
                     signedIn, in: session, accountCreated: false, service: service)
                 return (signedIn, warning)

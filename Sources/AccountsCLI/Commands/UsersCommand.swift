@@ -6,8 +6,9 @@ import ArgumentParser
 /// Operator commands over the configured store. They never print password hashes or tokens.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Inspect the accounts in the store (no hashes, no tokens).",
-        subcommands: [Count.self, List.self, Show.self])
+        commandName: "users",
+        abstract: "Inspect the accounts in the store (no hashes, no tokens); block, unblock, mark an email proven.",
+        subcommands: [Count.self, List.self, Show.self, Block.self, Unblock.self, Verify.self])
 
     struct Count: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -79,8 +80,73 @@ struct UsersCommand: AsyncParsableCommand {
                         ("password_changed_at_ms", .int(account.passwordChangedAt.millisecondsSince1970)),
                         ("password_scheme", .string(account.passwordScheme)),
                         ("failed_login_count", .int(Int64(account.failedLoginCount))),
-                        ("sessions", .int(Int64(account.sessionCount))),
+                        ("sessions", .int(Int64(account.sessionCount))), ("blocked", .bool(account.isBlocked)),
+                        ("must_change_password", .bool(account.mustChangePassword)),
+                        (
+                            "email_verified_at_ms",
+                            account.emailVerifiedAt.map { .int($0.millisecondsSince1970) } ?? .null
+                        ),
                     ])
+            }
+        }
+    }
+
+    struct Block: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "block", abstract: "Block an account: it cannot sign in, and every session of it ends now.")
+        @Argument(help: "The account's email (any spelling).", completion: StoredEmailCompletion.kind)
+        var email: String
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            try await UsersCommand.change(options, email: email, field: "blocked") {
+                (try await $0.block(email: email), $1.accountBlocked)
+            }
+        }
+    }
+
+    struct Unblock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unblock", abstract: "Unblock an account: it can sign in again.")
+        @Argument(help: "The account's email (any spelling).", completion: StoredEmailCompletion.kind)
+        var email: String
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            try await UsersCommand.change(options, email: email, field: "unblocked") {
+                (try await $0.unblock(email: email), $1.accountUnblocked)
+            }
+        }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify", abstract: "Mark an account's email as proven (you checked it yourself).")
+        @Argument(help: "The account's email (any spelling).", completion: StoredEmailCompletion.kind)
+        var email: String
+        @OptionGroup var options: StoreOptions
+
+        func run() async throws {
+            try await UsersCommand.change(options, email: email, field: "verified") {
+                (try await $0.verifyEmail(email: email), $1.emailVerified)
+            }
+        }
+    }
+
+    /// Runs one change of an account, saying what it did (`changed` in `--json`) or that it
+    /// was so already; no account with the email is `account_not_found` (exit 9).
+    static func change(
+        _ options: StoreOptions, email: String, field: String,
+        _ body: @escaping (AccountAdministration, CLIMessages) async throws -> (Bool, (String, Bool) -> String)
+    ) async throws {
+        try await CommandContext.run(options) { context in
+            do {
+                let (changed, say) = try await context.withAdministration { try await body($0, context.messages) }
+                let shown = (try? StoredEmail(email).normalized) ?? email
+                return CommandReply(
+                    lines: [say(shown, changed)], fields: [("email", .string(shown)), ("changed", .bool(changed))])
+            } catch AccountOperationError.accountNotFound(let key) {
+                throw AccountNotFound(email: key)
             }
         }
     }

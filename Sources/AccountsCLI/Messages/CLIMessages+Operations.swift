@@ -128,6 +128,36 @@ extension CLIMessages {
             : "Upgraded the store from format \(found) to format \(current)."
     }
 
+    func accountBlocked(_ email: String, _ changed: Bool) -> String {
+        let shown = VisibleText.escaping(email)
+        return switch (ko, changed) {
+        case (false, true): "Blocked \(shown); its sessions ended."
+        case (false, false): "\(shown) was blocked already; nothing changed."
+        case (true, true): "\(shown) 계정을 차단했습니다. 모든 세션이 끝났습니다."
+        case (true, false): "\(shown) 계정은 이미 차단되어 있습니다. 바뀐 것이 없습니다."
+        }
+    }
+
+    func accountUnblocked(_ email: String, _ changed: Bool) -> String {
+        let shown = VisibleText.escaping(email)
+        return switch (ko, changed) {
+        case (false, true): "Unblocked \(shown); it can sign in again."
+        case (false, false): "\(shown) was not blocked; nothing changed."
+        case (true, true): "\(shown) 계정의 차단을 풀었습니다. 다시 로그인할 수 있습니다."
+        case (true, false): "\(shown) 계정은 차단되어 있지 않습니다. 바뀐 것이 없습니다."
+        }
+    }
+
+    func emailVerified(_ email: String, _ changed: Bool) -> String {
+        let shown = VisibleText.escaping(email)
+        return switch (ko, changed) {
+        case (false, true): "Marked the email \(shown) as proven."
+        case (false, false): "The email \(shown) was proven already; nothing changed."
+        case (true, true): "\(shown) 이메일을 확인된 것으로 표시했습니다."
+        case (true, false): "\(shown) 이메일은 이미 확인되어 있습니다. 바뀐 것이 없습니다."
+        }
+    }
+
     func accountDetails(_ account: AccountDetails) -> [String] {
         let rows: [(english: String, korean: String, value: String)] = [
             ("Email", "이메일", account.profile.email), ("Nickname", "닉네임", account.profile.nickname),
@@ -137,6 +167,20 @@ extension CLIMessages {
             ("Password scheme", "비밀번호 방식", account.passwordScheme),
             ("Failed logins", "로그인 실패", String(account.failedLoginCount)),
             ("Sessions", "세션", String(account.sessionCount)),
+            (
+                "Status", "상태",
+                account.isBlocked ? (ko ? "차단됨 (로그인할 수 없음)" : "blocked (cannot sign in)") : (ko ? "사용 중" : "active")
+            ),
+            (
+                "Password", "비밀번호",
+                account.mustChangePassword
+                    ? (ko ? "임시 (다음 로그인에서 바꿔야 함)" : "temporary (the next login must replace it)")
+                    : (ko ? "본인이 정함" : "set by its owner")
+            ),
+            (
+                "Email proven", "이메일 확인",
+                account.emailVerifiedAt.map(\.iso8601) ?? (ko ? "확인되지 않음" : "not proven")
+            ),
         ]
         // Values start at column 19 in both languages: the widest label, "Password changed:",
         // takes 17 columns, and Hangul two each.

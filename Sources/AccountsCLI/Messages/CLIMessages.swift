@@ -58,6 +58,9 @@ struct CLIMessages {
     var confirmationPrompt: String { ko ? "비밀번호 확인: " : "Confirm password: " }
     var currentPasswordPrompt: String { ko ? "현재 비밀번호: " : "Current password: " }
     var newPasswordPrompt: String { ko ? "새 비밀번호: " : "New password: " }
+    var temporaryPasswordPrompt: String {
+        ko ? "임시 비밀번호입니다. 새 비밀번호: " : "This password is temporary. New password: "
+    }
     var confirmNewPasswordPrompt: String { ko ? "새 비밀번호 확인: " : "Confirm new password: " }
     func withdrawConfirmation(_ email: String) -> String {
         ko

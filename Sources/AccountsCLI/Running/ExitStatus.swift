@@ -11,7 +11,8 @@ enum ExitStatus {
     static let invalidInput: Int32 = 3
     /// The email is already registered.
     static let emailTaken: Int32 = 4
-    /// Wrong email or password, or throttled.
+    /// Wrong email or password, throttled, or an account that cannot sign in as it is
+    /// (blocked, or with a temporary password to replace).
     static let invalidCredentials: Int32 = 5
     /// No valid session.
     static let notSignedIn: Int32 = 6
@@ -35,7 +36,8 @@ enum ExitStatus {
             .invalidExport:
             invalidInput
         case .emailTaken: emailTaken
-        case .invalidCredentials, .wrongPassword, .tooManyAttempts: invalidCredentials
+        case .invalidCredentials, .wrongPassword, .tooManyAttempts, .accountBlocked, .passwordChangeRequired:
+            invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
         case .sessionNotFound: accountNotFound
         case .storeCorrupted, .storeVersionUnsupported, .storeUpgradeNeeded, .storeKindMismatch, .storeBusy, .storeIO,

@@ -147,13 +147,24 @@ struct InteractiveApp {
         io.show(text.backHint)
         guard try await form.fill(io) else { return }
         let remember = PasswordReader.isYes(try io.ask(text.rememberPrompt))
+        var replacement: NewPassword?
         while true {
             do {
                 let signedIn = try await service.login(
                     email: form[.id], password: form[.password], remember: remember,
-                    device: ThisDevice.name("accounts app"))
+                    device: ThisDevice.name("accounts app"), replacingTemporaryWith: replacement)
                 try await keep(signedIn, accountCreated: false)
                 return
+            } catch AccountError.passwordChangeRequired {
+                // Told only after the right password: the new one is asked for, then checked by
+                // the login itself, which lists every rule it breaks.
+                io.show(problems: [.passwordChangeRequired])
+                guard let typed = try await askNewPassword() else { return }
+                replacement = typed
+            } catch let refused as InvalidForm<NewPasswordField> {
+                io.show(problems: refused.check.brokenRules.map(\.error))
+                guard let typed = try await askNewPassword() else { return }
+                replacement = typed
             } catch AccountError.invalidCredentials {
                 io.show(problems: [.invalidCredentials])
                 form.clear(.password)
@@ -163,6 +174,21 @@ struct InteractiveApp {
                 return
             }
         }
+    }
+
+    private enum NewPasswordEntry { case new, confirmation }
+
+    /// A new password typed twice, for a login whose password is temporary; `nil` when the
+    /// person went back.
+    private func askNewPassword() async throws -> NewPassword? {
+        var form = TerminalForm<NewPasswordEntry>([
+            .init(
+                field: .new, prompt: messages.newPasswordPrompt, rules: text.passwordRules(service.passwordPolicy),
+                hidden: true),
+            .init(field: .confirmation, prompt: messages.confirmNewPasswordPrompt, hidden: true),
+        ])
+        guard try await form.fill(io) else { return nil }
+        return NewPassword(form[.new], confirmation: form[.confirmation])
     }
 
     private enum PasswordChangeField { case current, new, confirmation }

@@ -9,15 +9,19 @@ struct JournalEntry: Codable, Sendable {
     var putSessions: [SessionRecord]? = nil
     /// Raises the highest user number given (a migration carries its source's).
     var lastUserNumber: Int? = nil
+    /// The services' values set (a `nil` value removes its key).
+    var values: [String: String?]? = nil
 }
 
 /// The first line: what the file is.
 package struct JournalHeader: Codable, Sendable {
     package static let formatName = "accountstore-journal"
     /// 2 numbers the users (`UserRecord.number` in every user put); 3 names each session's
-    /// device (`SessionRecord.device`, which a journal of version 2 never wrote). An older
-    /// journal is upgraded when a program that may write opens it (`JournalUpgrade`).
-    static let formatVersion = 3
+    /// device (`SessionRecord.device`, which a journal of version 2 never wrote); 4 keeps each
+    /// account's state (which older journals never wrote: their accounts are active, with their
+    /// own password, not proven) and the services' values. An older journal is upgraded when a
+    /// program that may write opens it (`JournalUpgrade`).
+    static let formatVersion = 4
 
     var format: String
     var formatVersion: Int

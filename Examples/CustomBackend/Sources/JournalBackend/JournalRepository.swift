@@ -195,10 +195,39 @@ public final class JournalRepository: UserRepository {
             }
             user.passwordHash = passwordHash
             user.passwordChangedAt = changedAt
+            user.mustChangePassword = false
             let revoked =
                 revoking.revokesSessions
                 ? state.sessions(of: userID).map(\.tokenHash).filter { $0 != revoking.keptTokenHash } : []
             return (JournalEntry(deleteSessions: revoked, putUsers: [user]), true)
+        }
+    }
+
+    public func setBlocked(userID: UserID, _ blocked: Bool) async throws -> Bool {
+        try write { state in
+            guard var user = state.user(id: userID) else { return (nil, false) }
+            user.isBlocked = blocked
+            let revoked = blocked ? state.sessions(of: userID).map(\.tokenHash) : []
+            return (JournalEntry(deleteSessions: revoked, putUsers: [user]), true)
+        }
+    }
+
+    public func setEmailVerified(userID: UserID, at time: Timestamp?) async throws -> Bool {
+        try write { state in
+            guard var user = state.user(id: userID) else { return (nil, false) }
+            user.emailVerifiedAt = time
+            return (JournalEntry(putUsers: [user]), true)
+        }
+    }
+
+    public func storeValue(forKey key: String) async throws -> String? {
+        try read { state in state.values[key] }
+    }
+
+    public func setStoreValue(_ value: String?, forKey key: String) async throws {
+        try write { state in
+            guard state.values[key] != value else { return (nil, ()) }
+            return (JournalEntry(values: [key: value]), ())
         }
     }
 

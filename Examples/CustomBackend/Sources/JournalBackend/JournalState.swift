@@ -9,6 +9,8 @@ struct JournalState: Sendable {
     /// The highest user number ever given: entries are never removed, so a withdrawn user's
     /// number still counts when the journal is replayed.
     private(set) var lastUserNumber = 0
+    /// The services' values, by key.
+    private(set) var values: [String: String] = [:]
     /// Whether every user must have a number (format 2 on); a format-1 journal is replayed
     /// without, only to be upgraded.
     var requiresNumbers = true
@@ -51,6 +53,7 @@ struct JournalState: Sendable {
             idsByEmail[user.email] = user.id
         }
         if let last = entry.lastUserNumber { lastUserNumber = max(lastUserNumber, last) }
+        for (key, value) in entry.values ?? [:] { values[key] = value }
         for session in entry.putSessions ?? [] {
             guard usersByID[session.userID] != nil else { throw JournalProblem("has a session without a user") }
             sessionsByHash[session.tokenHash] = session

@@ -1,7 +1,9 @@
 import AccountCore
 
-/// Brings a journal of an older format to this one's: format 1 had no user numbers, and
-/// formats 1 and 2 no device names (their sessions are read with an empty one).
+/// Brings a journal of an older format to this one's: format 1 had no user numbers, formats 1
+/// and 2 no device names (their sessions are read with an empty one), and formats 1 to 3 no
+/// account state (their users are read active, with their own password, not proven) and no
+/// values.
 ///
 /// The journal is rewritten whole, compacted to one entry, under its exclusive lock, and put in
 /// place by one rename (`JournalFile.replace`): a crash at any point leaves the old journal or

@@ -143,17 +143,17 @@ struct JournalConformanceTests {
             try await store.close()
             // The same journal as format 1 wrote it: no numbers.
             let text = try String(contentsOfFile: path, encoding: .utf8)
-                .replacingOccurrences(of: #""format_version":3"#, with: #""format_version":1"#)
+                .replacingOccurrences(of: #""format_version":4"#, with: #""format_version":1"#)
                 .replacingOccurrences(of: #""number":[0-9]+,"#, with: "", options: .regularExpression)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             var reading = BackendConfiguration(location: path, createIfMissing: false)
             reading.upgradesFormat = false
-            await #expect(throws: AccountError.storeUpgradeNeeded(found: 1, current: 3)) {
+            await #expect(throws: AccountError.storeUpgradeNeeded(found: 1, current: 4)) {
                 _ = try await Self.registry.open("journal", reading)
             }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "the refused open changed the journal")
             let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
-            #expect(try await upgraded.storeInfo().formatVersion == 3)
+            #expect(try await upgraded.storeInfo().formatVersion == 4)
             #expect(try await upgraded.user(id: earlier.id)?.number == 1)
             #expect(try await upgraded.user(id: later.id)?.number == 2)
             #expect(try await upgraded.lastUserNumber() == 2)
@@ -180,13 +180,13 @@ struct JournalConformanceTests {
             try await store.close()
             // The same journal as format 2 wrote it: sessions without a device.
             let text = try String(contentsOfFile: path, encoding: .utf8)
-                .replacingOccurrences(of: #""format_version":3"#, with: #""format_version":2"#)
+                .replacingOccurrences(of: #""format_version":4"#, with: #""format_version":2"#)
                 .replacingOccurrences(of: #","device":"Firefox on Linux""#, with: "")
                 .replacingOccurrences(of: #""device":"Firefox on Linux","#, with: "")
             #expect(!text.contains("Firefox"))
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
-            #expect(try await upgraded.storeInfo().formatVersion == 3)
+            #expect(try await upgraded.storeInfo().formatVersion == 4)
             #expect(try await upgraded.user(id: users[0].id)?.number == 1)
             #expect(try await upgraded.user(id: users[1].id)?.number == 2)
             #expect(try await upgraded.lastUserNumber() == 3, "the withdrawn user's number is never given again")
