@@ -22,11 +22,11 @@ struct ErrorDetailTests {
         (.fileChangedAfterCheck, "the file changed after it was checked"),
         (
             .importedBeforeFailure(users: 2_000, sessions: 1, batchInFlight: nil),
-            "2000 users and 1 session had been imported before this failure; run the same import with --merge to add the rest (what is already there is skipped)"
+            "2000 users and 1 session had been imported before this failure; run the same import again: it goes on where it stopped, keeping every number, and what is already there is kept"
         ),
         (
             .importedBeforeFailure(users: 1_000, sessions: 0, batchInFlight: 1),
-            "1000 users and 0 sessions had been imported before this failure; the batch being written (1 user) may or may not have been stored; run the same import with --merge to add the rest (what is already there is skipped)"
+            "1000 users and 0 sessions had been imported before this failure; the batch being written (1 user) may or may not have been stored; run the same import again: it goes on where it stopped, keeping every number, and what is already there is kept"
         ),
         (.migrationTargetHolds(location: "/srv/b.lmdb", users: 0), "the target /srv/b.lmdb holds no accounts"),
         (

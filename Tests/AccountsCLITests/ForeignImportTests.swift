@@ -30,7 +30,21 @@ struct ForeignImportTests {
         let arguments: [String]
         let imported: [User]
         let refused: [String]
+        /// Users the system keeps from signing in: refused unless `--keep-blocked`.
+        let blocked: [Blocked]
+        /// Emails that come with a temporary password, and with a proven email.
+        let temporary: [String]
+        let verified: [String]
+
+        struct Blocked: Decodable {
+            let source: String
+            let email: String
+            let password: String
+        }
     }
+
+    /// What a temporary password is replaced with at the first login.
+    static let renewed = "Renewed-Orchid-Basalt-61"
 
     static let folder = PackageFiles.path("Tests/AccountOperationsTests/Fixtures/Imports")
     static let expected: [String: Expected] = {
@@ -60,12 +74,13 @@ struct ForeignImportTests {
         let report = try dryRun.json()
         #expect(report["would_import"] as? Int == expected.imported.count)
         let refused = (report["refused"] as? [[String: Any]] ?? []).compactMap { $0["source"] as? String }
-        #expect(refused == expected.refused)
+        #expect(Set(refused) == Set(expected.refused + expected.blocked.map(\.source)), "\(refused)")
+        #expect(refused.count == expected.refused.count + expected.blocked.count)
         #expect(!FileManager.default.fileExists(atPath: cli.root + "/accounts.sqlite"), "a dry run writes nothing")
 
         let strict = try await cli.run(command + ["--json"])
         #expect(strict.errorCode == "invalid_export", "\(strict.stdout)")
-        #expect(strict.stdout.contains(expected.refused[0]) && strict.stdout.contains("nothing was written"))
+        #expect(strict.stdout.contains(refused[0]) && strict.stdout.contains("nothing was written"))
         let empty = try await cli.run(["users", "count"] + store)
         #expect(empty.status != 0 || empty.stdout.hasPrefix("0"), "a refused import stores nobody: \(empty.stdout)")
 
@@ -74,7 +89,7 @@ struct ForeignImportTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(try imported.json()["imported"] as? Int == expected.imported.count)
         let refusedLines = try String(contentsOfFile: refusedFile, encoding: .utf8).split(separator: "\n")
-        #expect(refusedLines.count == expected.refused.count)
+        #expect(refusedLines.count == expected.refused.count + expected.blocked.count)
         var info = stat()
         #expect(stat(refusedFile, &info) == 0 && info.st_mode & 0o777 == 0o600, "it holds hashes: private")
 
@@ -97,15 +112,40 @@ struct ForeignImportTests {
             let wrong = try await cli.run(
                 ["login", "--email", user.email, "--password-stdin"] + store, stdin: [user.password + "x"])
             #expect(wrong.status == 5, "\(user.email): \(wrong.stderr)")
+            // A temporary password is replaced at the first login: the new one comes on the next lines.
+            let temporary = expected.temporary.contains(user.email)
             let login = try await cli.run(
-                ["login", "--email", user.email, "--password-stdin"] + store, stdin: [user.password])
+                ["login", "--email", user.email, "--password-stdin"] + store,
+                stdin: temporary ? [user.password, Self.renewed, Self.renewed] : [user.password])
             #expect(login.status == 0, "\(system) \(user.email): \(login.stderr)")
+            let proven = try await cli.run(["users", "show", user.email, "--json"] + store).json()
+            #expect(
+                (proven["email_verified_at_ms"] as? Int64 != nil) == expected.verified.contains(user.email),
+                "\(user.email): \(proven)")
+            #expect(proven["must_change_password"] as? Bool == false, "\(user.email)")
             let after = try await cli.run(["users", "show", user.email, "--json"] + store)
             #expect(try after.json()["password_scheme"] as? String == "argon2id")
             _ = try await cli.run(["logout"] + store)
         }
         let after = try await cli.run(["doctor"] + store)
         #expect(after.status == 0 && !after.stdout.contains("still on"), "every user moved on: \(after.stdout)")
+
+        // With --keep-blocked, the users the system kept out come in, and stay out.
+        guard !expected.blocked.isEmpty else { return }
+        let kept = ["--store", cli.root + "/kept.sqlite"]
+        let keeping = try await cli.run(
+            [
+                "import", "--from", system, "--input", Self.folder + "/" + file, "--keep-blocked", "--skip-invalid",
+                cli.root + "/kept-refused.jsonl", "--json",
+            ] + kept + arguments)
+        #expect(try keeping.json()["imported"] as? Int == expected.imported.count + expected.blocked.count)
+        for user in expected.blocked {
+            let shown = try await cli.run(["users", "show", user.email, "--json"] + kept).json()
+            #expect(shown["blocked"] as? Bool == true, "\(user.email): \(shown)")
+            let login = try await cli.run(
+                ["login", "--email", user.email, "--password-stdin", "--json"] + kept, stdin: [user.password])
+            #expect(login.errorCode == "account_blocked", "\(system) \(user.email): \(login.stdout)")
+        }
     }
 
     @Test("Firebase's parameters come from the console's block in a file; one missing is named, nothing written")
@@ -123,6 +163,47 @@ struct ForeignImportTests {
             ["import", "--from", "firebase", "--input", input, "--store", store, "--firebase-hash-config", config])
         #expect(partial.status != 0 && partial.stderr.contains("rounds is missing"), "\(partial.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store), "nothing was written")
+    }
+
+    @Test("--check-login verifies a known password against the file before writing; a wrong parameter writes nothing")
+    func checkLogin() async throws {
+        let cli = try CLIRunner("import-check-login")
+        let user = try #require(Self.expected["firebase.json"]?.imported.first)
+        let input = Self.folder + "/firebase.json"
+        let config = Self.folder + "/firebase-hash-config.txt"
+        let store = cli.root + "/accounts.sqlite"
+        // The project's key with one character changed: every hash would fail to verify.
+        let wrongConfig = cli.root + "/wrong-config.txt"
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "base64_signer_key: jx", with: "base64_signer_key: kx")
+            .write(toFile: wrongConfig, atomically: true, encoding: .utf8)
+        let command = ["import", "--from", "firebase", "--input", input, "--store", store, "--keep-blocked"]
+        let wrong = try await cli.run(
+            command + ["--firebase-hash-config", wrongConfig, "--check-login", user.email, "--json"],
+            stdin: [user.password])
+        #expect(wrong.status == 5 && wrong.errorCode == "login_check_failed", "\(wrong.stdout)")
+        #expect(wrong.stdout.contains("--firebase-hash-config") && !wrong.stdout.contains(user.password))
+        #expect(!FileManager.default.fileExists(atPath: store), "nothing was written")
+        let unknown = try await cli.run(
+            command + ["--firebase-hash-config", config, "--check-login", "nobody77@example.com"],
+            stdin: [user.password])
+        #expect(unknown.status == 9, "\(unknown.stderr)")
+        let idMap = cli.root + "/ids.jsonl"
+        let right = try await cli.run(
+            command + [
+                "--firebase-hash-config", config, "--check-login", user.email.uppercased(), "--skip-invalid",
+                cli.root + "/refused.jsonl", "--id-map", idMap,
+            ],
+            stdin: [user.password])
+        #expect(right.status == 0 && right.stdout.contains("verifies against the file's hash"), "\(right.stderr)")
+        let lines = try String(contentsOfFile: idMap, encoding: .utf8).split(separator: "\n")
+        let expected = try #require(Self.expected["firebase.json"])
+        #expect(lines.count == expected.imported.count + expected.blocked.count)
+        let first = try #require(
+            try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["source_id"] as? String == "aB3dE5" && (first["number"] as? Int ?? 0) > 0, "\(first)")
+        var info = stat()
+        #expect(stat(idMap, &info) == 0 && info.st_mode & 0o777 == 0o600, "it names every user: private")
     }
 
     @Test("a Devise pepper file saved with Windows line ends is the same pepper; one of two lines is refused")

@@ -291,7 +291,7 @@ struct TransferTests {
             korean.hasSuffix(
                 stored == 0
                     ? "; 아무것도 쓰지 않았습니다"
-                    : "이 실패 전에 사용자 \(stored)명과 세션 \(stored)개를 가져왔습니다; 나머지를 더하려면 같은 가져오기를 --merge로 다시 실행하세요 (이미 있는 것은 건너뜁니다)"
+                    : "이 실패 전에 사용자 \(stored)명과 세션 \(stored)개를 가져왔습니다; 같은 가져오기를 다시 실행하면 멈춘 곳부터 번호를 그대로 지키며 이어 가져옵니다 (이미 있는 것은 그대로 둡니다)"
             ), "\(korean)")
         try await target.close()
     }

@@ -56,7 +56,7 @@ public enum ErrorOutcome: Sendable, Hashable {
                 + (batchInFlight.map {
                     "; the batch being written (\(EnglishPlural.count($0, "user"))) may or may not have been stored"
                 } ?? "")
-                + "; run the same import with --merge to add the rest (what is already there is skipped)"
+                + "; run the same import again: it goes on where it stopped, keeping every number, and what is already there is kept"
         case .migrationTargetHolds(let location, 0):
             "the target \(location) holds no accounts"
         case .migrationTargetHolds(let location, let count?):
@@ -91,7 +91,7 @@ public enum ErrorOutcome: Sendable, Hashable {
         case .importedBeforeFailure(let users, let sessions, let batchInFlight):
             "이 실패 전에 사용자 \(users)명과 세션 \(sessions)개를 가져왔습니다"
                 + (batchInFlight.map { "; 쓰던 묶음(사용자 \($0)명)은 저장되었을 수도, 아닐 수도 있습니다" } ?? "")
-                + "; 나머지를 더하려면 같은 가져오기를 --merge로 다시 실행하세요 (이미 있는 것은 건너뜁니다)"
+                + "; 같은 가져오기를 다시 실행하면 멈춘 곳부터 번호를 그대로 지키며 이어 가져옵니다 (이미 있는 것은 그대로 둡니다)"
         case .migrationTargetHolds(let location, 0):
             "대상 \(location)에는 계정이 없습니다"
         case .migrationTargetHolds(let location, let count?):

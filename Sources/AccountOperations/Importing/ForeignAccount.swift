@@ -13,8 +13,11 @@ public struct ForeignAccount: Sendable {
         case none(RecordProblem)
     }
 
-    /// Where the account is in the source, for messages: `record 3`, `line 7`.
+    /// Where the account is in the source, for messages: `user 17`, `line 7`.
     public var source: String
+    /// The source system's own id of the account (`17`, a UUID), when it has one: what
+    /// `--id-map` and the refused file name it by.
+    public var sourceID: String?
     /// The email as the source holds it.
     public var email: String
     /// The names the nickname may come from, in the order tried (username, display name, first
@@ -24,20 +27,68 @@ public struct ForeignAccount: Sendable {
     public var password: Password
     /// When the source says the account was made, if it says.
     public var createdAt: Timestamp?
-    /// The source's positive integer id (Strapi's and Django's), kept as the user's number when
-    /// the store holds no user of that number and never gave it.
+    /// The source's positive integer id (Strapi's, Django's, Devise's), kept as the user's
+    /// number when the store holds no user of that number and never gave it.
     public var number: Int?
+    /// Why the source keeps the account from signing in (blocked, disabled, banned, deleted,
+    /// locked), in the source's terms, in English; nil when it may sign in.
+    public var blockedBecause: String?
+    /// Whether the source made the password temporary (Keycloak's `UPDATE_PASSWORD`): the
+    /// first login here must replace it.
+    public var temporaryPassword = false
+    /// When the source proved the email, or the time of the import for a source that keeps
+    /// only that it did; nil when it did not.
+    public var emailVerifiedAt: Timestamp?
+    /// What else the record breaks as the source wrote it (a flag that reads as neither yes
+    /// nor no).
+    public var problems: [RecordProblem] = []
 
     /// Creates an account read from a source.
     public init(
         source: String, email: String, names: [String?], password: Password, createdAt: Timestamp?,
-        number: Int? = nil
+        number: Int? = nil, sourceID: String? = nil
     ) {
         self.source = source
+        self.sourceID = sourceID
         self.email = email
         self.names = names
         self.password = password
         self.createdAt = createdAt
         self.number = number
     }
+}
+
+extension ForeignAccount {
+    /// The time `text` says (nil for none), or nil with a problem naming `column` when it is
+    /// no time the importers read: a creation time is never guessed.
+    mutating func time(_ text: String?, _ column: String) -> Timestamp? {
+        guard let text, !text.isEmpty else { return nil }
+        if let time = SourceTime.parse(text) { return time }
+        problems.append(.unreadableTime(column, text))
+        return nil
+    }
+}
+
+/// The accounts of one source file, read one at a time (the file is never held whole).
+public final class ForeignAccountReader {
+    private let read: () throws(AccountError) -> ForeignAccount?
+    private let position: () -> Int64
+    /// The file's size in bytes, when known (for progress).
+    public let size: Int64?
+
+    /// A reader over `read`, which returns nil after the last account; `position` says how
+    /// many bytes of a file of `size` were read.
+    public init(
+        size: Int64?, position: @escaping () -> Int64, read: @escaping () throws(AccountError) -> ForeignAccount?
+    ) {
+        self.size = size
+        self.position = position
+        self.read = read
+    }
+
+    /// The next account, or nil after the last.
+    public func next() throws(AccountError) -> ForeignAccount? { try read() }
+
+    /// Bytes of the file read so far.
+    public var bytesRead: Int64 { position() }
 }

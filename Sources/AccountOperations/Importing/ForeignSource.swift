@@ -4,10 +4,26 @@ public import AccountCore
 public protocol ForeignSource: Sendable {
     /// The name `--from` takes.
     static var name: String { get }
-    /// Every account in the file at `path`, in the source's order.
+    /// Opens the file at `path` and checks its shape before any account is read, then reads
+    /// its accounts in the source's order. `now` is when the import runs: a ban that ended
+    /// before it is over, and an email a source keeps only a "verified" flag for was proven by
+    /// then.
     /// - Throws: `invalidExport` naming the file and what is wrong with it as a whole (not this
-    ///   system's export, unreadable); a single record that breaks a rule is not an error here.
-    func accounts(in path: String) throws(AccountError) -> [ForeignAccount]
+    ///   system's export: the columns or keys it must have, and those it has; unreadable); a
+    ///   single record that breaks a rule is not an error here.
+    func open(_ path: String, now: Timestamp) throws(AccountError) -> ForeignAccountReader
+}
+
+extension ForeignSource {
+    /// Every account in the file at `path`, in the source's order (for a small file).
+    public func accounts(in path: String, now: Timestamp = SystemClock().now()) throws(AccountError)
+        -> [ForeignAccount]
+    {
+        let reader = try open(path, now: now)
+        var accounts: [ForeignAccount] = []
+        while let account = try reader.next() { accounts.append(account) }
+        return accounts
+    }
 }
 
 /// What an operator tells an import beyond the file: the hash parameters of a Firebase project,

@@ -47,6 +47,23 @@ public struct RecordProblem: Sendable, Hashable {
         }
     }
 
+    /// A time column (`column`) holding `value`, which is no time the importers read.
+    public static func unreadableTime(_ column: String, _ value: String) -> RecordProblem {
+        let shown = VisibleText.escaping(String(value.prefix(40)))
+        return RecordProblem(
+            english: "Its \(column) holds '\(shown)', which is not a time.",
+            korean: "\(column)의 값 '\(shown)'은(는) 시각이 아닙니다.", mendableInFile: false)
+    }
+
+    /// The source keeps the account from signing in (`why`, in its terms): refused unless the
+    /// import keeps blocked accounts (`--keep-blocked`), as blocked ones.
+    public static func blockedInSource(_ why: String) -> RecordProblem {
+        RecordProblem(
+            english: "\(why); import with --keep-blocked to bring it in blocked.",
+            korean: "원래 시스템에서 로그인할 수 없는 계정입니다(\(why)). 차단된 채로 가져오려면 --keep-blocked를 쓰십시오.",
+            mendableInFile: false)
+    }
+
     /// No password this store can verify, and `why` (in English; the source's own words).
     public static func noPassword(_ why: String) -> RecordProblem {
         RecordProblem(
@@ -80,6 +97,8 @@ enum RecordRules {
 public struct RefusedRecord: Sendable {
     /// Where the record is in the source: `line 12`, `record 3`.
     public let source: String
+    /// The source system's own id of the record, when it has one.
+    public let sourceID: String?
     /// The record as it would have been stored.
     public let user: UserRecord
     /// Every reason it was refused.
@@ -90,8 +109,9 @@ public struct RefusedRecord: Sendable {
     public var mendableInFile: Bool { reasons.allSatisfy(\.mendableInFile) }
 
     /// Creates a refusal.
-    public init(source: String, user: UserRecord, reasons: [RecordProblem]) {
+    public init(source: String, sourceID: String? = nil, user: UserRecord, reasons: [RecordProblem]) {
         self.source = source
+        self.sourceID = sourceID
         self.user = user
         self.reasons = reasons
     }

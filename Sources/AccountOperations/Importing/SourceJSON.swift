@@ -2,7 +2,7 @@ import Foundation
 
 /// Any JSON value of another system's export, decoded without a schema: the importers pick
 /// the fields they map and leave the rest.
-indirect enum SourceJSON: Decodable {
+indirect enum SourceJSON: Decodable, Equatable {
     case text(String)
     case integer(Int64)
     case number(Double)
@@ -62,5 +62,33 @@ indirect enum SourceJSON: Decodable {
     var embedded: SourceJSON? {
         if case .text(let value) = self { return Self.decode(Array(value.utf8)) }
         return self
+    }
+
+    /// An object or array kept as JSON text, for a column that holds JSON (Supabase's
+    /// `raw_user_meta_data`).
+    var serialized: String {
+        switch self {
+        case .object(let members):
+            return "{"
+                + members.map { SourceJSON.text($0.key).serialized + ":" + $0.value.serialized }.joined(separator: ",")
+                + "}"
+        case .array(let values): return "[" + values.map(\.serialized).joined(separator: ",") + "]"
+        case .text(let text):
+            var out: [UInt8] = []
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += Array("\\\"".utf8)
+                case "\\": out += Array("\\\\".utf8)
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    out += Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+                default: out += Array(String(scalar).utf8)
+                }
+            }
+            return "\"" + String(decoding: out, as: UTF8.self) + "\""
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        default: return text ?? "null"
+        }
     }
 }

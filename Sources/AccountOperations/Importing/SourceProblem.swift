@@ -14,6 +14,17 @@ enum SourceProblem {
             ]))
     }
 
+    /// `invalidExport` for a file that changed between the check and the import.
+    static func changed(_ path: String, _ system: String) -> AccountError {
+        AccountError.invalidExport(
+            detail: ErrorDetail([
+                .translated(
+                    english: "\(path): the \(system) export changed after it was checked",
+                    korean: "\(path): \(system) 내보내기 파일이 검사한 뒤에 바뀌었습니다"),
+                .outcome(.fileChangedAfterCheck),
+            ]))
+    }
+
     /// The largest source file read whole (a million users' JSON is a few hundred MB).
     static let sizeLimit = 8 << 30
 

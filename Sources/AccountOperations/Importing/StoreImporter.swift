@@ -11,6 +11,10 @@ public struct ImportReport: Sendable {
     /// Users whose number (from the file, or the source's integer id) is held by another user
     /// of the store: they were stored with the store's next numbers instead.
     public var renumbered = 0
+    /// Users an earlier, interrupted run of this import had stored: found, not written again.
+    public var alreadyImported = 0
+    /// Whether this run went on with an import of the same file that did not finish.
+    public var resumed = false
 }
 
 /// An export file that has been read through and found sound.
@@ -55,40 +59,6 @@ public enum StoreImporter {
         }
     }
 
-    /// The user numbers `store` holds (and every one it ever gave, up to its highest), read
-    /// before an import: a user whose number is among them gets the store's next number
-    /// instead, so that a number an app may still keep for someone is never handed to another.
-    static func takenNumbers(in store: any UserRepository) async throws -> (held: Set<Int>, last: Int) {
-        var held = Set<Int>()
-        for try await page in store.userPages(size: AccountAdministration.pageSize) {
-            for user in page { if let number = user.number { held.insert(number) } }
-        }
-        return (held, try await store.lastUserNumber())
-    }
-
-    /// `users` with every number that `taken` rules out cleared, for the store to number them:
-    /// one held by a user of the store, or any up to the highest it ever gave (it may have been
-    /// a withdrawn user's, and stays retired). Into a new store every number is kept.
-    static func keepingFreeNumbers(_ users: [UserRecord], taken: (held: Set<Int>, last: Int)) -> [UserRecord] {
-        users.map { user in
-            guard let number = user.number, taken.held.contains(number) || number <= taken.last else { return user }
-            var moved = user
-            moved.number = nil
-            return moved
-        }
-    }
-
-    /// Raises the store's highest number to the file's (`last`), before any user is written:
-    /// the users whose numbers are kept are then never given to a sign-up during the import,
-    /// users renumbered in one batch never take a number a later batch keeps, and numbers up to
-    /// the source's highest stay retired here too (a withdrawn user's is never given again).
-    static func reserveNumbers(upTo last: Int?, in store: any UserRepository, taken: (held: Set<Int>, last: Int))
-        async throws
-    {
-        guard let last, last > taken.last else { return }
-        try await store.raiseLastUserNumber(to: last)
-    }
-
     /// Throws `storeNotEmpty` when `store` holds users (an import without `merge` needs an
     /// empty store).
     static func requireEmpty(_ store: any UserRepository) async throws {
@@ -109,38 +79,31 @@ public enum StoreImporter {
     ///   - merge: allow a non-empty store; an email (or id) already there is reported as a
     ///     conflict and never overwritten.
     ///   - progress: called with the number of users done after each batch.
-    /// - Throws: `storeNotEmpty` without `merge` when the store holds users.
+    /// - Throws: `storeNotEmpty` without `merge` when the store holds users (unless an import
+    ///   of this same file did not finish there: it is resumed, see ``ImportRun``).
     public static func importFile(
         _ file: ValidatedExport, into store: any UserRepository, merge: Bool,
         progress: (_ usersDone: Int) -> Void = { _ in }
     ) async throws -> ImportReport {
         let path = file.path
-        if !merge { try await requireEmpty(store) }
-        var report = ImportReport()
-        let taken = try await takenNumbers(in: store)
-        try await reserveNumbers(upTo: file.header.lastUserNumber, in: store, taken: taken)
-        var users: [UserRecord] = []
+        let fingerprint: String
+        do {
+            fingerprint = try FileFingerprint.of(path) { reason in
+                AccountError.invalidExport(detail: ErrorDetail([.text("\(file.name): \(reason)")]))
+            }
+        } catch {
+            throw error.addingOutcome(.nothingWritten)
+        }
+        var run = try await ImportRun.begin(
+            store, fingerprint: fingerprint, highestNumber: file.header.lastUserNumber, merge: merge)
+        var users: [(user: UserRecord, sourceID: String?)] = []
         var sessions: [SessionRecord] = []
-        // Whether a batch was being written when an error came: a store that fails after its
-        // commit (a folder that cannot be synced) may have kept that batch.
-        var writing = false
         func flush() async throws {
             // Each batch lands whole, users with their sessions, or not at all.
-            writing = true
-            let numbered = keepingFreeNumbers(users, taken: taken)
-            let skipped = Set(try await store.createUsers(numbered, sessions: sessions))
-            writing = false
-            report.renumbered +=
-                numbered.indices.filter {
-                    numbered[$0].number != users[$0].number && !skipped.contains(users[$0].email)
-                }.count
-            report.conflicts += users.map(\.email).filter(skipped.contains)
-            report.imported += users.count - skipped.count
-            let storedIDs = Set(users.filter { !skipped.contains($0.email) }.map(\.id))
-            report.sessions += sessions.filter { storedIDs.contains($0.userID) }.count
+            try await run.write(users, sessions: sessions, idMap: nil)
             users.removeAll(keepingCapacity: true)
             sessions.removeAll(keepingCapacity: true)
-            progress(report.imported + report.conflicts.count)
+            progress(run.report.imported + run.report.alreadyImported + run.report.conflicts.count)
         }
         var skippingID: UserID?
         do {
@@ -148,9 +111,9 @@ public enum StoreImporter {
             while let record = try reader.next() {
                 switch record {
                 case .user(let user):
-                    // An id already in the store (under another email) is a conflict too, not an error.
-                    if merge, try await store.user(id: user.id) != nil {
-                        report.conflicts.append(user.email)
+                    // An id already in the store under another email is a conflict too, not an error.
+                    if run.lookingUp, let holder = try await store.user(id: user.id), holder.email != user.email {
+                        run.report.conflicts.append(user.email)
                         skippingID = user.id
                         continue
                     }
@@ -158,7 +121,7 @@ public enum StoreImporter {
                     // A full batch is written when the next user starts, never right after its
                     // last user: that user's session lines come after it and belong to its batch.
                     if users.count >= batchSize { try await flush() }
-                    users.append(user)
+                    users.append((user, nil))
                 case .session(let session):
                     if session.userID != skippingID { sessions.append(session) }
                 case .refused(let refused):
@@ -172,15 +135,8 @@ public enum StoreImporter {
                 // `validate(_:)` accepted the file, so it was changed or replaced since.
                 error = error.addingOutcome(.fileChangedAfterCheck)
             }
-            guard report.imported > 0 || report.sessions > 0 || writing else {
-                if case .invalidExport = error { throw error.addingOutcome(.nothingWritten) }
-                throw error
-            }
-            throw error.addingOutcome(
-                .importedBeforeFailure(
-                    users: report.imported, sessions: report.sessions, batchInFlight: writing ? users.count : nil))
+            throw run.failed(error)
         }
-        report.conflicts.sort()
-        return report
+        return try await run.finish()
     }
 }

@@ -60,6 +60,26 @@ extension CLIMessages {
             : "\(EnglishPlural.count(count, "user")) got new numbers: theirs had been given in this store before."
     }
 
+    /// A run that went on with an import of the same file that did not finish.
+    func resumed(alreadyImported: Int) -> String {
+        ko
+            ? "끝나지 않은 같은 파일의 가져오기를 이어서 했습니다: 사용자 \(alreadyImported)명은 이미 저장되어 있었습니다."
+            : "Resumed an unfinished import of this file: \(EnglishPlural.count(alreadyImported, "user")) had been stored already."
+    }
+
+    /// How many accounts come with a state from their source.
+    func stateCounts(blocked: Int, temporary: Int, proven: Int) -> String {
+        ko
+            ? "계정 상태: 차단 \(blocked), 임시 비밀번호 \(temporary), 확인된 이메일 \(proven)"
+            : "account states: blocked \(blocked), temporary password \(temporary), email proven \(proven)"
+    }
+
+    func loginCheckPassed(_ email: String) -> String {
+        let shown = VisibleText.escaping(email)
+        return ko
+            ? "\(shown)의 비밀번호가 파일의 해시와 맞습니다." : "The password of \(shown) verifies against the file's hash."
+    }
+
     func importConflict(_ email: String) -> String {
         ko
             ? "충돌: \(email) 계정이 이미 저장소에 있습니다 (그대로 두었습니다)"
