@@ -6,9 +6,9 @@
 # The source is a Django `dumpdata auth.user` file of N users (bench/lib/django_users.py), all
 # with one PBKDF2 hash; `accounts import --from django` of it makes the store whose
 # `accounts export` is the own-format file of the same users. Each timed run starts from no
-# store. Target: the foreign import takes at most 2x the own-format import (both read the
-# whole file and check every record before writing; the foreign one holds the parsed file in
-# memory, so its peak memory is reported too).
+# store. Targets: the foreign import takes at most 2x the own-format import, and at most
+# 256 MB at its peak (both read their file a record at a time, twice: to check every record
+# before writing, then to store them; peak memory is reported for both).
 #
 # Knobs: N=1000000, RUNS=3; BENCH_BUILD=debug for a smoke run (scripts/test.sh runs one on 2,000
 # users), whose figures mean nothing.

@@ -13,7 +13,7 @@ public enum ConformanceSuite {
     public static let checks: [ConformanceCheck] =
         RecordChecks.all + ConcurrencyChecks.all + SessionChecks.all + PersistenceChecks.all + StoreFileChecks.all
         + SequenceChecks.all + BoundaryChecks.all + RaceChecks.all + NumberChecks.all + OutageChecks.all
-        + StateChecks.all
+        + StateChecks.all + FlowChecks.all
 
     /// The check with this name.
     public static func check(named name: String) -> ConformanceCheck? {

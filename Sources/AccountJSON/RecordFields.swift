@@ -52,7 +52,7 @@ public struct SessionRecordFields: Decodable, Sendable {
         case lastSeenAt = "last_seen_at_ms"
         case expiresAt = "expires_at_ms"
         case idleTimeout = "idle_timeout_s"
-        case remember, device
+        case remember, device, family
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +65,29 @@ public struct SessionRecordFields: Decodable, Sendable {
             expiresAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .expiresAt)),
             idleTimeoutSeconds: try c.decode(Int64.self, forKey: .idleTimeout),
             remember: try c.decode(Bool.self, forKey: .remember),
-            device: try c.decodeIfPresent(String.self, forKey: .device) ?? "")
+            device: try c.decodeIfPresent(String.self, forKey: .device) ?? "",
+            family: try c.decodeIfPresent(String.self, forKey: .family))
+    }
+}
+
+/// A `ProviderIdentity` as the project's JSON formats spell it.
+public struct ProviderIdentityFields: Decodable, Sendable {
+    /// The decoded record.
+    public let record: ProviderIdentity
+
+    enum Keys: String, CodingKey {
+        case provider, subject, email
+        case userID = "user_id"
+        case linkedAt = "linked_at_ms"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        record = ProviderIdentity(
+            provider: try c.decode(String.self, forKey: .provider),
+            subject: try c.decode(String.self, forKey: .subject),
+            userID: UserID(rawValue: try c.decode(String.self, forKey: .userID)),
+            email: try c.decodeIfPresent(String.self, forKey: .email),
+            linkedAt: Timestamp(millisecondsSince1970: try c.decode(Int64.self, forKey: .linkedAt)))
     }
 }

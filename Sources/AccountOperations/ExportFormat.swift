@@ -7,7 +7,8 @@ import AccountJSON
 ///    "users":N,"with_sessions":…,"exported_at_ms":…,"last_user_number":…}` (the highest user
 ///    number the store ever gave, so that an import never gives one of a withdrawn user again);
 /// 2. one `{"type":"user",…}` line per user in ascending email order, each followed by its
-///    `{"type":"session",…}` lines when sessions are exported;
+///    `{"type":"session",…}` lines when sessions are exported, then its
+///    `{"type":"identity",…}` lines (its sign-ins at outside providers, always exported);
 /// 3. a trailer `{"type":"end","users":N,"sessions":M,"sha256":…}` whose digest covers every
 ///    byte before it, so a truncated or edited file is refused before anything is written.
 ///
@@ -23,13 +24,19 @@ import AccountJSON
 /// an optional field only: a build that reads version 2 must refuse a blocked user rather than
 /// bring it in active.)
 ///
+/// Version 4 keeps refresh families and provider identities: a session line ends with its
+/// `family` when it is not the session's own token digest (a session renewed by a refresh),
+/// and identity lines follow a user's sessions. One-time codes, replaced refresh tokens and
+/// queued mail are not exported: they belong to flows in progress (a code lives an hour), and
+/// `export` and `migrate` say how many mails were still queued.
+///
 /// Password hashes are exported (the users must log in afterwards); session tokens never are,
 /// only their SHA-256 digests, as stored.
 public enum ExportFormat {
     /// The `format` of the header.
     public static let name = "accountstore-export"
     /// The version this build writes; it reads this one and every one before.
-    public static let version = 3
+    public static let version = 4
 
     static func header(
         sourceBackend: String, storeID: String, users: Int, withSessions: Bool, at time: Timestamp,
@@ -78,6 +85,18 @@ public enum ExportFormat {
             ("idle_timeout_s", .int(session.idleTimeoutSeconds)), ("remember", .bool(session.remember)),
         ]
         if !session.device.isEmpty { fields.append(("device", .string(session.device))) }
+        if session.family != session.tokenHash { fields.append(("family", .string(session.family))) }
+        return JSONValue.object(fields).serialized()
+    }
+
+    /// The canonical line of a provider identity: `email` only when the provider gave one.
+    public static func line(_ identity: ProviderIdentity) -> String {
+        var fields: [(String, JSONValue)] = [
+            ("type", .string("identity")), ("provider", .string(identity.provider)),
+            ("subject", .string(identity.subject)), ("user_id", .string(identity.userID.rawValue)),
+        ]
+        if let email = identity.email { fields.append(("email", .string(email))) }
+        fields.append(("linked_at_ms", .int(identity.linkedAt.millisecondsSince1970)))
         return JSONValue.object(fields).serialized()
     }
 

@@ -9,6 +9,8 @@ public struct TransferSummary: Sendable, Hashable {
     public let sessions: Int
     /// SHA-256 (hex) of the records in email order.
     public let digest: String
+    /// Mails queued in the source, which a transfer does not carry (see ``ExportFormat``).
+    public var mailLeftQueued = 0
 }
 
 /// Streams a store out as export lines, page by page, in email order.
@@ -40,10 +42,13 @@ public enum StoreExporter {
             )
         }
         try write(ExportFormat.trailer(users: summary.users, sessions: summary.sessions, digest: file.hexDigest()))
-        return summary
+        var done = summary
+        done.mailLeftQueued = try await store.outboxSummary().queued
+        return done
     }
 
-    /// The digest of a store's records (users in email order, each with its sessions): equal
+    /// The digest of a store's records (users in email order, each with its sessions and
+    /// identities): equal
     /// digests mean equal contents, whatever the backend.
     public static func digest(_ store: any UserRepository) async throws -> TransferSummary {
         try await walk(store, withSessions: true) { _ in }
@@ -63,12 +68,19 @@ public enum StoreExporter {
                 try visit(line)
                 digest.update(line + "\n")
                 users += 1
-                guard withSessions else { continue }
-                for session in try await store.sessions(userID: user.id) {
-                    let line = ExportFormat.line(session)
+                if withSessions {
+                    for session in try await store.sessions(userID: user.id) {
+                        let line = ExportFormat.line(session)
+                        try visit(line)
+                        digest.update(line + "\n")
+                        sessions += 1
+                    }
+                }
+                // An identity is a way in: leaving it behind would lock its owner out.
+                for identity in try await store.identities(userID: user.id) {
+                    let line = ExportFormat.line(identity)
                     try visit(line)
                     digest.update(line + "\n")
-                    sessions += 1
                 }
             }
             progress(users)

@@ -1,8 +1,9 @@
 public import AccountCore
 
-/// Copies every user and session from one store into an empty one, numbers and the highest
-/// number ever given included, then proves the copy: equal counts, equal digests of the sorted
-/// records on both sides, and the same highest number.
+/// Copies every user, session and provider identity from one store into an empty one, numbers
+/// and the highest number ever given included, then proves the copy: equal counts, equal
+/// digests of the sorted records on both sides, and the same highest number. Flows in progress
+/// (one-time codes, replaced refresh tokens, queued mail) stay in the source.
 public enum StoreMigrator {
     /// Migrates `source` into `target`.
     /// - Throws: `storeNotEmpty` when the target holds users; `storeIO` when verification fails.
@@ -43,6 +44,14 @@ public enum StoreMigrator {
                         "\(EnglishPlural.count(skipped.count, "user")) appeared in the target during the migration, which had copied \(EnglishPlural.count(copied, "user")) into it by then"
                 )
             }
+            for user in page {
+                for identity in try await source.identities(userID: user.id) {
+                    guard try await target.linkIdentity(identity) else {
+                        throw AccountError.storeIO(
+                            detail: "the target lost user \(user.id) while its identities were copied")
+                    }
+                }
+            }
             done += page.count
             progress(done)
         }
@@ -64,6 +73,8 @@ public enum StoreMigrator {
                     "verification failed: source \(from.users) users/\(from.sessions) sessions (\(from.digest.prefix(12))), target \(to.users)/\(to.sessions) (\(to.digest.prefix(12))); did the source change during the migration?"
             )
         }
-        return to
+        var copy = to
+        copy.mailLeftQueued = try await source.outboxSummary().queued
+        return copy
     }
 }

@@ -200,6 +200,7 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             user.passwordChangedAt = changedAt
             user.mustChangePassword = false
             document.put(user)
+            document.flows.removeCode(of: userID, purpose: .passwordReset)
             if revoking.revokesSessions { _ = document.removeSessions(of: userID, except: revoking.keptTokenHash) }
             return (true, true)
         }
@@ -220,6 +221,150 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
             guard var user = document.user(id: userID) else { return (false, false) }
             user.emailVerifiedAt = time
             document.put(user)
+            return (true, true)
+        }
+    }
+
+    // MARK: Refresh families
+
+    public func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at: Timestamp
+    ) async throws -> Bool {
+        try await write { document in
+            guard let old = document.sessionsByHash[tokenHash],
+                document.user(id: old.userID)?.passwordHash == passwordHash
+            else { return (false, false) }
+            try Self.refuseStored(renewed, in: document)
+            _ = document.removeSession(tokenHash: tokenHash)
+            document.put(renewed)
+            document.flows.rotated[tokenHash] = RotatedToken(
+                tokenHash: tokenHash, userID: old.userID, family: old.family, rotatedAt: at, expiresAt: old.expiresAt)
+            return (true, true)
+        }
+    }
+
+    public func rotatedToken(tokenHash: String) async throws -> RotatedToken? {
+        try await read { document in document.flows.rotated[tokenHash] }
+    }
+
+    public func revokeFamily(_ family: String, userID: UserID) async throws -> Int {
+        try await write { document in
+            let doomed = document.sessions(of: userID).filter { $0.family == family }
+            for session in doomed { _ = document.removeSession(tokenHash: session.tokenHash) }
+            return (doomed.count, !doomed.isEmpty)
+        }
+    }
+
+    // MARK: One-time codes
+
+    public func replaceCode(_ code: OneTimeCode) async throws -> Bool {
+        try await write { document in
+            guard document.user(id: code.userID) != nil else { return (false, false) }
+            if let held = document.flows.codes[code.codeHash],
+                held.userID != code.userID || held.purpose != code.purpose
+            {
+                throw AccountError.storeIO(detail: "a code with this hash is stored for another user or purpose")
+            }
+            document.flows.removeCode(of: code.userID, purpose: code.purpose)
+            document.flows.codes[code.codeHash] = code
+            return (true, true)
+        }
+    }
+
+    public func code(hash: String) async throws -> OneTimeCode? {
+        try await read { document in document.flows.codes[hash] }
+    }
+
+    public func takeCode(hash: String) async throws -> OneTimeCode? {
+        try await write { document in
+            let taken = document.flows.codes.removeValue(forKey: hash)
+            return (taken, taken != nil)
+        }
+    }
+
+    // MARK: Outbox
+
+    public func enqueueMail(_ mail: OutboxMail) async throws {
+        try await write { document in
+            guard document.flows.outbox[mail.id] == nil else {
+                throw AccountError.storeIO(detail: "a mail with id \(mail.id) is stored already")
+            }
+            document.flows.outbox[mail.id] = mail
+            return ((), true)
+        }
+    }
+
+    public func dueMail(at: Timestamp, limit: Int) async throws -> [OutboxMail] {
+        try await read { document in
+            Array(
+                document.flows.outbox.values.filter { $0.notBefore <= at }
+                    .sorted { ($0.notBefore, $0.id) < ($1.notBefore, $1.id) }.prefix(max(0, limit)))
+        }
+    }
+
+    public func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool {
+        try await write { document in
+            guard document.flows.outbox[id]?.notBefore == expected else { return (false, false) }
+            document.flows.outbox[id]?.notBefore = until
+            return (true, true)
+        }
+    }
+
+    public func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws
+        -> Bool
+    {
+        try await write { document in
+            guard var mail = document.flows.outbox[id] else { return (false, false) }
+            (mail.attempts, mail.notBefore, mail.lastError) = (attempts, notBefore, lastError)
+            document.flows.outbox[id] = mail
+            return (true, true)
+        }
+    }
+
+    public func deleteMail(id: String) async throws -> Bool {
+        try await write { document in
+            let deleted = document.flows.outbox.removeValue(forKey: id) != nil
+            return (deleted, deleted)
+        }
+    }
+
+    public func outboxSummary() async throws -> OutboxSummary {
+        try await read { document in
+            let mails = document.flows.outbox.values
+            return OutboxSummary(
+                queued: mails.count, failing: mails.count { $0.attempts > 0 }, oldest: mails.map(\.createdAt).min())
+        }
+    }
+
+    // MARK: Provider identities
+
+    public func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool {
+        try await write { document in
+            guard document.user(id: identity.userID) != nil else { return (false, false) }
+            let key = JSONFlows.identityKey(identity.provider, identity.subject)
+            guard document.flows.identities[key] == nil else { throw AccountError.identityTaken }
+            document.flows.identities[key] = identity
+            return (true, true)
+        }
+    }
+
+    public func identity(provider: String, subject: String) async throws -> ProviderIdentity? {
+        try await read { document in document.flows.identities[JSONFlows.identityKey(provider, subject)] }
+    }
+
+    public func identities(userID: UserID) async throws -> [ProviderIdentity] {
+        try await read { document in
+            JSONFlows.sorted(document.flows.identities.filter { $0.value.userID == userID }.keys).map {
+                document.flows.identities[$0]!
+            }
+        }
+    }
+
+    public func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool {
+        try await write { document in
+            let key = JSONFlows.identityKey(provider, subject)
+            guard document.flows.identities[key]?.userID == userID else { return (false, false) }
+            document.flows.identities[key] = nil
             return (true, true)
         }
     }

@@ -34,7 +34,7 @@ enum JSONStoreDecoder {
                 formatVersion: file.formatVersion, storeID: file.storeID,
                 createdAt: Timestamp(millisecondsSince1970: file.createdAt),
                 lastUserNumber: Int(file.lastUserNumber ?? 0), users: file.users, sessions: file.sessions,
-                values: file.values)
+                values: file.values, flows: file.flows)
         } catch {
             switch error {
             case .userID(let index, let id):

@@ -5,9 +5,10 @@ struct JSONStoreDocument: Sendable {
     /// The format name written into every file.
     static let formatName = "accountstore-json"
     /// The format version this build writes and reads: 2 numbers the users, 3 names each
-    /// session's device, 4 keeps each account's state and the services' `values`. Formats 1 to 3
-    /// are read only to be upgraded (``upgraded()``).
-    static let formatVersion = 4
+    /// session's device, 4 keeps each account's state and the services' `values`, 5 each
+    /// session's family and the flows' lists (``JSONFlows``). Formats 1 to 4 are read only to be
+    /// upgraded (``upgraded()``).
+    static let formatVersion = 5
 
     /// The version of the file this was read from (this build's, once upgraded or made here).
     private(set) var formatVersion = Self.formatVersion
@@ -21,6 +22,8 @@ struct JSONStoreDocument: Sendable {
     private(set) var sessionsByHash: [String: SessionRecord] = [:]
     /// The services' values (``UserRepository/setStoreValue(_:forKey:)``), by key.
     var values: [String: String] = [:]
+    /// Rotated tokens, codes, the outbox and identities.
+    var flows = JSONFlows()
     /// The users' and sessions' keys in the file's order, kept in step with the maps, with their
     /// encoded JSON once a write has needed it (`encodeMissing`).
     private(set) var encodedUsers = EncodedRecords()
@@ -44,12 +47,13 @@ struct JSONStoreDocument: Sendable {
     /// - Throws: the first record that repeats an id, an email or a token digest.
     init(
         formatVersion: Int, storeID: String, createdAt: Timestamp, lastUserNumber: Int, users: [UserRecord],
-        sessions: [SessionRecord], values: [String: String] = [:]
+        sessions: [SessionRecord], values: [String: String] = [:], flows: JSONFlows = JSONFlows()
     ) throws(Repeat) {
         self.init(storeID: storeID, createdAt: createdAt)
         self.formatVersion = formatVersion
         self.lastUserNumber = lastUserNumber
         self.values = values
+        self.flows = flows
         usersByEmail.reserveCapacity(users.count)
         idByNumber.reserveCapacity(users.count)
         emailByID.reserveCapacity(users.count)
@@ -98,9 +102,10 @@ struct JSONStoreDocument: Sendable {
     }
 
     /// An older document upgraded to this build's format. Format 1 has its users numbered
-    /// (``numberingUsers()``); formats 2 and 3 have their users encoded anew with the state of an
-    /// account made before (active, its own password, no proven email), and format 2 its
-    /// sessions, read without a device name, with an empty one.
+    /// (``numberingUsers()``); formats 2 to 4 have their users encoded anew (an account made
+    /// before format 4 is active, with its own password and no proven email) and their sessions
+    /// too (one made before format 3 has no device name, one before format 5 is a family of its
+    /// own).
     func upgraded() -> JSONStoreDocument {
         guard formatVersion >= 2 else { return numberingUsers() }
         var upgraded = self
@@ -153,6 +158,7 @@ struct JSONStoreDocument: Sendable {
     mutating func removeUser(id: UserID) -> UserRecord? {
         guard let email = emailByID.removeValue(forKey: id) else { return nil }
         _ = removeSessions(of: id, except: nil)
+        flows.removeAll(of: id)
         encodedUsers.remove(email)
         let user = usersByEmail.removeValue(forKey: email)
         if let number = user?.number { idByNumber[number] = nil }

@@ -39,7 +39,49 @@ enum JSONStoreEncoder {
             value.raw("    }")
             return value.bytes
         }
-        out.raw(document.values.isEmpty ? "]\n" : "\n  ]\n")
+        guard formatVersion >= 5 else {
+            out.raw(document.values.isEmpty ? "]\n" : "\n  ]\n")
+            out.raw("}\n")
+            return out.bytes
+        }
+        out.raw(document.values.isEmpty ? "],\n" : "\n  ],\n")
+        let flows = document.flows
+        out.list("rotated_tokens", JSONFlows.sorted(flows.rotated.keys)) { key, record in
+            let token = flows.rotated[key]!
+            record.field("token_sha256", string: token.tokenHash, indent: 3)
+            record.field("user_id", string: token.userID.rawValue, indent: 3)
+            record.field("family", string: token.family, indent: 3)
+            record.field("rotated_at_ms", int: token.rotatedAt.millisecondsSince1970, indent: 3)
+            record.field("expires_at_ms", int: token.expiresAt.millisecondsSince1970, indent: 3, last: true)
+        }
+        out.list("codes", JSONFlows.sorted(flows.codes.keys)) { key, record in
+            let code = flows.codes[key]!
+            record.field("code_sha256", string: code.codeHash, indent: 3)
+            record.field("user_id", string: code.userID.rawValue, indent: 3)
+            record.field("purpose", string: code.purpose.rawValue, indent: 3)
+            record.field("created_at_ms", int: code.createdAt.millisecondsSince1970, indent: 3)
+            record.field("expires_at_ms", int: code.expiresAt.millisecondsSince1970, indent: 3, last: true)
+        }
+        out.list("outbox", JSONFlows.sorted(flows.outbox.keys)) { key, record in
+            let mail = flows.outbox[key]!
+            record.field("id", string: mail.id, indent: 3)
+            record.field("kind", string: mail.kind, indent: 3)
+            record.field("recipient", string: mail.recipient, indent: 3)
+            record.field("language", string: mail.language, indent: 3)
+            record.field("payload", string: mail.payload, indent: 3)
+            record.field("created_at_ms", int: mail.createdAt.millisecondsSince1970, indent: 3)
+            record.field("attempts", int: Int64(mail.attempts), indent: 3)
+            record.field("not_before_ms", int: mail.notBefore.millisecondsSince1970, indent: 3)
+            record.field("last_error", string: mail.lastError, indent: 3, last: true)
+        }
+        out.list("identities", JSONFlows.sorted(flows.identities.keys), last: true) { key, record in
+            let identity = flows.identities[key]!
+            record.field("provider", string: identity.provider, indent: 3)
+            record.field("subject", string: identity.subject, indent: 3)
+            record.field("user_id", string: identity.userID.rawValue, indent: 3)
+            record.field("email", string: identity.email, indent: 3)
+            record.field("linked_at_ms", int: identity.linkedAt.millisecondsSince1970, indent: 3, last: true)
+        }
         out.raw("}\n")
         return out.bytes
     }
@@ -75,7 +117,8 @@ enum JSONStoreEncoder {
         out.field("expires_at_ms", int: session.expiresAt.millisecondsSince1970, indent: 3)
         out.field("idle_timeout_s", int: session.idleTimeoutSeconds, indent: 3)
         out.field("remember", bool: session.remember, indent: 3)
-        out.field("device", string: session.device, indent: 3, last: true)
+        out.field("device", string: session.device, indent: 3)
+        out.field("family", string: session.family, indent: 3, last: true)
         out.raw("    }")
         return out.bytes
     }
@@ -95,6 +138,34 @@ struct JSONTextWriter {
             if index == 0 { raw("\n") } else { raw(",\n") }
             bytes.append(contentsOf: encoded(key))
         }
+    }
+
+    /// A top-level list named `name` of one record per key, each written by `fields`.
+    mutating func list(
+        _ name: StaticString, _ keys: [String], last: Bool = false, _ fields: (String, inout JSONTextWriter) -> Void
+    ) {
+        raw("  \"")
+        raw(name)
+        raw("\" : [")
+        records(keys) { key in
+            var record = JSONTextWriter(capacity: 256)
+            record.raw("    {\n")
+            fields(key, &record)
+            record.raw("    }")
+            return record.bytes
+        }
+        if keys.isEmpty { raw("]") } else { raw("\n  ]") }
+        raw(last ? "\n" : ",\n")
+    }
+
+    mutating func field(_ key: StaticString, string value: String?, indent: Int, last: Bool = false) {
+        guard let value else {
+            writeKey(key, indent: indent)
+            raw("null")
+            end(last)
+            return
+        }
+        field(key, string: value, indent: indent, last: last)
     }
 
     mutating func raw(_ text: StaticString) {

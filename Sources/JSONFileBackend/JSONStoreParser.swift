@@ -27,6 +27,8 @@ struct JSONStoreParser {
         var sessions: [SessionRecord]
         /// The services' values (format 4 on).
         var values: [String: String]
+        /// Rotated tokens, codes, the outbox, identities (format 5 on).
+        var flows: JSONFlows
     }
 
     /// Why a file was refused.
@@ -58,6 +60,7 @@ struct JSONStoreParser {
 
     private static let fileKeys: [[UInt8]] = [
         "format", "format_version", "store_id", "created_at_ms", "last_user_number", "users", "sessions", "values",
+        "rotated_tokens", "codes", "outbox", "identities",
     ].map { Array($0.utf8) }
 
     private mutating func file() throws(Failure) -> Contents {
@@ -66,6 +69,10 @@ struct JSONStoreParser {
         var users: Result<[ParsedUser], Failure>? = nil
         var sessions: Result<[ParsedSession], Failure>? = nil
         var values: Result<[(String, String)], Failure>? = nil
+        var rotated: Result<[RotatedToken], Failure>? = nil
+        var codes: Result<[OneTimeCode], Failure>? = nil
+        var outbox: Result<[OutboxMail], Failure>? = nil
+        var identities: Result<[ProviderIdentity], Failure>? = nil
         try text.object(depth: 1, keys: Self.fileKeys) { (text, slot) throws(Failure) in
             switch slot {
             case let slot? where slot < 5:
@@ -77,6 +84,14 @@ struct JSONStoreParser {
                 sessions = try Self.records(&text, list: "sessions", keys: Self.sessionKeys, make: Self.session)
             case 7 where values == nil:
                 values = try Self.records(&text, list: "values", keys: Self.valueKeys, make: Self.value)
+            case 8 where rotated == nil:
+                rotated = try Self.records(&text, list: "rotated_tokens", keys: Self.rotatedKeys, make: Self.rotated)
+            case 9 where codes == nil:
+                codes = try Self.records(&text, list: "codes", keys: Self.codeKeys, make: Self.code)
+            case 10 where outbox == nil:
+                outbox = try Self.records(&text, list: "outbox", keys: Self.mailKeys, make: Self.mail)
+            case 11 where identities == nil:
+                identities = try Self.records(&text, list: "identities", keys: Self.identityKeys, make: Self.identity)
             default:
                 try text.skipValue(depth: 2)
             }
@@ -122,18 +137,50 @@ struct JSONStoreParser {
                 throw .field(path: "users[\(index)].number", .invalid)
             }
         }
-        // Format 3 names each session's device; before, whatever stands there is not read as one.
-        let named = version >= 3
+        // Format 3 names each session's device, and format 5 its family; before, whatever stands
+        // there is not read as one (a session is then a family of its own).
         var sessionRecords: [SessionRecord] = []
         for (index, parsed) in try sessions.get().enumerated() {
-            guard named else {
-                var record = parsed.record
+            var record = parsed.record
+            if version < 3 {
                 record.device = ""
-                sessionRecords.append(record)
-                continue
+            } else if !parsed.namesDevice {
+                throw .field(path: "sessions[\(index)].device", .missing)
             }
-            guard parsed.namesDevice else { throw .field(path: "sessions[\(index)].device", .missing) }
-            sessionRecords.append(parsed.record)
+            if version < 5 {
+                record.family = record.tokenHash
+            } else if !parsed.namesFamily {
+                throw .field(path: "sessions[\(index)].family", .missing)
+            }
+            sessionRecords.append(record)
+        }
+        var flows = JSONFlows()
+        if version >= 5 {
+            func list<Record>(_ result: Result<[Record], Failure>?, _ name: String) throws(Failure) -> [Record] {
+                guard let result else { throw .field(path: name, .missing) }
+                return try result.get()
+            }
+            for (index, token) in try list(rotated, "rotated_tokens").enumerated() {
+                guard flows.rotated.updateValue(token, forKey: token.tokenHash) == nil else {
+                    throw .field(path: "rotated_tokens[\(index)].token_sha256", .invalid)
+                }
+            }
+            for (index, code) in try list(codes, "codes").enumerated() {
+                guard flows.codes.updateValue(code, forKey: code.codeHash) == nil else {
+                    throw .field(path: "codes[\(index)].code_sha256", .invalid)
+                }
+            }
+            for (index, mail) in try list(outbox, "outbox").enumerated() {
+                guard flows.outbox.updateValue(mail, forKey: mail.id) == nil else {
+                    throw .field(path: "outbox[\(index)].id", .invalid)
+                }
+            }
+            for (index, identity) in try list(identities, "identities").enumerated() {
+                let key = JSONFlows.identityKey(identity.provider, identity.subject)
+                guard flows.identities.updateValue(identity, forKey: key) == nil else {
+                    throw .field(path: "identities[\(index)].subject", .invalid)
+                }
+            }
         }
         var kept: [String: String] = [:]
         if stated {
@@ -146,7 +193,7 @@ struct JSONStoreParser {
         }
         return Contents(
             formatVersion: Int(version), storeID: storeID, createdAt: createdAt, lastUserNumber: lastUserNumber,
-            users: records, sessions: sessionRecords, values: kept)
+            users: records, sessions: sessionRecords, values: kept, flows: flows)
     }
 
     /// One of the file's lists: its records, or the first problem found in them.
@@ -232,13 +279,15 @@ struct JSONStoreParser {
 
     private static let sessionKeys: [[UInt8]] = [
         "token_sha256", "user_id", "created_at_ms", "last_seen_at_ms", "expires_at_ms", "idle_timeout_s",
-        "remember", "device",
+        "remember", "device", "family",
     ].map { Array($0.utf8) }
 
-    /// A session as its list holds it, and whether it named its device (format 3 must).
+    /// A session as its list holds it, and whether it named its device (format 3 must) and its
+    /// family (format 5 must).
     private struct ParsedSession {
         var record: SessionRecord
         var namesDevice: Bool
+        var namesFamily: Bool
     }
 
     private static func session(_ fields: [JSONScalar?]) throws(Failure) -> ParsedSession {
@@ -251,7 +300,67 @@ struct JSONStoreParser {
             idleTimeoutSeconds: try int(fields[5], at: "idle_timeout_s"),
             remember: try bool(fields[6], at: "remember"))
         if fields[7] != nil { record.device = try string(fields[7], at: "device") }
-        return ParsedSession(record: record, namesDevice: fields[7] != nil)
+        if fields[8] != nil { record.family = try string(fields[8], at: "family") }
+        return ParsedSession(record: record, namesDevice: fields[7] != nil, namesFamily: fields[8] != nil)
+    }
+
+    // MARK: - The flows' records
+
+    private static let rotatedKeys: [[UInt8]] = ["token_sha256", "user_id", "family", "rotated_at_ms", "expires_at_ms"]
+        .map { Array($0.utf8) }
+
+    private static func rotated(_ fields: [JSONScalar?]) throws(Failure) -> RotatedToken {
+        RotatedToken(
+            tokenHash: try string(fields[0], at: "token_sha256"),
+            userID: UserID(rawValue: try string(fields[1], at: "user_id")), family: try string(fields[2], at: "family"),
+            rotatedAt: Timestamp(millisecondsSince1970: try int(fields[3], at: "rotated_at_ms")),
+            expiresAt: Timestamp(millisecondsSince1970: try int(fields[4], at: "expires_at_ms")))
+    }
+
+    private static let codeKeys: [[UInt8]] = ["code_sha256", "user_id", "purpose", "created_at_ms", "expires_at_ms"]
+        .map { Array($0.utf8) }
+
+    private static func code(_ fields: [JSONScalar?]) throws(Failure) -> OneTimeCode {
+        OneTimeCode(
+            codeHash: try string(fields[0], at: "code_sha256"),
+            userID: UserID(rawValue: try string(fields[1], at: "user_id")),
+            purpose: OneTimeCode.Purpose(rawValue: try string(fields[2], at: "purpose")),
+            createdAt: Timestamp(millisecondsSince1970: try int(fields[3], at: "created_at_ms")),
+            expiresAt: Timestamp(millisecondsSince1970: try int(fields[4], at: "expires_at_ms")))
+    }
+
+    private static let mailKeys: [[UInt8]] = [
+        "id", "kind", "recipient", "language", "payload", "created_at_ms", "attempts", "not_before_ms", "last_error",
+    ].map { Array($0.utf8) }
+
+    private static func mail(_ fields: [JSONScalar?]) throws(Failure) -> OutboxMail {
+        OutboxMail(
+            id: try string(fields[0], at: "id"), kind: try string(fields[1], at: "kind"),
+            recipient: try string(fields[2], at: "recipient"), language: try string(fields[3], at: "language"),
+            payload: try string(fields[4], at: "payload"),
+            createdAt: Timestamp(millisecondsSince1970: try int(fields[5], at: "created_at_ms")),
+            attempts: Int(try int(fields[6], at: "attempts")),
+            notBefore: Timestamp(millisecondsSince1970: try int(fields[7], at: "not_before_ms")),
+            lastError: try optionalString(fields[8], at: "last_error"))
+    }
+
+    private static let identityKeys: [[UInt8]] = ["provider", "subject", "user_id", "email", "linked_at_ms"]
+        .map { Array($0.utf8) }
+
+    private static func identity(_ fields: [JSONScalar?]) throws(Failure) -> ProviderIdentity {
+        ProviderIdentity(
+            provider: try string(fields[0], at: "provider"), subject: try string(fields[1], at: "subject"),
+            userID: UserID(rawValue: try string(fields[2], at: "user_id")),
+            email: try optionalString(fields[3], at: "email"),
+            linkedAt: Timestamp(millisecondsSince1970: try int(fields[4], at: "linked_at_ms")))
+    }
+
+    /// A string that may be absent or `null`.
+    private static func optionalString(_ field: JSONScalar?, at path: String) throws(Failure) -> String? {
+        switch field {
+        case nil, .null?: return nil
+        default: return try string(field, at: path)
+        }
     }
 
     // MARK: - Fields

@@ -292,8 +292,8 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// leaves the old store or the new one). From format 1: the `numbers` database, every user
     /// numbered in creation order (ties by id) and re-encoded, `last_user_number`. From format
     /// 2 or 3: every user re-encoded, active, with its own password and no proven email. From
-    /// format 1 or 2: every session re-encoded with an empty device name. The `values`
-    /// database is created empty. Then the new version.
+    /// formats 1 to 4: every session re-encoded, a family of its own (and from 1 or 2 with an
+    /// empty device name). The databases a format added are created empty. Then the new version.
     /// Another process may have upgraded it first: the version is read again inside the
     /// transaction.
     private func upgradeToCurrentFormat(meta: MDB_dbi) throws(AccountError) {
@@ -314,12 +314,13 @@ final class LMDBEnvironment: @unchecked Sendable {
                 } else if version < 4 {
                     try reencodeUsers(txn, layout, from: 2)
                 }
-                if version < 3 {
+                if version < 5 {
                     var sessions: [SessionRecord] = []
                     try txn.scan(layout.sessions, from: nil) { (key, value) throws(AccountError) -> Bool in
                         sessions.append(
                             try LMDBRecordCodec.decodeSession(
-                                tokenHash: String(decoding: key, as: UTF8.self), value, path: path, version: 1))
+                                tokenHash: String(decoding: key, as: UTF8.self), value, path: path,
+                                version: version < 3 ? 1 : 2))
                         return true
                     }
                     for session in sessions {

@@ -10,13 +10,25 @@ import CLMDB
 /// - `sessions`: token SHA-256 hex → encoded `SessionRecord` (without its token hash)
 /// - `user_sessions`: user id + token SHA-256 hex → empty (a user's sessions, by prefix)
 /// - `values`: a key the services chose → its UTF-8 text (format 4 on)
+/// - `rotated`: a replaced token's SHA-256 hex → encoded `RotatedToken`; `user_rotated`: user id
+///   + token hash → empty (format 5 on, as every database below)
+/// - `codes`: a code's SHA-256 hex → encoded `OneTimeCode`; `user_codes`: user id + purpose →
+///   the code's hash
+/// - `outbox`: a mail's id → encoded `OutboxMail`
+/// - `identities`: provider + subject → encoded `ProviderIdentity`; `user_identities`: user id
+///   + provider + subject → empty
 struct LMDBLayout {
     static let formatName = "accountstore-lmdb"
     /// 2 numbers the users (the `numbers` database, `last_user_number`, user records of
     /// version 2); 3 names each session's device (session records of version 2); 4 keeps each
-    /// account's state (user records of version 3) and the services' values.
-    static let formatVersion = 4
-    static let names = ["meta", "users", "emails", "sessions", "user_sessions", "numbers", "values"]
+    /// account's state (user records of version 3) and the services' values; 5 each session's
+    /// family (session records of version 3), rotated tokens, codes, the outbox and
+    /// identities.
+    static let formatVersion = 5
+    static let names = [
+        "meta", "users", "emails", "sessions", "user_sessions", "numbers", "values", "rotated", "user_rotated", "codes",
+        "user_codes", "outbox", "identities", "user_identities",
+    ]
     static let lastUserNumberKey = Array("last_user_number".utf8)
 
     var meta: MDB_dbi = 0
@@ -26,6 +38,13 @@ struct LMDBLayout {
     var userSessions: MDB_dbi = 0
     var numbers: MDB_dbi = 0
     var values: MDB_dbi = 0
+    var rotated: MDB_dbi = 0
+    var userRotated: MDB_dbi = 0
+    var codes: MDB_dbi = 0
+    var userCodes: MDB_dbi = 0
+    var outbox: MDB_dbi = 0
+    var identities: MDB_dbi = 0
+    var userIdentities: MDB_dbi = 0
 
     init() {}
 
@@ -37,6 +56,19 @@ struct LMDBLayout {
         userSessions = handles[4]
         numbers = handles[5]
         values = handles[6]
+        rotated = handles[7]
+        userRotated = handles[8]
+        codes = handles[9]
+        userCodes = handles[10]
+        outbox = handles[11]
+        identities = handles[12]
+        userIdentities = handles[13]
+    }
+
+    /// `first` NUL `second`: a key of two parts, the first of which holds no NUL (a user id, a
+    /// configured provider name).
+    static func pair(_ first: String, _ second: String) -> [UInt8] {
+        Array(first.utf8) + [0] + Array(second.utf8)
     }
 
     /// The `user_sessions` key of one session.

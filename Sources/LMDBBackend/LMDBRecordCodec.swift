@@ -9,9 +9,9 @@ enum LMDBRecordCodec {
     /// when the email was proven). Records of versions 1 (format 1) and 2 (formats 2 and 3) are
     /// read only to upgrade them.
     static let userVersion: UInt8 = 3
-    /// 2 appends the device's name; a record of version 1 (formats 1 and 2) is read only to
-    /// upgrade it.
-    static let sessionVersion: UInt8 = 2
+    /// 2 appends the device's name, 3 the session's family; records of versions 1 (formats 1
+    /// and 2) and 2 (formats 3 and 4) are read only to upgrade them.
+    static let sessionVersion: UInt8 = 3
 
     static func encode(_ user: UserRecord) -> [UInt8] {
         var out = Writer(capacity: 64 + user.email.utf8.count + user.nickname.utf8.count + user.passwordHash.utf8.count)
@@ -80,10 +80,11 @@ enum LMDBRecordCodec {
         out.int(session.idleTimeoutSeconds)
         out.byte(session.remember ? 1 : 0)
         out.string(session.device)
+        out.string(session.family)
         return out.bytes
     }
 
-    /// `version` 1 only while upgrading a store of format 1 or 2.
+    /// `version` 1 or 2 only while upgrading a store of an older format.
     static func decodeSession(
         tokenHash: String, _ bytes: [UInt8], path: String, version: UInt8 = sessionVersion
     ) throws(AccountError) -> SessionRecord {
@@ -107,8 +108,108 @@ enum LMDBRecordCodec {
             expiresAt: Timestamp(millisecondsSince1970: try reader.int()), idleTimeoutSeconds: try reader.int(),
             remember: try reader.flag())
         if version >= 2 { session.device = try reader.string() }
+        if version >= 3 { session.family = try reader.string() }
         try reader.expectEnd()
         return session
+    }
+
+    // MARK: - The flows' records (format 5 on), each at version 1
+
+    static func encode(_ token: RotatedToken) -> [UInt8] {
+        var out = Writer(capacity: 120)
+        out.byte(1)
+        out.string(token.userID.rawValue)
+        out.string(token.family)
+        out.int(token.rotatedAt.millisecondsSince1970)
+        out.int(token.expiresAt.millisecondsSince1970)
+        return out.bytes
+    }
+
+    static func decodeRotated(tokenHash: String, _ bytes: [UInt8], path: String) throws(AccountError) -> RotatedToken {
+        try decode(bytes, path: path, what: "rotated token") { (reader) throws(AccountError) in
+            RotatedToken(
+                tokenHash: tokenHash, userID: UserID(rawValue: try reader.string()), family: try reader.string(),
+                rotatedAt: Timestamp(millisecondsSince1970: try reader.int()),
+                expiresAt: Timestamp(millisecondsSince1970: try reader.int()))
+        }
+    }
+
+    static func encode(_ code: OneTimeCode) -> [UInt8] {
+        var out = Writer(capacity: 96)
+        out.byte(1)
+        out.string(code.userID.rawValue)
+        out.string(code.purpose.rawValue)
+        out.int(code.createdAt.millisecondsSince1970)
+        out.int(code.expiresAt.millisecondsSince1970)
+        return out.bytes
+    }
+
+    static func decodeCode(hash: String, _ bytes: [UInt8], path: String) throws(AccountError) -> OneTimeCode {
+        try decode(bytes, path: path, what: "code") { (reader) throws(AccountError) in
+            OneTimeCode(
+                codeHash: hash, userID: UserID(rawValue: try reader.string()),
+                purpose: OneTimeCode.Purpose(rawValue: try reader.string()),
+                createdAt: Timestamp(millisecondsSince1970: try reader.int()),
+                expiresAt: Timestamp(millisecondsSince1970: try reader.int()))
+        }
+    }
+
+    static func encode(_ mail: OutboxMail) -> [UInt8] {
+        var out = Writer(capacity: 128 + mail.payload.utf8.count)
+        out.byte(1)
+        out.string(mail.kind)
+        out.string(mail.recipient)
+        out.string(mail.language)
+        out.string(mail.payload)
+        out.int(mail.createdAt.millisecondsSince1970)
+        out.int(Int64(mail.attempts))
+        out.int(mail.notBefore.millisecondsSince1970)
+        out.optionalString(mail.lastError)
+        return out.bytes
+    }
+
+    static func decodeMail(id: String, _ bytes: [UInt8], path: String) throws(AccountError) -> OutboxMail {
+        try decode(bytes, path: path, what: "mail") { (reader) throws(AccountError) in
+            OutboxMail(
+                id: id, kind: try reader.string(), recipient: try reader.string(), language: try reader.string(),
+                payload: try reader.string(), createdAt: Timestamp(millisecondsSince1970: try reader.int()),
+                attempts: Int(try reader.int()), notBefore: Timestamp(millisecondsSince1970: try reader.int()),
+                lastError: try reader.optionalString())
+        }
+    }
+
+    static func encode(_ identity: ProviderIdentity) -> [UInt8] {
+        var out = Writer(capacity: 96)
+        out.byte(1)
+        out.string(identity.userID.rawValue)
+        out.optionalString(identity.email)
+        out.int(identity.linkedAt.millisecondsSince1970)
+        return out.bytes
+    }
+
+    static func decodeIdentity(
+        provider: String, subject: String, _ bytes: [UInt8], path: String
+    ) throws(AccountError) -> ProviderIdentity {
+        try decode(bytes, path: path, what: "identity") { (reader) throws(AccountError) in
+            ProviderIdentity(
+                provider: provider, subject: subject, userID: UserID(rawValue: try reader.string()),
+                email: try reader.optionalString(), linkedAt: Timestamp(millisecondsSince1970: try reader.int()))
+        }
+    }
+
+    /// A record of version 1 decoded by `body`, every byte read.
+    private static func decode<T>(
+        _ bytes: [UInt8], path: String, what: StaticString, _ body: (inout Reader) throws(AccountError) -> T
+    ) throws(AccountError) -> T {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(AccountError) -> T in
+                var reader = Reader(bytes: raw, path: path, what: what, name: "")
+                try reader.expectVersion(1)
+                let value = try body(&reader)
+                try reader.expectEnd()
+                return value
+            }
+        }.get()
     }
 
     struct Writer {
@@ -122,6 +223,14 @@ enum LMDBRecordCodec {
             if let value {
                 byte(1)
                 int(value)
+            } else {
+                byte(0)
+            }
+        }
+        mutating func optionalString(_ value: String?) {
+            if let value {
+                byte(1)
+                string(value)
             } else {
                 byte(0)
             }
@@ -179,6 +288,10 @@ enum LMDBRecordCodec {
 
         mutating func optionalInt() throws(AccountError) -> Int64? {
             try flag() ? try int() : nil
+        }
+
+        mutating func optionalString() throws(AccountError) -> String? {
+            try flag() ? try string() : nil
         }
 
         mutating func string() throws(AccountError) -> String {

@@ -250,6 +250,8 @@ public final class LMDBRepository: UserRepository, Sendable {
             user.passwordChangedAt = changedAt
             user.mustChangePassword = false
             try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
+            try Self.deleteCode(
+                userID: userID.rawValue, purpose: OneTimeCode.Purpose.passwordReset.rawValue, txn, layout)
             if revoking.revokesSessions {
                 let keep = revoking.keptTokenHash
                 for tokenHash in try Self.sessionHashes(of: userID.rawValue, txn, layout) where tokenHash != keep {
@@ -281,6 +283,230 @@ public final class LMDBRepository: UserRepository, Sendable {
             try txn.put(layout.users, Array(userID.rawValue.utf8), LMDBRecordCodec.encode(user))
             return true
         }
+    }
+
+    // MARK: Refresh families
+
+    public func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at: Timestamp
+    ) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            guard let bytes = try txn.get(layout.sessions, Array(tokenHash.utf8)) else { return false }
+            let old = try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, bytes, path: path)
+            guard try Self.user(id: old.userID.rawValue, txn, layout, path)?.passwordHash == passwordHash else {
+                return false
+            }
+            try Self.deleteSession(tokenHash, userID: old.userID.rawValue, txn, layout)
+            guard try Self.putSession(renewed, txn, layout) else { throw .sessionAlreadyStored(of: renewed.userID) }
+            let token = RotatedToken(
+                tokenHash: tokenHash, userID: old.userID, family: old.family, rotatedAt: at, expiresAt: old.expiresAt)
+            try txn.put(layout.rotated, Array(tokenHash.utf8), LMDBRecordCodec.encode(token))
+            try txn.put(layout.userRotated, LMDBLayout.pair(old.userID.rawValue, tokenHash), [])
+            return true
+        }
+    }
+
+    public func rotatedToken(tokenHash: String) async throws -> RotatedToken? {
+        try await read { (txn, layout, path) throws(AccountError) -> RotatedToken? in
+            guard let bytes = try txn.get(layout.rotated, Array(tokenHash.utf8)) else { return nil }
+            return try LMDBRecordCodec.decodeRotated(tokenHash: tokenHash, bytes, path: path)
+        }
+    }
+
+    public func revokeFamily(_ family: String, userID: UserID) async throws -> Int {
+        try await write { (txn, layout, path) throws(AccountError) -> Int in
+            var revoked = 0
+            for tokenHash in try Self.sessionHashes(of: userID.rawValue, txn, layout) {
+                guard let bytes = try txn.get(layout.sessions, Array(tokenHash.utf8)),
+                    try LMDBRecordCodec.decodeSession(tokenHash: tokenHash, bytes, path: path).family == family
+                else { continue }
+                try Self.deleteSession(tokenHash, userID: userID.rawValue, txn, layout)
+                revoked += 1
+            }
+            return revoked
+        }
+    }
+
+    // MARK: One-time codes
+
+    public func replaceCode(_ code: OneTimeCode) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            guard try txn.get(layout.users, Array(code.userID.rawValue.utf8)) != nil else { return false }
+            if let bytes = try txn.get(layout.codes, Array(code.codeHash.utf8)) {
+                let held = try LMDBRecordCodec.decodeCode(hash: code.codeHash, bytes, path: path)
+                guard held.userID == code.userID, held.purpose == code.purpose else {
+                    throw .storeIO(detail: "a code with this hash is stored for another user or purpose")
+                }
+            }
+            try Self.deleteCode(userID: code.userID.rawValue, purpose: code.purpose.rawValue, txn, layout)
+            try txn.put(layout.codes, Array(code.codeHash.utf8), LMDBRecordCodec.encode(code))
+            try txn.put(
+                layout.userCodes, LMDBLayout.pair(code.userID.rawValue, code.purpose.rawValue),
+                Array(code.codeHash.utf8))
+            return true
+        }
+    }
+
+    public func code(hash: String) async throws -> OneTimeCode? {
+        try await read { (txn, layout, path) throws(AccountError) -> OneTimeCode? in
+            guard let bytes = try txn.get(layout.codes, Array(hash.utf8)) else { return nil }
+            return try LMDBRecordCodec.decodeCode(hash: hash, bytes, path: path)
+        }
+    }
+
+    public func takeCode(hash: String) async throws -> OneTimeCode? {
+        try await write { (txn, layout, path) throws(AccountError) -> OneTimeCode? in
+            guard let bytes = try txn.get(layout.codes, Array(hash.utf8)) else { return nil }
+            let code = try LMDBRecordCodec.decodeCode(hash: hash, bytes, path: path)
+            try Self.deleteCode(userID: code.userID.rawValue, purpose: code.purpose.rawValue, txn, layout)
+            return code
+        }
+    }
+
+    /// Deletes the user's code of `purpose`, if any, and its index entry.
+    private static func deleteCode(userID: String, purpose: String, _ txn: LMDBTransaction, _ layout: LMDBLayout)
+        throws(AccountError)
+    {
+        let key = LMDBLayout.pair(userID, purpose)
+        guard let hash = try txn.get(layout.userCodes, key) else { return }
+        try txn.delete(layout.codes, hash)
+        try txn.delete(layout.userCodes, key)
+    }
+
+    // MARK: Outbox
+
+    public func enqueueMail(_ mail: OutboxMail) async throws {
+        try await write { (txn, layout, _) throws(AccountError) in
+            guard try txn.put(layout.outbox, Array(mail.id.utf8), LMDBRecordCodec.encode(mail), unique: true) else {
+                throw .storeIO(detail: "a mail with id \(mail.id) is stored already")
+            }
+        }
+    }
+
+    public func dueMail(at: Timestamp, limit: Int) async throws -> [OutboxMail] {
+        try await read { (txn, layout, path) throws(AccountError) -> [OutboxMail] in
+            // The outbox is short (mail waits only while the relay is away): read whole.
+            var due: [OutboxMail] = []
+            try txn.scan(layout.outbox, from: nil) { (key, value) throws(AccountError) -> Bool in
+                let mail = try LMDBRecordCodec.decodeMail(id: String(decoding: key, as: UTF8.self), value, path: path)
+                if mail.notBefore <= at { due.append(mail) }
+                return true
+            }
+            return Array(due.sorted { ($0.notBefore, $0.id) < ($1.notBefore, $1.id) }.prefix(max(0, limit)))
+        }
+    }
+
+    public func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool {
+        try await changeMail(id) { mail in
+            guard mail.notBefore == expected else { return false }
+            mail.notBefore = until
+            return true
+        }
+    }
+
+    public func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws
+        -> Bool
+    {
+        try await changeMail(id) { mail in
+            (mail.attempts, mail.notBefore, mail.lastError) = (attempts, notBefore, lastError)
+            return true
+        }
+    }
+
+    /// Reads, changes (when `change` says so) and writes one mail; `false` when it is not there.
+    private func changeMail(_ id: String, _ change: @escaping @Sendable (inout OutboxMail) -> Bool) async throws
+        -> Bool
+    {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            guard let bytes = try txn.get(layout.outbox, Array(id.utf8)) else { return false }
+            var mail = try LMDBRecordCodec.decodeMail(id: id, bytes, path: path)
+            guard change(&mail) else { return false }
+            try txn.put(layout.outbox, Array(id.utf8), LMDBRecordCodec.encode(mail))
+            return true
+        }
+    }
+
+    public func deleteMail(id: String) async throws -> Bool {
+        try await write { (txn, layout, _) throws(AccountError) -> Bool in
+            try txn.delete(layout.outbox, Array(id.utf8))
+        }
+    }
+
+    public func outboxSummary() async throws -> OutboxSummary {
+        try await read { (txn, layout, path) throws(AccountError) -> OutboxSummary in
+            var summary = OutboxSummary(queued: 0, failing: 0, oldest: nil)
+            try txn.scan(layout.outbox, from: nil) { (key, value) throws(AccountError) -> Bool in
+                let mail = try LMDBRecordCodec.decodeMail(id: String(decoding: key, as: UTF8.self), value, path: path)
+                summary.queued += 1
+                if mail.attempts > 0 { summary.failing += 1 }
+                summary.oldest = min(summary.oldest ?? mail.createdAt, mail.createdAt)
+                return true
+            }
+            return summary
+        }
+    }
+
+    // MARK: Provider identities
+
+    public func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool {
+        try await write { (txn, layout, _) throws(AccountError) -> Bool in
+            guard try txn.get(layout.users, Array(identity.userID.rawValue.utf8)) != nil else { return false }
+            let key = LMDBLayout.pair(identity.provider, identity.subject)
+            guard try txn.put(layout.identities, key, LMDBRecordCodec.encode(identity), unique: true) else {
+                throw .identityTaken
+            }
+            try txn.put(
+                layout.userIdentities, Array(identity.userID.rawValue.utf8) + [0] + key, [])
+            return true
+        }
+    }
+
+    public func identity(provider: String, subject: String) async throws -> ProviderIdentity? {
+        try await read { (txn, layout, path) throws(AccountError) -> ProviderIdentity? in
+            guard let bytes = try txn.get(layout.identities, LMDBLayout.pair(provider, subject)) else { return nil }
+            return try LMDBRecordCodec.decodeIdentity(provider: provider, subject: subject, bytes, path: path)
+        }
+    }
+
+    public func identities(userID: UserID) async throws -> [ProviderIdentity] {
+        try await read { (txn, layout, path) throws(AccountError) -> [ProviderIdentity] in
+            try Self.suffixes(of: userID.rawValue, in: layout.userIdentities, txn).map {
+                (key) throws(AccountError) -> ProviderIdentity in
+                let parts = key.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, let bytes = try txn.get(layout.identities, Array(key.utf8)) else {
+                    throw .storeCorrupted(detail: "\(path): the identity index points at a missing identity")
+                }
+                return try LMDBRecordCodec.decodeIdentity(
+                    provider: String(parts[0]), subject: String(parts[1]), bytes, path: path)
+            }
+        }
+    }
+
+    public func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool {
+        try await write { (txn, layout, path) throws(AccountError) -> Bool in
+            let key = LMDBLayout.pair(provider, subject)
+            guard let bytes = try txn.get(layout.identities, key),
+                try LMDBRecordCodec.decodeIdentity(provider: provider, subject: subject, bytes, path: path).userID
+                    == userID
+            else { return false }
+            try txn.delete(layout.identities, key)
+            try txn.delete(layout.userIdentities, Array(userID.rawValue.utf8) + [0] + key)
+            return true
+        }
+    }
+
+    /// What follows `owner` NUL in the keys of `index` that start so, in key order.
+    private static func suffixes(of owner: String, in index: MDB_dbi, _ txn: LMDBTransaction) throws(AccountError)
+        -> [String]
+    {
+        let prefix = Array(owner.utf8) + [0]
+        var found: [String] = []
+        try txn.scan(index, from: prefix) { (key, _) throws(AccountError) in
+            guard key.starts(with: prefix) else { return false }
+            found.append(String(decoding: key[prefix.count...], as: UTF8.self))
+            return true
+        }
+        return found
     }
 
     public func storeValue(forKey key: String) async throws -> String? {
@@ -330,6 +556,17 @@ public final class LMDBRepository: UserRepository, Sendable {
             guard let user = try Self.user(id: id.rawValue, txn, layout, path) else { return false }
             for tokenHash in try Self.sessionHashes(of: id.rawValue, txn, layout) {
                 try Self.deleteSession(tokenHash, userID: id.rawValue, txn, layout)
+            }
+            for tokenHash in try Self.suffixes(of: id.rawValue, in: layout.userRotated, txn) {
+                try txn.delete(layout.rotated, Array(tokenHash.utf8))
+                try txn.delete(layout.userRotated, LMDBLayout.pair(id.rawValue, tokenHash))
+            }
+            for purpose in try Self.suffixes(of: id.rawValue, in: layout.userCodes, txn) {
+                try Self.deleteCode(userID: id.rawValue, purpose: purpose, txn, layout)
+            }
+            for key in try Self.suffixes(of: id.rawValue, in: layout.userIdentities, txn) {
+                try txn.delete(layout.identities, Array(key.utf8))
+                try txn.delete(layout.userIdentities, LMDBLayout.pair(id.rawValue, key))
             }
             try txn.delete(layout.emails, Array(user.email.utf8))
             try txn.delete(layout.users, Array(id.rawValue.utf8))

@@ -27,6 +27,19 @@ public final class MemoryUserRepository: UserRepository {
         var numbersInUse: Set<Int> = []
         var lastNumber = 0
         var values: [String: String] = [:]
+        var rotated: [String: RotatedToken] = [:]
+        var codes: [String: OneTimeCode] = [:]
+        var outbox: [String: OutboxMail] = [:]
+        /// Identities by provider and subject (`provider` NUL `subject`).
+        var identities: [String: ProviderIdentity] = [:]
+
+        static func identityKey(_ provider: String, _ subject: String) -> String { provider + "\u{0}" + subject }
+
+        mutating func removeCodes(of userID: UserID, purpose: OneTimeCode.Purpose? = nil) {
+            for (hash, code) in codes where code.userID == userID && (purpose == nil || code.purpose == purpose) {
+                codes[hash] = nil
+            }
+        }
 
         /// A taken email first, then a taken id, then a taken number: what a refusal names is
         /// the first clash.
@@ -74,6 +87,9 @@ public final class MemoryUserRepository: UserRepository {
                 emailsInOrder?.remove(at: index)
             }
             removeSessions(of: id, except: nil)
+            for (hash, token) in rotated where token.userID == id { rotated[hash] = nil }
+            removeCodes(of: id)
+            for (key, identity) in identities where identity.userID == id { identities[key] = nil }
             return true
         }
 
@@ -218,6 +234,7 @@ public final class MemoryUserRepository: UserRepository {
             user.passwordChangedAt = changedAt
             user.mustChangePassword = false
             state.usersByID[userID] = user
+            state.removeCodes(of: userID, purpose: .passwordReset)
             if revoking.revokesSessions { state.removeSessions(of: userID, except: revoking.keptTokenHash) }
             return true
         }
@@ -236,6 +253,142 @@ public final class MemoryUserRepository: UserRepository {
         state.withLock { state in
             guard state.usersByID[userID] != nil else { return false }
             state.usersByID[userID]?.emailVerifiedAt = time
+            return true
+        }
+    }
+
+    // MARK: Refresh families
+
+    public func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at: Timestamp
+    ) async throws -> Bool {
+        try state.withLock { (state) throws(AccountError) -> Bool in
+            guard let old = state.sessionsByHash[tokenHash], state.usersByID[old.userID]?.passwordHash == passwordHash
+            else { return false }
+            try state.refuseClash(renewed)
+            _ = state.removeSession(tokenHash)
+            try state.insert(renewed)
+            state.rotated[tokenHash] = RotatedToken(
+                tokenHash: tokenHash, userID: old.userID, family: old.family, rotatedAt: at, expiresAt: old.expiresAt)
+            return true
+        }
+    }
+
+    public func rotatedToken(tokenHash: String) async throws -> RotatedToken? {
+        state.withLock { $0.rotated[tokenHash] }
+    }
+
+    public func revokeFamily(_ family: String, userID: UserID) async throws -> Int {
+        state.withLock { state in
+            let doomed = (state.hashesByUser[userID] ?? []).filter { state.sessionsByHash[$0]?.family == family }
+            for hash in doomed { _ = state.removeSession(hash) }
+            return doomed.count
+        }
+    }
+
+    // MARK: One-time codes
+
+    public func replaceCode(_ code: OneTimeCode) async throws -> Bool {
+        try state.withLock { (state) throws(AccountError) -> Bool in
+            guard state.usersByID[code.userID] != nil else { return false }
+            if let held = state.codes[code.codeHash], held.userID != code.userID || held.purpose != code.purpose {
+                throw AccountError.storeIO(detail: "a code with this hash is stored for another user or purpose")
+            }
+            state.removeCodes(of: code.userID, purpose: code.purpose)
+            state.codes[code.codeHash] = code
+            return true
+        }
+    }
+
+    public func code(hash: String) async throws -> OneTimeCode? {
+        state.withLock { $0.codes[hash] }
+    }
+
+    public func takeCode(hash: String) async throws -> OneTimeCode? {
+        state.withLock { $0.codes.removeValue(forKey: hash) }
+    }
+
+    // MARK: Outbox
+
+    public func enqueueMail(_ mail: OutboxMail) async throws {
+        try state.withLock { (state) throws(AccountError) in
+            guard state.outbox[mail.id] == nil else {
+                throw AccountError.storeIO(detail: "a mail with id \(mail.id) is stored already")
+            }
+            state.outbox[mail.id] = mail
+        }
+    }
+
+    public func dueMail(at: Timestamp, limit: Int) async throws -> [OutboxMail] {
+        state.withLock { state in
+            Array(
+                state.outbox.values.filter { $0.notBefore <= at }
+                    .sorted { ($0.notBefore, $0.id) < ($1.notBefore, $1.id) }.prefix(max(0, limit)))
+        }
+    }
+
+    public func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool {
+        state.withLock { state in
+            guard state.outbox[id]?.notBefore == expected else { return false }
+            state.outbox[id]?.notBefore = until
+            return true
+        }
+    }
+
+    public func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws
+        -> Bool
+    {
+        state.withLock { state in
+            guard state.outbox[id] != nil else { return false }
+            state.outbox[id]?.attempts = attempts
+            state.outbox[id]?.notBefore = notBefore
+            state.outbox[id]?.lastError = lastError
+            return true
+        }
+    }
+
+    public func deleteMail(id: String) async throws -> Bool {
+        state.withLock { $0.outbox.removeValue(forKey: id) != nil }
+    }
+
+    public func outboxSummary() async throws -> OutboxSummary {
+        state.withLock { state in
+            OutboxSummary(
+                queued: state.outbox.count, failing: state.outbox.values.count { $0.attempts > 0 },
+                oldest: state.outbox.values.map(\.createdAt).min())
+        }
+    }
+
+    // MARK: Provider identities
+
+    public func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool {
+        try state.withLock { (state) throws(AccountError) -> Bool in
+            guard state.usersByID[identity.userID] != nil else { return false }
+            let key = State.identityKey(identity.provider, identity.subject)
+            guard state.identities[key] == nil else { throw AccountError.identityTaken }
+            state.identities[key] = identity
+            return true
+        }
+    }
+
+    public func identity(provider: String, subject: String) async throws -> ProviderIdentity? {
+        state.withLock { $0.identities[State.identityKey(provider, subject)] }
+    }
+
+    public func identities(userID: UserID) async throws -> [ProviderIdentity] {
+        state.withLock { state in
+            state.identities.values.filter { $0.userID == userID }.sorted {
+                ($0.provider.utf8.lexicographicallyPrecedes($1.provider.utf8))
+                    || ($0.provider == $1.provider && $0.subject.utf8.lexicographicallyPrecedes($1.subject.utf8))
+            }
+        }
+    }
+
+    public func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool {
+        state.withLock { state in
+            let key = State.identityKey(provider, subject)
+            guard state.identities[key]?.userID == userID else { return false }
+            state.identities[key] = nil
             return true
         }
     }

@@ -255,6 +255,11 @@ public final class PostgresRepository: UserRepository, Sendable {
                 RETURNING 1
                 """)
             guard !updated.isEmpty else { return false }
+            try await connection.run(
+                """
+                DELETE FROM \(unescaped: schema.codes)
+                WHERE user_id = \(userID.rawValue) AND purpose = \(OneTimeCode.Purpose.passwordReset.rawValue)
+                """)
             if revoking.revokesSessions {
                 let keep = revoking.keptTokenHash
                 try await connection.run(
@@ -285,6 +290,270 @@ public final class PostgresRepository: UserRepository, Sendable {
                 """
                 UPDATE \(unescaped: schema.users) SET email_verified_at_ms = \(time?.millisecondsSince1970)::bigint
                 WHERE id = \(userID.rawValue) RETURNING 1
+                """
+            ).isEmpty)
+        }
+    }
+
+    // MARK: Refresh families
+
+    public func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at: Timestamp
+    ) async throws -> Bool {
+        try await transaction { [schema] connection in
+            // The user's row FOR SHARE, as a login's session: a password change waits, or wins.
+            let deleted = try await connection.rows(
+                """
+                DELETE FROM \(unescaped: schema.sessions) s
+                USING (SELECT id FROM \(unescaped: schema.users) WHERE password_hash = \(passwordHash) FOR SHARE) u
+                WHERE s.token_sha256 = \(tokenHash) AND s.user_id = u.id
+                RETURNING s.user_id, s.family, s.expires_at_ms
+                """)
+            guard let row = deleted.first else { return false }
+            let (userID, family, expires) = try row.decode((String, String, Int64).self)
+            if try await connection.rows(Self.insertSession(renewed, into: schema)).isEmpty {
+                throw AccountError.sessionAlreadyStored(of: renewed.userID)
+            }
+            try await connection.run(
+                """
+                INSERT INTO \(unescaped: schema.rotatedTokens) (token_sha256, user_id, family, rotated_at_ms, expires_at_ms)
+                VALUES (\(tokenHash), \(userID), \(family), \(at.millisecondsSince1970), \(expires))
+                """)
+            return true
+        }
+    }
+
+    public func rotatedToken(tokenHash: String) async throws -> RotatedToken? {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                """
+                SELECT token_sha256, user_id, family, rotated_at_ms, expires_at_ms FROM \(unescaped: schema.rotatedTokens)
+                WHERE token_sha256 = \(tokenHash)
+                """
+            ).first.map { row in
+                let (hash, userID, family, rotated, expires) = try row.decode(
+                    (String, String, String, Int64, Int64).self)
+                return RotatedToken(
+                    tokenHash: hash, userID: UserID(rawValue: userID), family: family,
+                    rotatedAt: Timestamp(millisecondsSince1970: rotated),
+                    expiresAt: Timestamp(millisecondsSince1970: expires))
+            }
+        }
+    }
+
+    public func revokeFamily(_ family: String, userID: UserID) async throws -> Int {
+        try await transaction { [schema] connection in
+            try await connection.rows(
+                """
+                DELETE FROM \(unescaped: schema.sessions) WHERE user_id = \(userID.rawValue) AND family = \(family)
+                RETURNING 1
+                """
+            ).count
+        }
+    }
+
+    // MARK: One-time codes
+
+    private static let codeColumns = "code_sha256, user_id, purpose, created_at_ms, expires_at_ms"
+
+    private static func code(_ row: PostgresRow) throws -> OneTimeCode {
+        let (hash, userID, purpose, created, expires) = try row.decode((String, String, String, Int64, Int64).self)
+        return OneTimeCode(
+            codeHash: hash, userID: UserID(rawValue: userID), purpose: OneTimeCode.Purpose(rawValue: purpose),
+            createdAt: Timestamp(millisecondsSince1970: created), expiresAt: Timestamp(millisecondsSince1970: expires))
+    }
+
+    public func replaceCode(_ code: OneTimeCode) async throws -> Bool {
+        try await transaction { [schema] connection in
+            guard
+                !(try await connection.rows(
+                    "SELECT 1 FROM \(unescaped: schema.users) WHERE id = \(code.userID.rawValue) FOR SHARE"
+                ).isEmpty)
+            else { return false }
+            let held = try await connection.rows(
+                "SELECT \(unescaped: Self.codeColumns) FROM \(unescaped: schema.codes) WHERE code_sha256 = \(code.codeHash)"
+            ).first.map(Self.code)
+            if let held, held.userID != code.userID || held.purpose != code.purpose {
+                throw AccountError.storeIO(detail: "a code with this hash is stored for another user or purpose")
+            }
+            try await connection.run(
+                """
+                DELETE FROM \(unescaped: schema.codes)
+                WHERE user_id = \(code.userID.rawValue) AND purpose = \(code.purpose.rawValue)
+                """)
+            try await connection.run(
+                """
+                INSERT INTO \(unescaped: schema.codes) (\(unescaped: Self.codeColumns)) VALUES (\(code.codeHash),
+                    \(code.userID.rawValue), \(code.purpose.rawValue), \(code.createdAt.millisecondsSince1970),
+                    \(code.expiresAt.millisecondsSince1970))
+                """)
+            return true
+        }
+    }
+
+    public func code(hash: String) async throws -> OneTimeCode? {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                "SELECT \(unescaped: Self.codeColumns) FROM \(unescaped: schema.codes) WHERE code_sha256 = \(hash)"
+            ).first.map(Self.code)
+        }
+    }
+
+    public func takeCode(hash: String) async throws -> OneTimeCode? {
+        try await transaction { [schema] connection in
+            try await connection.rows(
+                """
+                DELETE FROM \(unescaped: schema.codes) WHERE code_sha256 = \(hash)
+                RETURNING \(unescaped: Self.codeColumns)
+                """
+            ).first.map(Self.code)
+        }
+    }
+
+    // MARK: Outbox
+
+    private static let mailColumns =
+        "id, kind, recipient, language, payload, created_at_ms, attempts, not_before_ms, last_error"
+
+    private static func mail(_ row: PostgresRow) throws -> OutboxMail {
+        let (id, kind, recipient, language, payload, created, attempts, notBefore, lastError) = try row.decode(
+            (String, String, String, String, String, Int64, Int64, Int64, String?).self)
+        return OutboxMail(
+            id: id, kind: kind, recipient: recipient, language: language, payload: payload,
+            createdAt: Timestamp(millisecondsSince1970: created), attempts: Int(attempts),
+            notBefore: Timestamp(millisecondsSince1970: notBefore), lastError: lastError)
+    }
+
+    public func enqueueMail(_ mail: OutboxMail) async throws {
+        try await transaction { [schema] connection in
+            let inserted = try await connection.rows(
+                """
+                INSERT INTO \(unescaped: schema.outbox) (\(unescaped: Self.mailColumns)) VALUES (\(mail.id), \(mail.kind),
+                    \(mail.recipient), \(mail.language), \(mail.payload), \(mail.createdAt.millisecondsSince1970),
+                    \(Int64(mail.attempts)), \(mail.notBefore.millisecondsSince1970), \(mail.lastError)::text)
+                ON CONFLICT (id) DO NOTHING RETURNING 1
+                """)
+            guard !inserted.isEmpty else {
+                throw AccountError.storeIO(detail: "a mail with id \(mail.id) is stored already")
+            }
+        }
+    }
+
+    public func dueMail(at: Timestamp, limit: Int) async throws -> [OutboxMail] {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                """
+                SELECT \(unescaped: Self.mailColumns) FROM \(unescaped: schema.outbox)
+                WHERE not_before_ms <= \(at.millisecondsSince1970) ORDER BY not_before_ms, id LIMIT \(Int64(max(0, limit)))
+                """
+            ).map(Self.mail)
+        }
+    }
+
+    public func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool {
+        try await transaction { [schema] connection in
+            !(try await connection.rows(
+                """
+                UPDATE \(unescaped: schema.outbox) SET not_before_ms = \(until.millisecondsSince1970)
+                WHERE id = \(id) AND not_before_ms = \(expected.millisecondsSince1970) RETURNING 1
+                """
+            ).isEmpty)
+        }
+    }
+
+    public func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws
+        -> Bool
+    {
+        try await transaction { [schema] connection in
+            !(try await connection.rows(
+                """
+                UPDATE \(unescaped: schema.outbox) SET attempts = \(Int64(attempts)),
+                    not_before_ms = \(notBefore.millisecondsSince1970), last_error = \(lastError)::text
+                WHERE id = \(id) RETURNING 1
+                """
+            ).isEmpty)
+        }
+    }
+
+    public func deleteMail(id: String) async throws -> Bool {
+        try await transaction { [schema] connection in
+            !(try await connection.rows("DELETE FROM \(unescaped: schema.outbox) WHERE id = \(id) RETURNING 1").isEmpty)
+        }
+    }
+
+    public func outboxSummary() async throws -> OutboxSummary {
+        try await withConnection { [schema] connection in
+            guard
+                let row = try await connection.rows(
+                    """
+                    SELECT count(*), count(*) FILTER (WHERE attempts > 0), min(created_at_ms) FROM \(unescaped: schema.outbox)
+                    """
+                ).first
+            else { return OutboxSummary(queued: 0, failing: 0, oldest: nil) }
+            let (queued, failing, oldest) = try row.decode((Int64, Int64, Int64?).self)
+            return OutboxSummary(
+                queued: Int(queued), failing: Int(failing), oldest: oldest.map { Timestamp(millisecondsSince1970: $0) })
+        }
+    }
+
+    // MARK: Provider identities
+
+    private static let identityColumns = "provider, subject, user_id, email, linked_at_ms"
+
+    private static func identity(_ row: PostgresRow) throws -> ProviderIdentity {
+        let (provider, subject, userID, email, linked) = try row.decode((String, String, String, String?, Int64).self)
+        return ProviderIdentity(
+            provider: provider, subject: subject, userID: UserID(rawValue: userID), email: email,
+            linkedAt: Timestamp(millisecondsSince1970: linked))
+    }
+
+    public func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool {
+        try await transaction { [schema] connection in
+            guard
+                !(try await connection.rows(
+                    "SELECT 1 FROM \(unescaped: schema.users) WHERE id = \(identity.userID.rawValue) FOR SHARE"
+                ).isEmpty)
+            else { return false }
+            let inserted = try await connection.rows(
+                """
+                INSERT INTO \(unescaped: schema.identities) (\(unescaped: Self.identityColumns)) VALUES (\(identity.provider),
+                    \(identity.subject), \(identity.userID.rawValue), \(identity.email)::text,
+                    \(identity.linkedAt.millisecondsSince1970))
+                ON CONFLICT (provider, subject) DO NOTHING RETURNING 1
+                """)
+            guard !inserted.isEmpty else { throw AccountError.identityTaken }
+            return true
+        }
+    }
+
+    public func identity(provider: String, subject: String) async throws -> ProviderIdentity? {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                """
+                SELECT \(unescaped: Self.identityColumns) FROM \(unescaped: schema.identities)
+                WHERE provider = \(provider) AND subject = \(subject)
+                """
+            ).first.map(Self.identity)
+        }
+    }
+
+    public func identities(userID: UserID) async throws -> [ProviderIdentity] {
+        try await withConnection { [schema] connection in
+            try await connection.rows(
+                """
+                SELECT \(unescaped: Self.identityColumns) FROM \(unescaped: schema.identities)
+                WHERE user_id = \(userID.rawValue) ORDER BY provider, subject
+                """
+            ).map(Self.identity)
+        }
+    }
+
+    public func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool {
+        try await transaction { [schema] connection in
+            !(try await connection.rows(
+                """
+                DELETE FROM \(unescaped: schema.identities)
+                WHERE provider = \(provider) AND subject = \(subject) AND user_id = \(userID.rawValue) RETURNING 1
                 """
             ).isEmpty)
         }
@@ -489,7 +758,7 @@ public final class PostgresRepository: UserRepository, Sendable {
     private static let userColumns =
         "id, email, nickname, password_hash, created_at_ms, password_changed_at_ms, failed_login_count, last_failed_login_at_ms, number, blocked, must_change_password, email_verified_at_ms"
     private static let sessionColumns =
-        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember, device"
+        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember, device, family"
 
     /// Inserts the user, and its first session when given, in one statement, numbering the
     /// user there: its own number when given (the highest number given rises to it), else one
@@ -522,7 +791,8 @@ public final class PostgresRepository: UserRepository, Sendable {
                 SELECT \(session?.tokenHash)::text, \(session?.userID.rawValue)::text,
                     \(session?.createdAt.millisecondsSince1970)::bigint, \(session?.lastSeenAt.millisecondsSince1970)::bigint,
                     \(session?.expiresAt.millisecondsSince1970)::bigint, \(session?.idleTimeoutSeconds)::bigint,
-                    \(session?.remember)::boolean, \(session.map { ByteBuffer(string: $0.device) })::bytea
+                    \(session?.remember)::boolean, \(session.map { ByteBuffer(string: $0.device) })::bytea,
+                    \(session?.family)::text
                 FROM new_user WHERE \(session != nil)
                 RETURNING 1)
             SELECT number FROM new_user
@@ -559,7 +829,8 @@ public final class PostgresRepository: UserRepository, Sendable {
         INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns)) VALUES (\(session.tokenHash),
             \(session.userID.rawValue), \(session.createdAt.millisecondsSince1970),
             \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
-            \(session.idleTimeoutSeconds), \(session.remember), \(ByteBuffer(string: session.device)))
+            \(session.idleTimeoutSeconds), \(session.remember), \(ByteBuffer(string: session.device)),
+            \(session.family))
         ON CONFLICT (token_sha256) DO NOTHING RETURNING 1
         """
     }
@@ -573,7 +844,7 @@ public final class PostgresRepository: UserRepository, Sendable {
         INSERT INTO \(unescaped: schema.sessions) (\(unescaped: sessionColumns))
         SELECT \(session.tokenHash), u.id, \(session.createdAt.millisecondsSince1970),
             \(session.lastSeenAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
-            \(session.idleTimeoutSeconds), \(session.remember), \(ByteBuffer(string: session.device))
+            \(session.idleTimeoutSeconds), \(session.remember), \(ByteBuffer(string: session.device)), \(session.family)
         FROM (SELECT id FROM \(unescaped: schema.users)
             WHERE id = \(session.userID.rawValue) AND password_hash = \(passwordHash) FOR SHARE) u
         ON CONFLICT (token_sha256) DO NOTHING RETURNING 1
@@ -594,12 +865,12 @@ public final class PostgresRepository: UserRepository, Sendable {
     }
 
     private static func session(_ row: PostgresRow) throws -> SessionRecord {
-        let (token, userID, created, lastSeen, expires, idle, remember, device) = try row.decode(
-            (String, String, Int64, Int64, Int64, Int64, Bool, ByteBuffer).self)
+        let (token, userID, created, lastSeen, expires, idle, remember, device, family) = try row.decode(
+            (String, String, Int64, Int64, Int64, Int64, Bool, ByteBuffer, String).self)
         return SessionRecord(
             tokenHash: token, userID: UserID(rawValue: userID), createdAt: Timestamp(millisecondsSince1970: created),
             lastSeenAt: Timestamp(millisecondsSince1970: lastSeen),
             expiresAt: Timestamp(millisecondsSince1970: expires),
-            idleTimeoutSeconds: idle, remember: remember, device: String(buffer: device))
+            idleTimeoutSeconds: idle, remember: remember, device: String(buffer: device), family: family)
     }
 }

@@ -22,6 +22,10 @@ package struct PostgresSchema: Sendable {
     package var schemaMigrations: String { "\(quoted).schema_migrations" }
     package var userNumbers: String { "\(quoted).user_numbers" }
     package var storeValues: String { "\(quoted).store_values" }
+    package var rotatedTokens: String { "\(quoted).rotated_tokens" }
+    package var codes: String { "\(quoted).codes" }
+    package var outbox: String { "\(quoted).outbox" }
+    package var identities: String { "\(quoted).identities" }
 
     /// Migration `n` brings a store from version `n - 1` to `n`: its statements run in the
     /// opening transaction, under the advisory lock (one statement each, as the extended query
@@ -86,6 +90,59 @@ package struct PostgresSchema: Sendable {
                 "ALTER TABLE \(users) ADD COLUMN must_change_password boolean NOT NULL DEFAULT false",
                 "ALTER TABLE \(users) ADD COLUMN email_verified_at_ms bigint",
                 "CREATE TABLE \(storeValues) (key text COLLATE \"C\" PRIMARY KEY, value text NOT NULL)",
+            ],
+            // v5: each session's refresh family (a session made before is a family of its own), the
+            // tokens refreshes replaced, the codes mailed to users, the outbox, and the identities
+            // at outside providers; each goes with its user.
+            [
+                "ALTER TABLE \(sessions) ADD COLUMN family text COLLATE \"C\" NOT NULL DEFAULT ''",
+                "UPDATE \(sessions) SET family = token_sha256",
+                "CREATE INDEX sessions_family ON \(sessions) (user_id, family)",
+                """
+                CREATE TABLE \(rotatedTokens) (
+                    token_sha256 text COLLATE "C" PRIMARY KEY,
+                    user_id text COLLATE "C" NOT NULL REFERENCES \(users) (id) ON DELETE CASCADE,
+                    family text COLLATE "C" NOT NULL,
+                    rotated_at_ms bigint NOT NULL,
+                    expires_at_ms bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX rotated_tokens_user ON \(rotatedTokens) (user_id)",
+                """
+                CREATE TABLE \(codes) (
+                    code_sha256 text COLLATE "C" PRIMARY KEY,
+                    user_id text COLLATE "C" NOT NULL REFERENCES \(users) (id) ON DELETE CASCADE,
+                    purpose text COLLATE "C" NOT NULL,
+                    created_at_ms bigint NOT NULL,
+                    expires_at_ms bigint NOT NULL
+                )
+                """,
+                "CREATE UNIQUE INDEX codes_user_purpose ON \(codes) (user_id, purpose)",
+                """
+                CREATE TABLE \(outbox) (
+                    id text COLLATE "C" PRIMARY KEY,
+                    kind text NOT NULL,
+                    recipient text NOT NULL,
+                    language text NOT NULL,
+                    payload text NOT NULL,
+                    created_at_ms bigint NOT NULL,
+                    attempts bigint NOT NULL,
+                    not_before_ms bigint NOT NULL,
+                    last_error text
+                )
+                """,
+                "CREATE INDEX outbox_due ON \(outbox) (not_before_ms, id)",
+                """
+                CREATE TABLE \(identities) (
+                    provider text COLLATE "C" NOT NULL,
+                    subject text COLLATE "C" NOT NULL,
+                    user_id text COLLATE "C" NOT NULL REFERENCES \(users) (id) ON DELETE CASCADE,
+                    email text,
+                    linked_at_ms bigint NOT NULL,
+                    PRIMARY KEY (provider, subject)
+                )
+                """,
+                "CREATE INDEX identities_user ON \(identities) (user_id, provider, subject)",
             ],
         ]
     }

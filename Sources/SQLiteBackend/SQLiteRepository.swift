@@ -386,6 +386,9 @@ public final class SQLiteRepository: UserRepository, Sendable {
                         [.text(passwordHash), .integer(changedAt.millisecondsSince1970), .text(userID.rawValue)])
                 }
             guard changed == 1 else { return false }
+            _ = try connection.run(
+                "DELETE FROM codes WHERE user_id = ? AND purpose = ?",
+                [.text(userID.rawValue), .text(OneTimeCode.Purpose.passwordReset.rawValue)])
             if revoking.revokesSessions {
                 let keep = revoking.keptTokenHash
                 try connection.run(
@@ -411,6 +414,228 @@ public final class SQLiteRepository: UserRepository, Sendable {
             try connection.run(
                 "UPDATE users SET email_verified_at_ms = ? WHERE id = ?",
                 [time.map { .integer($0.millisecondsSince1970) } ?? .null, .text(userID.rawValue)]) == 1
+        }
+    }
+
+    // MARK: Refresh families
+
+    public func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at: Timestamp
+    ) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            let old = try connection.firstRow(
+                Self.selectSession
+                    + " WHERE token_sha256 = ? AND user_id = (SELECT id FROM users WHERE id = user_id AND password_hash = ?)",
+                [.text(tokenHash), .text(passwordHash)], Self.session)
+            guard let old else { return false }
+            _ = try connection.run("DELETE FROM sessions WHERE token_sha256 = ?", [.text(tokenHash)])
+            try Self.insert(renewed, on: connection)
+            _ = try connection.run(
+                "INSERT INTO rotated_tokens (token_sha256, user_id, family, rotated_at_ms, expires_at_ms) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .text(tokenHash), .text(old.userID.rawValue), .text(old.family), .integer(at.millisecondsSince1970),
+                    .integer(old.expiresAt.millisecondsSince1970),
+                ])
+            return true
+        }
+    }
+
+    public func rotatedToken(tokenHash: String) async throws -> RotatedToken? {
+        try read { connection throws(AccountError) -> RotatedToken? in
+            try connection.firstRow(
+                "SELECT token_sha256, user_id, family, rotated_at_ms, expires_at_ms FROM rotated_tokens WHERE token_sha256 = ?",
+                [.text(tokenHash)]
+            ) { row throws(AccountError) in
+                RotatedToken(
+                    tokenHash: try row.text(0), userID: UserID(rawValue: try row.text(1)), family: try row.text(2),
+                    rotatedAt: Timestamp(millisecondsSince1970: try row.integer(3)),
+                    expiresAt: Timestamp(millisecondsSince1970: try row.integer(4)))
+            }
+        }
+    }
+
+    public func revokeFamily(_ family: String, userID: UserID) async throws -> Int {
+        try await write { connection throws(AccountError) -> Int in
+            try connection.run(
+                "DELETE FROM sessions WHERE user_id = ? AND family = ?", [.text(userID.rawValue), .text(family)])
+        }
+    }
+
+    // MARK: One-time codes
+
+    private static let codeColumns = "code_sha256, user_id, purpose, created_at_ms, expires_at_ms"
+
+    private static func code(_ row: SQLiteRow) throws(AccountError) -> OneTimeCode {
+        OneTimeCode(
+            codeHash: try row.text(0), userID: UserID(rawValue: try row.text(1)),
+            purpose: OneTimeCode.Purpose(rawValue: try row.text(2)),
+            createdAt: Timestamp(millisecondsSince1970: try row.integer(3)),
+            expiresAt: Timestamp(millisecondsSince1970: try row.integer(4)))
+    }
+
+    public func replaceCode(_ code: OneTimeCode) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            let exists = try connection.firstRow("SELECT 1 FROM users WHERE id = ?", [.text(code.userID.rawValue)]) {
+                _ throws(AccountError) in true
+            }
+            guard exists == true else { return false }
+            let held = try connection.firstRow(
+                "SELECT \(Self.codeColumns) FROM codes WHERE code_sha256 = ?", [.text(code.codeHash)], Self.code)
+            if let held, held.userID != code.userID || held.purpose != code.purpose {
+                throw AccountError.storeIO(detail: "a code with this hash is stored for another user or purpose")
+            }
+            _ = try connection.run(
+                "DELETE FROM codes WHERE user_id = ? AND purpose = ?",
+                [.text(code.userID.rawValue), .text(code.purpose.rawValue)])
+            _ = try connection.run(
+                "INSERT INTO codes (\(Self.codeColumns)) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .text(code.codeHash), .text(code.userID.rawValue), .text(code.purpose.rawValue),
+                    .integer(code.createdAt.millisecondsSince1970), .integer(code.expiresAt.millisecondsSince1970),
+                ])
+            return true
+        }
+    }
+
+    public func code(hash: String) async throws -> OneTimeCode? {
+        try read { connection throws(AccountError) -> OneTimeCode? in
+            try connection.firstRow(
+                "SELECT \(Self.codeColumns) FROM codes WHERE code_sha256 = ?", [.text(hash)], Self.code)
+        }
+    }
+
+    public func takeCode(hash: String) async throws -> OneTimeCode? {
+        try await write { connection throws(AccountError) -> OneTimeCode? in
+            try connection.firstRow(
+                "DELETE FROM codes WHERE code_sha256 = ? RETURNING \(Self.codeColumns)", [.text(hash)], Self.code)
+        }
+    }
+
+    // MARK: Outbox
+
+    private static let mailColumns =
+        "id, kind, recipient, language, payload, created_at_ms, attempts, not_before_ms, last_error"
+
+    private static func mail(_ row: SQLiteRow) throws(AccountError) -> OutboxMail {
+        OutboxMail(
+            id: try row.text(0), kind: try row.text(1), recipient: try row.text(2), language: try row.text(3),
+            payload: try row.text(4), createdAt: Timestamp(millisecondsSince1970: try row.integer(5)),
+            attempts: Int(try row.integer(6)), notBefore: Timestamp(millisecondsSince1970: try row.integer(7)),
+            lastError: row.isNull(8) ? nil : try row.text(8))
+    }
+
+    public func enqueueMail(_ mail: OutboxMail) async throws {
+        try await write { connection throws(AccountError) in
+            let inserted = try connection.run(
+                "INSERT INTO outbox (\(Self.mailColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                [
+                    .text(mail.id), .text(mail.kind), .text(mail.recipient), .text(mail.language), .text(mail.payload),
+                    .integer(mail.createdAt.millisecondsSince1970), .integer(Int64(mail.attempts)),
+                    .integer(mail.notBefore.millisecondsSince1970), mail.lastError.map(SQLiteValue.text) ?? .null,
+                ])
+            guard inserted == 1 else {
+                throw AccountError.storeIO(detail: "a mail with id \(mail.id) is stored already")
+            }
+        }
+    }
+
+    public func dueMail(at: Timestamp, limit: Int) async throws -> [OutboxMail] {
+        try read { connection throws(AccountError) -> [OutboxMail] in
+            try connection.rows(
+                "SELECT \(Self.mailColumns) FROM outbox WHERE not_before_ms <= ? ORDER BY not_before_ms, id LIMIT ?",
+                [.integer(at.millisecondsSince1970), .integer(Int64(max(0, limit)))], Self.mail)
+        }
+    }
+
+    public func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            try connection.run(
+                "UPDATE outbox SET not_before_ms = ? WHERE id = ? AND not_before_ms = ?",
+                [.integer(until.millisecondsSince1970), .text(id), .integer(expected.millisecondsSince1970)]) == 1
+        }
+    }
+
+    public func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws
+        -> Bool
+    {
+        try await write { connection throws(AccountError) -> Bool in
+            try connection.run(
+                "UPDATE outbox SET attempts = ?, not_before_ms = ?, last_error = ? WHERE id = ?",
+                [
+                    .integer(Int64(attempts)), .integer(notBefore.millisecondsSince1970),
+                    lastError.map(SQLiteValue.text) ?? .null, .text(id),
+                ]) == 1
+        }
+    }
+
+    public func deleteMail(id: String) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            try connection.run("DELETE FROM outbox WHERE id = ?", [.text(id)]) == 1
+        }
+    }
+
+    public func outboxSummary() async throws -> OutboxSummary {
+        try read { connection throws(AccountError) -> OutboxSummary in
+            try connection.firstRow(
+                "SELECT count(*), count(*) FILTER (WHERE attempts > 0), min(created_at_ms) FROM outbox"
+            ) { row throws(AccountError) in
+                OutboxSummary(
+                    queued: Int(try row.integer(0)), failing: Int(try row.integer(1)),
+                    oldest: try row.optionalInteger(2).map { Timestamp(millisecondsSince1970: $0) })
+            } ?? OutboxSummary(queued: 0, failing: 0, oldest: nil)
+        }
+    }
+
+    // MARK: Provider identities
+
+    private static let identityColumns = "provider, subject, user_id, email, linked_at_ms"
+
+    private static func identity(_ row: SQLiteRow) throws(AccountError) -> ProviderIdentity {
+        ProviderIdentity(
+            provider: try row.text(0), subject: try row.text(1), userID: UserID(rawValue: try row.text(2)),
+            email: row.isNull(3) ? nil : try row.text(3), linkedAt: Timestamp(millisecondsSince1970: try row.integer(4))
+        )
+    }
+
+    public func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            let exists = try connection.firstRow("SELECT 1 FROM users WHERE id = ?", [.text(identity.userID.rawValue)])
+            {
+                _ throws(AccountError) in true
+            }
+            guard exists == true else { return false }
+            let inserted = try connection.run(
+                "INSERT INTO identities (\(Self.identityColumns)) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [
+                    .text(identity.provider), .text(identity.subject), .text(identity.userID.rawValue),
+                    identity.email.map(SQLiteValue.text) ?? .null, .integer(identity.linkedAt.millisecondsSince1970),
+                ])
+            guard inserted == 1 else { throw AccountError.identityTaken }
+            return true
+        }
+    }
+
+    public func identity(provider: String, subject: String) async throws -> ProviderIdentity? {
+        try read { connection throws(AccountError) -> ProviderIdentity? in
+            try connection.firstRow(
+                "SELECT \(Self.identityColumns) FROM identities WHERE provider = ? AND subject = ?",
+                [.text(provider), .text(subject)], Self.identity)
+        }
+    }
+
+    public func identities(userID: UserID) async throws -> [ProviderIdentity] {
+        try read { connection throws(AccountError) -> [ProviderIdentity] in
+            try connection.rows(
+                "SELECT \(Self.identityColumns) FROM identities WHERE user_id = ? ORDER BY provider, subject",
+                [.text(userID.rawValue)], Self.identity)
+        }
+    }
+
+    public func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool {
+        try await write { connection throws(AccountError) -> Bool in
+            try connection.run(
+                "DELETE FROM identities WHERE provider = ? AND subject = ? AND user_id = ?",
+                [.text(provider), .text(subject), .text(userID.rawValue)]) == 1
         }
     }
 
@@ -605,10 +830,10 @@ public final class SQLiteRepository: UserRepository, Sendable {
     private static let raiseLastNumber = "UPDATE user_numbers SET last = max(last, ?)"
     private static let selectNumberTaken = "SELECT 1 FROM users WHERE number = ?"
     private static let sessionColumns =
-        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember, device"
+        "token_sha256, user_id, created_at_ms, last_seen_at_ms, expires_at_ms, idle_timeout_s, remember, device, family"
     private static let selectSession = "SELECT \(sessionColumns) FROM sessions"
     private static let insertSession =
-        "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING"
+        "INSERT INTO sessions (\(sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (token_sha256) DO NOTHING"
     // Whole statements, not concatenated per call: each is also the key of its prepared statement.
     private static let selectUserByEmail = selectUser + " WHERE email = ?"
     private static let selectUserByID = selectUser + " WHERE id = ?"
@@ -643,6 +868,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
             .text(session.tokenHash), .text(session.userID.rawValue), .integer(session.createdAt.millisecondsSince1970),
             .integer(session.lastSeenAt.millisecondsSince1970), .integer(session.expiresAt.millisecondsSince1970),
             .integer(session.idleTimeoutSeconds), .integer(session.remember ? 1 : 0), .text(session.device),
+            .text(session.family),
         ]
     }
 
@@ -669,7 +895,7 @@ public final class SQLiteRepository: UserRepository, Sendable {
             createdAt: Timestamp(millisecondsSince1970: try row.integer(2)),
             lastSeenAt: Timestamp(millisecondsSince1970: try row.integer(3)),
             expiresAt: Timestamp(millisecondsSince1970: try row.integer(4)), idleTimeoutSeconds: try row.integer(5),
-            remember: try row.integer(6) != 0, device: try row.text(7))
+            remember: try row.integer(6) != 0, device: try row.text(7), family: try row.text(8))
     }
 }
 

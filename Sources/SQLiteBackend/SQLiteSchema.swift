@@ -68,6 +68,51 @@ enum SQLiteSchema {
             value TEXT NOT NULL
         ) STRICT;
         """,
+        // v5: each session's refresh family (a session made before is a family of its own), the
+        // tokens refreshes replaced, the codes mailed to users, the outbox, and the identities
+        // at outside providers; each goes with its user.
+        """
+        ALTER TABLE sessions ADD COLUMN family TEXT NOT NULL DEFAULT '';
+        UPDATE sessions SET family = token_sha256;
+        CREATE INDEX sessions_family ON sessions(user_id, family);
+        CREATE TABLE rotated_tokens (
+            token_sha256 TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            family TEXT NOT NULL,
+            rotated_at_ms INTEGER NOT NULL,
+            expires_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX rotated_tokens_user ON rotated_tokens(user_id);
+        CREATE TABLE codes (
+            code_sha256 TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            purpose TEXT NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            expires_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE UNIQUE INDEX codes_user_purpose ON codes(user_id, purpose);
+        CREATE TABLE outbox (
+            id TEXT PRIMARY KEY NOT NULL,
+            kind TEXT NOT NULL,
+            recipient TEXT NOT NULL,
+            language TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            attempts INTEGER NOT NULL,
+            not_before_ms INTEGER NOT NULL,
+            last_error TEXT
+        ) STRICT;
+        CREATE INDEX outbox_due ON outbox(not_before_ms, id);
+        CREATE TABLE identities (
+            provider TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            email TEXT,
+            linked_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (provider, subject)
+        ) STRICT;
+        CREATE INDEX identities_user ON identities(user_id, provider, subject);
+        """,
     ]
 
     /// The format version this build writes.

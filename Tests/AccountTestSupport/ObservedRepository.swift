@@ -64,6 +64,90 @@ package struct ObservedRepository: UserRepository {
         return try await inner.setEmailVerified(userID: userID, at: time)
     }
 
+    package func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at: Timestamp
+    ) async throws -> Bool {
+        try await observe("rotateSession")
+        return try await inner.rotateSession(tokenHash: tokenHash, to: renewed, ifPasswordHashIs: passwordHash, at: at)
+    }
+
+    package func rotatedToken(tokenHash: String) async throws -> RotatedToken? {
+        try await observe("rotatedToken")
+        return try await inner.rotatedToken(tokenHash: tokenHash)
+    }
+
+    package func revokeFamily(_ family: String, userID: UserID) async throws -> Int {
+        try await observe("revokeFamily")
+        return try await inner.revokeFamily(family, userID: userID)
+    }
+
+    package func replaceCode(_ code: OneTimeCode) async throws -> Bool {
+        try await observe("replaceCode")
+        return try await inner.replaceCode(code)
+    }
+
+    package func code(hash: String) async throws -> OneTimeCode? {
+        try await observe("code")
+        return try await inner.code(hash: hash)
+    }
+
+    package func takeCode(hash: String) async throws -> OneTimeCode? {
+        try await observe("takeCode")
+        return try await inner.takeCode(hash: hash)
+    }
+
+    package func enqueueMail(_ mail: OutboxMail) async throws {
+        try await observe("enqueueMail")
+        try await inner.enqueueMail(mail)
+    }
+
+    package func dueMail(at: Timestamp, limit: Int) async throws -> [OutboxMail] {
+        try await observe("dueMail")
+        return try await inner.dueMail(at: at, limit: limit)
+    }
+
+    package func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool {
+        try await observe("leaseMail")
+        return try await inner.leaseMail(id: id, from: expected, until: until)
+    }
+
+    package func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws
+        -> Bool
+    {
+        try await observe("rescheduleMail")
+        return try await inner.rescheduleMail(id: id, attempts: attempts, notBefore: notBefore, lastError: lastError)
+    }
+
+    package func deleteMail(id: String) async throws -> Bool {
+        try await observe("deleteMail")
+        return try await inner.deleteMail(id: id)
+    }
+
+    package func outboxSummary() async throws -> OutboxSummary {
+        try await observe("outboxSummary")
+        return try await inner.outboxSummary()
+    }
+
+    package func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool {
+        try await observe("linkIdentity")
+        return try await inner.linkIdentity(identity)
+    }
+
+    package func identity(provider: String, subject: String) async throws -> ProviderIdentity? {
+        try await observe("identity")
+        return try await inner.identity(provider: provider, subject: subject)
+    }
+
+    package func identities(userID: UserID) async throws -> [ProviderIdentity] {
+        try await observe("identities")
+        return try await inner.identities(userID: userID)
+    }
+
+    package func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool {
+        try await observe("unlinkIdentity")
+        return try await inner.unlinkIdentity(provider: provider, subject: subject, userID: userID)
+    }
+
     package func storeValue(forKey key: String) async throws -> String? {
         try await observe("storeValue")
         return try await inner.storeValue(forKey: key)

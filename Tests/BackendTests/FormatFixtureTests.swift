@@ -39,10 +39,10 @@ struct FormatFixtureTests {
     }
 
     /// The committed fixtures of formats older than this build's.
-    static let olderVersions = [1, 2, 3]
+    static let olderVersions = [1, 2, 3, 4]
 
     @Test(
-        "a committed older store is upgraded by a writer: every record kept, users numbered in creation order, accounts active",
+        "a committed older store is upgraded by a writer: every record kept, users numbered in creation order, what it lacked at its defaults",
         arguments: BackendRegistry.embedded.descriptors, olderVersions)
     func olderStoreUpgrades(_ backend: any BackendDescriptor, version: Int) async throws {
         let scratch = try ScratchFolder("fixture-v\(version)-\(backend.name)")
@@ -54,7 +54,7 @@ struct FormatFixtureTests {
         #expect(info.formatVersion == backend.formatVersion)
         try await ReferenceData.verify(
             store, holding: Self.numberedInCreationOrder(ReferenceData.users), namingDevices: version >= 3,
-            keepingState: false)
+            keepingState: version >= 4, flows: .none)
         #expect(try await store.integrityCheck() == ["ok"])
         // Numbering goes on after the upgraded users, and the upgrade kept the store's id.
         let next = try await store.createUser(

@@ -76,7 +76,7 @@ struct JSONStoreParserTests {
             (#"{"format":"accountstore-json","format_version":1}"#, "store_id is missing"),
             (#"{"format":"x"}"#, "not a store: x"),
             (#"{"format_version":1}"#, "not a store"),
-            (#"{"format":"accountstore-json","format_version":5}"#, "too new: 5"),
+            (#"{"format":"accountstore-json","format_version":6}"#, "too new: 6"),
             (
                 #"{"format":"accountstore-json","format_version":2,"store_id":"s","created_at_ms":5}"#,
                 "last_user_number is missing"

@@ -47,6 +47,8 @@ public enum AccountError: Error, Sendable, Hashable {
     /// No store at the location, and the operation does not create one (it only reads, or
     /// works on an existing account).
     case storeNotFound(location: String)
+    /// An outside identity (a provider's subject) is linked to an account already.
+    case identityTaken
 
     /// The stable machine-readable code.
     public var code: String {
@@ -77,6 +79,7 @@ public enum AccountError: Error, Sendable, Hashable {
         case .invalidExport: "invalid_export"
         case .storeNotEmpty: "store_not_empty"
         case .storeNotFound: "store_not_found"
+        case .identityTaken: "identity_taken"
         }
     }
 
@@ -84,7 +87,8 @@ public enum AccountError: Error, Sendable, Hashable {
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
         "invalid_device_name",
-        "email_taken", "invalid_credentials", "wrong_password", "too_many_attempts", "account_blocked",
+        "email_taken", "identity_taken", "invalid_credentials", "wrong_password", "too_many_attempts",
+        "account_blocked",
         "password_change_required", "not_signed_in", "session_expired", "session_not_found",
         "store_corrupted", "store_version_unsupported", "store_upgrade_needed", "store_kind_mismatch", "store_busy",
         "store_io",

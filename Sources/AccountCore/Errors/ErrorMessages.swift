@@ -19,6 +19,9 @@ enum ErrorMessages {
             return nickname(rule, korean: korean)
         case .emailTaken:
             return korean ? "이미 사용 중인 아이디(이메일)입니다." : "This email is already registered."
+        case .identityTaken:
+            return korean
+                ? "이 외부 계정은 이미 다른 계정에 연결되어 있습니다." : "This outside identity is already linked to an account."
         case .invalidCredentials:
             return korean ? "이메일 또는 비밀번호가 올바르지 않습니다." : "The email or password is incorrect."
         case .wrongPassword(let current):

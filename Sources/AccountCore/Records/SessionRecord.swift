@@ -19,6 +19,10 @@ public struct SessionRecord: Sendable, Hashable, Codable {
     /// neither said anything (and in every session made before device names were kept).
     /// Nothing secret: the user sees it in the list of where they are signed in.
     public var device: String
+    /// The session's family: the token hash of the session a login opened, kept by every
+    /// session a refresh made from it (``UserRepository/rotateSession(tokenHash:to:ifPasswordHashIs:at:)``),
+    /// so that a replayed old token ends them all.
+    public var family: String
 
     /// Creates a record.
     public init(
@@ -29,7 +33,8 @@ public struct SessionRecord: Sendable, Hashable, Codable {
         expiresAt: Timestamp,
         idleTimeoutSeconds: Int64,
         remember: Bool,
-        device: String = ""
+        device: String = "",
+        family: String? = nil
     ) {
         self.tokenHash = tokenHash
         self.userID = userID
@@ -39,13 +44,15 @@ public struct SessionRecord: Sendable, Hashable, Codable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.remember = remember
         self.device = device
+        self.family = family ?? tokenHash
     }
 
     private enum CodingKeys: String, CodingKey {
-        case tokenHash, userID, createdAt, lastSeenAt, expiresAt, idleTimeoutSeconds, remember, device
+        case tokenHash, userID, createdAt, lastSeenAt, expiresAt, idleTimeoutSeconds, remember, device, family
     }
 
-    /// Decodes a record; one encoded before sessions named their device (0.2.0) has none.
+    /// Decodes a record; one encoded before sessions named their device (0.2.0) has none, and
+    /// one encoded before sessions kept their family is a family of its own.
     public init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -56,7 +63,8 @@ public struct SessionRecord: Sendable, Hashable, Codable {
             expiresAt: try fields.decode(Timestamp.self, forKey: .expiresAt),
             idleTimeoutSeconds: try fields.decode(Int64.self, forKey: .idleTimeoutSeconds),
             remember: try fields.decode(Bool.self, forKey: .remember),
-            device: try fields.decodeIfPresent(String.self, forKey: .device) ?? "")
+            device: try fields.decodeIfPresent(String.self, forKey: .device) ?? "",
+            family: try fields.decodeIfPresent(String.self, forKey: .family))
     }
 
     /// Whether the session is past its absolute or idle expiry at `now`.

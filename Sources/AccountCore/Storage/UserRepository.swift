@@ -94,9 +94,10 @@ public protocol UserRepository: Sendable {
     func users(after email: String?, limit: Int) async throws -> [UserRecord]
 
     /// Replaces the password hash and `passwordChangedAt`, clears `mustChangePassword` (the new
-    /// hash is the user's own), and revokes sessions as asked, in one transaction, when the hash
-    /// is still `expected` (the one the caller verified; `nil`: any). Nothing else of the user
-    /// changes. Two changes of one password, or a change and a login's
+    /// hash is the user's own), deletes the user's password-reset code (one mailed for the old
+    /// password resets nothing now), and revokes sessions as asked, in one transaction, when the
+    /// hash is still `expected` (the one the caller verified; `nil`: any). Nothing else of the
+    /// user changes. Two changes of one password, or a change and a login's
     /// rehash of the old one, never both land: the second finds another hash.
     /// - Returns: `false` (and changes nothing) when no such user exists or its hash is not
     ///   `expected`.
@@ -131,7 +132,8 @@ public protocol UserRepository: Sendable {
     /// Resets the failed-login counter to zero.
     func resetLoginFailures(userID: UserID) async throws
 
-    /// Deletes the user and every one of its sessions in one transaction.
+    /// Deletes the user and everything of it in one transaction: its sessions, its rotated
+    /// tokens, its codes and its linked identities.
     /// - Returns: `false` when no such user existed.
     func deleteUser(id: UserID) async throws -> Bool
 
@@ -173,6 +175,82 @@ public protocol UserRepository: Sendable {
     /// structure): `["ok"]` for a sound store, else one line per problem found. Changes nothing.
     /// - Throws: `AccountError` when the store cannot be read at all (`storeIO`, `storeBusy`).
     func integrityCheck() async throws -> [String]
+
+    // MARK: Refresh families
+
+    /// Replaces the live session `tokenHash` with `renewed` (a refresh: the same family), while
+    /// the user's password hash is still `passwordHash`, and keeps the old token as a
+    /// ``RotatedToken`` (rotated `at`, until the old session would have expired), in one
+    /// transaction.
+    /// - Returns: `false` (and changes nothing) when there is no such live session, or the
+    ///   password hash is another.
+    /// - Throws: `storeIO` when `renewed`'s token hash is already stored.
+    func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at: Timestamp
+    ) async throws -> Bool
+
+    /// The rotated token with this hash, if a refresh replaced it and its session has not
+    /// expired since.
+    func rotatedToken(tokenHash: String) async throws -> RotatedToken?
+
+    /// Deletes every live session of `userID` in `family`. - Returns: how many went.
+    func revokeFamily(_ family: String, userID: UserID) async throws -> Int
+
+    // MARK: One-time codes
+
+    /// Stores `code`, replacing the user's code of the same purpose, in one transaction.
+    /// - Returns: `false` (and stores nothing) when the user does not exist.
+    /// - Throws: `storeIO` when the code hash is already stored for another user or purpose.
+    func replaceCode(_ code: OneTimeCode) async throws -> Bool
+
+    /// The code with this hash, if stored (expired ones included, until taken or purged).
+    func code(hash: String) async throws -> OneTimeCode?
+
+    /// Deletes the code with this hash and returns it, in one step: of two racing takes, one
+    /// gets it. Nil when it is not stored.
+    func takeCode(hash: String) async throws -> OneTimeCode?
+
+    // MARK: Outbox
+
+    /// Stores a mail to send.
+    /// - Throws: `storeIO` when its id is already stored.
+    func enqueueMail(_ mail: OutboxMail) async throws
+
+    /// Up to `limit` mails whose ``OutboxMail/notBefore`` is at or before `at`, earliest first
+    /// (ties by id).
+    func dueMail(at: Timestamp, limit: Int) async throws -> [OutboxMail]
+
+    /// Moves the mail's `notBefore` from `expected` to `until`, when it is still `expected`:
+    /// a sender leases a mail so that no other sender takes it meanwhile.
+    /// - Returns: whether it did (`false`: gone, or leased by another sender).
+    func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool
+
+    /// Records a failed try: its count, when to try again, and why. - Returns: whether the mail
+    /// was there.
+    func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws -> Bool
+
+    /// Deletes a mail the relay accepted. - Returns: whether it was there.
+    func deleteMail(id: String) async throws -> Bool
+
+    /// How many mails wait, how many of them failed before, and the oldest's time.
+    func outboxSummary() async throws -> OutboxSummary
+
+    // MARK: Provider identities
+
+    /// Links an outside identity to its user.
+    /// - Returns: `false` (and stores nothing) when the user does not exist.
+    /// - Throws: ``AccountError/identityTaken`` when the provider's subject is linked already
+    ///   (to this user or another).
+    func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool
+
+    /// The identity with this provider and subject, if linked.
+    func identity(provider: String, subject: String) async throws -> ProviderIdentity?
+
+    /// Every identity linked to the user, by provider then subject (UTF-8 byte order).
+    func identities(userID: UserID) async throws -> [ProviderIdentity]
+
+    /// Unlinks one identity of the user. - Returns: whether it was linked to this user.
+    func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool
 
     /// Releases the store's resources. Further calls are a programming error.
     func close() async throws

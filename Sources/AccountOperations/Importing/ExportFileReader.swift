@@ -16,6 +16,8 @@ import DurableFiles
 public enum ExportRecord: Sendable {
     case user(UserRecord)
     case session(SessionRecord)
+    /// A sign-in at an outside provider (version 4 on), after its user's sessions.
+    case identity(ProviderIdentity)
     /// A user that breaks a rule of stored records, read with `skippingInvalid` (its sessions
     /// still follow it).
     case refused(RefusedRecord)
@@ -135,6 +137,14 @@ public final class ExportFileReader {
             sessions += 1
             digest.update(line + "\n")
             return .session(session)
+        case "identity" where header.version >= 4:
+            let identity = try decode(ProviderIdentityFields.self, line).record
+            try requireCanonical(ExportFormat.line(identity), line)
+            guard identity.userID == currentUser else {
+                throw failure("an identity does not follow its user", "외부 로그인 정보가 그 사용자 바로 뒤에 있지 않습니다")
+            }
+            digest.update(line + "\n")
+            return .identity(identity)
         case "end":
             let end = try decode(Trailer.self, line)
             guard end.users == users, end.sessions == sessions else {

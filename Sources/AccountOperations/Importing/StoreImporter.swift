@@ -6,6 +6,8 @@ public struct ImportReport: Sendable {
     public var imported = 0
     /// Sessions written.
     public var sessions = 0
+    /// Provider identities linked.
+    public var identities = 0
     /// Emails already in the store (with `merge`), left as they were.
     public var conflicts: [String] = []
     /// Users whose number (from the file, or the source's integer id) is held by another user
@@ -98,11 +100,14 @@ public enum StoreImporter {
             store, fingerprint: fingerprint, highestNumber: file.header.lastUserNumber, merge: merge)
         var users: [(user: UserRecord, sourceID: String?)] = []
         var sessions: [SessionRecord] = []
+        var identities: [ProviderIdentity] = []
         func flush() async throws {
             // Each batch lands whole, users with their sessions, or not at all.
             try await run.write(users, sessions: sessions, idMap: nil)
+            try await link(identities, in: store, report: &run.report)
             users.removeAll(keepingCapacity: true)
             sessions.removeAll(keepingCapacity: true)
+            identities.removeAll(keepingCapacity: true)
             progress(run.report.imported + run.report.alreadyImported + run.report.conflicts.count)
         }
         var skippingID: UserID?
@@ -124,6 +129,8 @@ public enum StoreImporter {
                     users.append((user, nil))
                 case .session(let session):
                     if session.userID != skippingID { sessions.append(session) }
+                case .identity(let identity):
+                    if identity.userID != skippingID { identities.append(identity) }
                 case .refused(let refused):
                     // Counted by `validate(_:skippingInvalid:)`; left out with its sessions.
                     skippingID = refused.user.id
@@ -138,5 +145,22 @@ public enum StoreImporter {
             throw run.failed(error)
         }
         return try await run.finish()
+    }
+
+    /// Links the identities of a batch just written. One whose user was not written (its email
+    /// was a conflict) is left out with it; one a resumed run had linked is found, not linked
+    /// again; one held by another user of the store is a conflict, named by its user's email.
+    static func link(_ identities: [ProviderIdentity], in store: any UserRepository, report: inout ImportReport)
+        async throws
+    {
+        for identity in identities {
+            if let held = try await store.identity(provider: identity.provider, subject: identity.subject) {
+                if held.userID != identity.userID, let user = try await store.user(id: identity.userID) {
+                    report.conflicts.append(user.email)
+                }
+                continue
+            }
+            if try await store.linkIdentity(identity) { report.identities += 1 }
+        }
     }
 }

@@ -134,7 +134,7 @@ package struct APIFailure: Error, HTTPResponseError {
         switch error {
         case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName:
             (.badRequest, nil)
-        case .emailTaken: (.conflict, nil)
+        case .emailTaken, .identityTaken: (.conflict, nil)
         case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
         case .wrongPassword, .accountBlocked, .passwordChangeRequired: (.forbidden, nil)
         case .sessionNotFound: (.notFound, nil)

@@ -52,10 +52,11 @@ struct ExportCommand: AsyncParsableCommand {
                     sourceBackend: context.settings.backend.name, withSessions: withSessions,
                     progress: progress.update, write: { Swift.print($0) })
             }
-            let line = context.messages.exported(users: summary.users, sessions: summary.sessions)
+            var line = context.messages.exported(users: summary.users, sessions: summary.sessions)
+            if summary.mailLeftQueued > 0 { line += "\n" + context.messages.mailLeftQueued(summary.mailLeftQueued) }
             let fields: [(String, JSONValue)] = [
                 ("users", .int(Int64(summary.users))), ("sessions", .int(Int64(summary.sessions))),
-                ("sha256", .string(summary.digest)),
+                ("sha256", .string(summary.digest)), ("mail_left_queued", .int(Int64(summary.mailLeftQueued))),
             ]
             guard output != nil else {
                 // Standard output carries the data; the summary goes beside it.

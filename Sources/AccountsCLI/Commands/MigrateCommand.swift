@@ -65,10 +65,12 @@ struct MigrateCommand: AsyncParsableCommand {
                 users: summary.users, sessions: summary.sessions, from: source.name, to: toBackend,
                 digest: summary.digest)
             return CommandReply(
-                lines: [line],
+                lines: [line]
+                    + (summary.mailLeftQueued > 0 ? [context.messages.mailLeftQueued(summary.mailLeftQueued)] : []),
                 fields: [
                     ("users", .int(Int64(summary.users))), ("sessions", .int(Int64(summary.sessions))),
                     ("sha256", .string(summary.digest)), ("to_backend", .string(toBackend)),
+                    ("mail_left_queued", .int(Int64(summary.mailLeftQueued))),
                 ])
         }
     }

@@ -135,7 +135,13 @@ extension CLIMessages {
             : "Migrated \(EnglishPlural.count(users, "user")) and \(EnglishPlural.count(sessions, "session")) from \(source) to \(target); verified (sha256 \(digest))."
     }
 
-    /// `users show`: one labelled line per field, the values aligned.
+    /// After an export or a migration: the mail still queued in the source, which stays there.
+    func mailLeftQueued(_ count: Int) -> String {
+        ko
+            ? "원본 저장소에 보내지 않은 메일 \(count)통이 남아 있으며 옮기지 않았습니다. 옮긴 저장소로 바꾸기 전에 `accounts serve`가 보내게 하세요."
+            : "\(EnglishPlural.count(count, "mail")) still queued in the source \(count == 1 ? "was" : "were") not carried: let `accounts serve` send \(count == 1 ? "it" : "them") before switching to the copy."
+    }
+
     /// What `accounts upgrade` did.
     func upgraded(from found: Int, to current: Int) -> String {
         if found == current {

@@ -35,7 +35,7 @@ enum ExitStatus {
         case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName,
             .invalidExport:
             invalidInput
-        case .emailTaken: emailTaken
+        case .emailTaken, .identityTaken: emailTaken
         case .invalidCredentials, .wrongPassword, .tooManyAttempts, .accountBlocked, .passwordChangeRequired:
             invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn

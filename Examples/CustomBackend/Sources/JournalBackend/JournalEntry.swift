@@ -11,6 +11,28 @@ struct JournalEntry: Codable, Sendable {
     var lastUserNumber: Int? = nil
     /// The services' values set (a `nil` value removes its key).
     var values: [String: String?]? = nil
+    /// Refresh tokens replaced by a rotation, kept to recognise their replay.
+    var putRotated: [RotatedToken]? = nil
+    /// Families whose live sessions are revoked, each with its owner's id.
+    var revokeFamilies: [FamilyOfUser]? = nil
+    var deleteCodes: [String]? = nil
+    var putCodes: [OneTimeCode]? = nil
+    var deleteMail: [String]? = nil
+    var putMail: [OutboxMail]? = nil
+    var deleteIdentities: [IdentityKey]? = nil
+    var putIdentities: [ProviderIdentity]? = nil
+}
+
+/// A refresh family and the user it belongs to.
+struct FamilyOfUser: Codable, Sendable, Hashable {
+    var family: String
+    var userID: UserID
+}
+
+/// Which provider identity a line removes.
+struct IdentityKey: Codable, Sendable, Hashable {
+    var provider: String
+    var subject: String
 }
 
 /// The first line: what the file is.
@@ -19,9 +41,11 @@ package struct JournalHeader: Codable, Sendable {
     /// 2 numbers the users (`UserRecord.number` in every user put); 3 names each session's
     /// device (`SessionRecord.device`, which a journal of version 2 never wrote); 4 keeps each
     /// account's state (which older journals never wrote: their accounts are active, with their
-    /// own password, not proven) and the services' values. An older journal is upgraded when a
-    /// program that may write opens it (`JournalUpgrade`).
-    static let formatVersion = 4
+    /// own password, not proven) and the services' values; 5 keeps refresh families (a session
+    /// of an older journal is its own family), one-time codes, the outbox and provider
+    /// identities. An older journal is upgraded when a program that may write opens it
+    /// (`JournalUpgrade`).
+    static let formatVersion = 5
 
     var format: String
     var formatVersion: Int

@@ -199,7 +199,10 @@ public final class JournalRepository: UserRepository {
             let revoked =
                 revoking.revokesSessions
                 ? state.sessions(of: userID).map(\.tokenHash).filter { $0 != revoking.keptTokenHash } : []
-            return (JournalEntry(deleteSessions: revoked, putUsers: [user]), true)
+            var entry = JournalEntry(deleteSessions: revoked, putUsers: [user])
+            let resetCodes = state.codes(of: userID, purpose: .passwordReset)
+            entry.deleteCodes = resetCodes.isEmpty ? nil : resetCodes
+            return (entry, true)
         }
     }
 
@@ -316,6 +319,168 @@ public final class JournalRepository: UserRepository {
         try write { state in
             let orphans = state.sessionsByHash.values.filter { state.user(id: $0.userID) == nil }.map(\.tokenHash)
             return (orphans.isEmpty ? nil : JournalEntry(deleteSessions: orphans), orphans.count)
+        }
+    }
+
+    // MARK: Refresh families
+
+    public func rotateSession(
+        tokenHash: String, to renewed: SessionRecord, ifPasswordHashIs passwordHash: String, at time: Timestamp
+    ) async throws -> Bool {
+        try write { (state) throws(AccountError) in
+            guard let old = state.sessionsByHash[tokenHash], state.user(id: old.userID)?.passwordHash == passwordHash
+            else { return (nil, false) }
+            try Self.refuseStored(renewed, in: state)
+            let token = RotatedToken(
+                tokenHash: tokenHash, userID: old.userID, family: old.family, rotatedAt: time, expiresAt: old.expiresAt)
+            var entry = JournalEntry(deleteSessions: [tokenHash], putSessions: [renewed])
+            entry.putRotated = [token]
+            return (entry, true)
+        }
+    }
+
+    public func rotatedToken(tokenHash: String) async throws -> RotatedToken? {
+        try read { $0.rotated[tokenHash] }
+    }
+
+    public func revokeFamily(_ family: String, userID: UserID) async throws -> Int {
+        try write { state in
+            let doomed = state.sessions(of: userID).filter { $0.family == family }.count
+            var entry = JournalEntry()
+            entry.revokeFamilies = [FamilyOfUser(family: family, userID: userID)]
+            return (doomed == 0 ? nil : entry, doomed)
+        }
+    }
+
+    // MARK: One-time codes
+
+    public func replaceCode(_ code: OneTimeCode) async throws -> Bool {
+        try write { (state) throws(AccountError) in
+            guard state.user(id: code.userID) != nil else { return (nil, false) }
+            if let held = state.codes[code.codeHash], held.userID != code.userID || held.purpose != code.purpose {
+                throw .storeIO(detail: "a code with this hash is stored for another user or purpose")
+            }
+            var entry = JournalEntry()
+            entry.deleteCodes = state.codes(of: code.userID, purpose: code.purpose)
+            entry.putCodes = [code]
+            return (entry, true)
+        }
+    }
+
+    public func code(hash: String) async throws -> OneTimeCode? {
+        try read { $0.codes[hash] }
+    }
+
+    public func takeCode(hash: String) async throws -> OneTimeCode? {
+        try write { state in
+            guard let code = state.codes[hash] else { return (nil, nil) }
+            var entry = JournalEntry()
+            entry.deleteCodes = [hash]
+            return (entry, code)
+        }
+    }
+
+    // MARK: Outbox
+
+    public func enqueueMail(_ mail: OutboxMail) async throws {
+        try write { (state) throws(AccountError) in
+            guard state.outbox[mail.id] == nil else {
+                throw .storeIO(detail: "a mail with id \(mail.id) is stored already")
+            }
+            var entry = JournalEntry()
+            entry.putMail = [mail]
+            return (entry, ())
+        }
+    }
+
+    public func dueMail(at time: Timestamp, limit: Int) async throws -> [OutboxMail] {
+        try read { state in
+            Array(
+                state.outbox.values.filter { $0.notBefore <= time }
+                    .sorted { ($0.notBefore, $0.id) < ($1.notBefore, $1.id) }.prefix(max(0, limit)))
+        }
+    }
+
+    public func leaseMail(id: String, from expected: Timestamp, until: Timestamp) async throws -> Bool {
+        try changeMail(id) { mail in
+            guard mail.notBefore == expected else { return false }
+            mail.notBefore = until
+            return true
+        }
+    }
+
+    public func rescheduleMail(id: String, attempts: Int, notBefore: Timestamp, lastError: String?) async throws
+        -> Bool
+    {
+        try changeMail(id) { mail in
+            mail.attempts = attempts
+            mail.notBefore = notBefore
+            mail.lastError = lastError
+            return true
+        }
+    }
+
+    /// Writes the mail `id` as `change` leaves it, when it is queued and `change` says so.
+    private func changeMail(_ id: String, _ change: (inout OutboxMail) -> Bool) throws(AccountError) -> Bool {
+        try write { state in
+            guard var mail = state.outbox[id], change(&mail) else { return (nil, false) }
+            var entry = JournalEntry()
+            entry.putMail = [mail]
+            return (entry, true)
+        }
+    }
+
+    public func deleteMail(id: String) async throws -> Bool {
+        try write { state in
+            guard state.outbox[id] != nil else { return (nil, false) }
+            var entry = JournalEntry()
+            entry.deleteMail = [id]
+            return (entry, true)
+        }
+    }
+
+    public func outboxSummary() async throws -> OutboxSummary {
+        try read { state in
+            OutboxSummary(
+                queued: state.outbox.count, failing: state.outbox.values.count { $0.attempts > 0 },
+                oldest: state.outbox.values.map(\.createdAt).min())
+        }
+    }
+
+    // MARK: Provider identities
+
+    public func linkIdentity(_ identity: ProviderIdentity) async throws -> Bool {
+        try write { (state) throws(AccountError) in
+            guard state.user(id: identity.userID) != nil else { return (nil, false) }
+            guard state.identities[IdentityKey(provider: identity.provider, subject: identity.subject)] == nil else {
+                throw .identityTaken
+            }
+            var entry = JournalEntry()
+            entry.putIdentities = [identity]
+            return (entry, true)
+        }
+    }
+
+    public func identity(provider: String, subject: String) async throws -> ProviderIdentity? {
+        try read { $0.identities[IdentityKey(provider: provider, subject: subject)] }
+    }
+
+    public func identities(userID: UserID) async throws -> [ProviderIdentity] {
+        try read { state in
+            state.identities.values.filter { $0.userID == userID }.sorted {
+                $0.provider.utf8.lexicographicallyPrecedes($1.provider.utf8)
+                    || ($0.provider == $1.provider && $0.subject.utf8.lexicographicallyPrecedes($1.subject.utf8))
+            }
+        }
+    }
+
+    public func unlinkIdentity(provider: String, subject: String, userID: UserID) async throws -> Bool {
+        try write { state in
+            let key = IdentityKey(provider: provider, subject: subject)
+            guard state.identities[key]?.userID == userID else { return (nil, false) }
+            var entry = JournalEntry()
+            entry.deleteIdentities = [key]
+            return (entry, true)
         }
     }
 

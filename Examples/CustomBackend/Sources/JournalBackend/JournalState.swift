@@ -11,6 +11,10 @@ struct JournalState: Sendable {
     private(set) var lastUserNumber = 0
     /// The services' values, by key.
     private(set) var values: [String: String] = [:]
+    private(set) var rotated: [String: RotatedToken] = [:]
+    private(set) var codes: [String: OneTimeCode] = [:]
+    private(set) var outbox: [String: OutboxMail] = [:]
+    private(set) var identities: [IdentityKey: ProviderIdentity] = [:]
     /// Whether every user must have a number (format 2 on); a format-1 journal is replayed
     /// without, only to be upgraded.
     var requiresNumbers = true
@@ -34,6 +38,9 @@ struct JournalState: Sendable {
             idsByEmail[user.email] = nil
             if let number = user.number { idsByNumber[number] = nil }
             for (hash, session) in sessionsByHash where session.userID == id { sessionsByHash[hash] = nil }
+            for (hash, token) in rotated where token.userID == id { rotated[hash] = nil }
+            for (hash, code) in codes where code.userID == id { codes[hash] = nil }
+            for (key, identity) in identities where identity.userID == id { identities[key] = nil }
         }
         for user in entry.putUsers ?? [] {
             if let old = usersByID[user.id] {
@@ -58,6 +65,37 @@ struct JournalState: Sendable {
             guard usersByID[session.userID] != nil else { throw JournalProblem("has a session without a user") }
             sessionsByHash[session.tokenHash] = session
         }
+        try applyFlows(entry)
+    }
+
+    /// The parts of an entry format 5 added: refresh families, codes, mail and identities.
+    private mutating func applyFlows(_ entry: JournalEntry) throws(JournalProblem) {
+        for token in entry.putRotated ?? [] {
+            guard usersByID[token.userID] != nil else { throw JournalProblem("rotates a token without a user") }
+            rotated[token.tokenHash] = token
+        }
+        for revoked in entry.revokeFamilies ?? [] {
+            for (hash, session) in sessionsByHash
+            where session.userID == revoked.userID && session.family == revoked.family {
+                sessionsByHash[hash] = nil
+            }
+        }
+        for hash in entry.deleteCodes ?? [] { codes[hash] = nil }
+        for code in entry.putCodes ?? [] {
+            guard usersByID[code.userID] != nil else { throw JournalProblem("stores a code without a user") }
+            codes[code.codeHash] = code
+        }
+        for id in entry.deleteMail ?? [] { outbox[id] = nil }
+        for mail in entry.putMail ?? [] { outbox[mail.id] = mail }
+        for key in entry.deleteIdentities ?? [] { identities[key] = nil }
+        for identity in entry.putIdentities ?? [] {
+            guard usersByID[identity.userID] != nil else { throw JournalProblem("links an identity without a user") }
+            let key = IdentityKey(provider: identity.provider, subject: identity.subject)
+            if let held = identities[key], held.userID != identity.userID {
+                throw JournalProblem("links one identity to two users")
+            }
+            identities[key] = identity
+        }
     }
 
     func user(email: String) -> UserRecord? { idsByEmail[email].flatMap { usersByID[$0] } }
@@ -67,6 +105,11 @@ struct JournalState: Sendable {
     /// Emails in UTF-8 byte order, as every backend lists them.
     func sortedEmails() -> [String] {
         idsByEmail.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The hashes of the codes `id` holds for `purpose`.
+    func codes(of id: UserID, purpose: OneTimeCode.Purpose) -> [String] {
+        codes.values.filter { $0.userID == id && $0.purpose == purpose }.map(\.codeHash).sorted()
     }
 
     func sessions(of id: UserID) -> [SessionRecord] {

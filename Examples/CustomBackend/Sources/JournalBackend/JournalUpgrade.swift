@@ -3,7 +3,8 @@ import AccountCore
 /// Brings a journal of an older format to this one's: format 1 had no user numbers, formats 1
 /// and 2 no device names (their sessions are read with an empty one), and formats 1 to 3 no
 /// account state (their users are read active, with their own password, not proven) and no
-/// values.
+/// values, formats 1 to 4 no refresh families (each session is its own), codes, outbox or
+/// identities.
 ///
 /// The journal is rewritten whole, compacted to one entry, under its exclusive lock, and put in
 /// place by one rename (`JournalFile.replace`): a crash at any point leaves the old journal or
@@ -34,13 +35,12 @@ enum JournalUpgrade {
             // A numbered journal keeps its highest number given, which a withdrawal left above
             // every user's.
             let last = file.header.formatVersion >= 2 ? state.lastUserNumber : numbered.count
-            if !numbered.isEmpty || last > 0 {
-                lines.append(
-                    JournalCodec.encode(
-                        JournalEntry(
-                            putUsers: numbered.isEmpty ? nil : numbered, putSessions: sessions.isEmpty ? nil : sessions,
-                            lastUserNumber: last > 0 ? last : nil)))
-            }
+            var entry = JournalEntry(
+                putUsers: numbered.isEmpty ? nil : numbered, putSessions: sessions.isEmpty ? nil : sessions,
+                lastUserNumber: last > 0 ? last : nil)
+            // A format-4 journal's values are carried; older ones had none.
+            if !state.values.isEmpty { entry.values = state.values.mapValues { Optional($0) } }
+            if !numbered.isEmpty || last > 0 || entry.values != nil { lines.append(JournalCodec.encode(entry)) }
             try JournalFile.replace(at: file.path, with: lines)
         }
     }

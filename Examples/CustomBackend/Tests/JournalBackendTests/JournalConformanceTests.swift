@@ -143,17 +143,17 @@ struct JournalConformanceTests {
             try await store.close()
             // The same journal as format 1 wrote it: no numbers.
             let text = try String(contentsOfFile: path, encoding: .utf8)
-                .replacingOccurrences(of: #""format_version":4"#, with: #""format_version":1"#)
+                .replacingOccurrences(of: #""format_version":\#(Self.current)"#, with: #""format_version":1"#)
                 .replacingOccurrences(of: #""number":[0-9]+,"#, with: "", options: .regularExpression)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             var reading = BackendConfiguration(location: path, createIfMissing: false)
             reading.upgradesFormat = false
-            await #expect(throws: AccountError.storeUpgradeNeeded(found: 1, current: 4)) {
+            await #expect(throws: AccountError.storeUpgradeNeeded(found: 1, current: Self.current)) {
                 _ = try await Self.registry.open("journal", reading)
             }
             #expect(try String(contentsOfFile: path, encoding: .utf8) == text, "the refused open changed the journal")
             let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
-            #expect(try await upgraded.storeInfo().formatVersion == 4)
+            #expect(try await upgraded.storeInfo().formatVersion == Self.current)
             #expect(try await upgraded.user(id: earlier.id)?.number == 1)
             #expect(try await upgraded.user(id: later.id)?.number == 2)
             #expect(try await upgraded.lastUserNumber() == 2)
@@ -180,13 +180,13 @@ struct JournalConformanceTests {
             try await store.close()
             // The same journal as format 2 wrote it: sessions without a device.
             let text = try String(contentsOfFile: path, encoding: .utf8)
-                .replacingOccurrences(of: #""format_version":4"#, with: #""format_version":2"#)
+                .replacingOccurrences(of: #""format_version":\#(Self.current)"#, with: #""format_version":2"#)
                 .replacingOccurrences(of: #","device":"Firefox on Linux""#, with: "")
                 .replacingOccurrences(of: #""device":"Firefox on Linux","#, with: "")
             #expect(!text.contains("Firefox"))
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
-            #expect(try await upgraded.storeInfo().formatVersion == 4)
+            #expect(try await upgraded.storeInfo().formatVersion == Self.current)
             #expect(try await upgraded.user(id: users[0].id)?.number == 1)
             #expect(try await upgraded.user(id: users[1].id)?.number == 2)
             #expect(try await upgraded.lastUserNumber() == 3, "the withdrawn user's number is never given again")
@@ -196,6 +196,38 @@ struct JournalConformanceTests {
             try await upgraded.close()
         }
     }
+
+    @Test("a format-4 journal upgrades keeping the services' values; each session becomes its own family")
+    func formatFourUpgrades() async throws {
+        try await Self.withJournalPath { path in
+            let user = UserRecord(
+                id: UserID(rawValue: String(repeating: "d", count: 32)), email: "four@example.com", nickname: "four",
+                passwordHash: "$h$", createdAt: Timestamp(millisecondsSince1970: 1))
+            let session = SessionRecord(
+                tokenHash: String(repeating: "e", count: 64), userID: user.id,
+                createdAt: Timestamp(millisecondsSince1970: 5), lastSeenAt: Timestamp(millisecondsSince1970: 5),
+                expiresAt: Timestamp(millisecondsSince1970: 9_000), idleTimeoutSeconds: 60, remember: false,
+                device: "phone")
+            let store = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            try await store.createUser(user, initialSession: session)
+            try await store.setStoreValue("kept", forKey: "server.secret_check")
+            try await store.close()
+            // The same journal as format 4 wrote it: no families.
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+                .replacingOccurrences(of: #""format_version":\#(Self.current)"#, with: #""format_version":4"#)
+                .replacingOccurrences(of: #""family":"e+","#, with: "", options: .regularExpression)
+            #expect(!text.contains("family"))
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let upgraded = try await Self.registry.open("journal", BackendConfiguration(location: path))
+            #expect(try await upgraded.storeInfo().formatVersion == Self.current)
+            #expect(try await upgraded.storeValue(forKey: "server.secret_check") == "kept")
+            #expect(try await upgraded.session(tokenHash: session.tokenHash)?.family == session.tokenHash)
+            try await upgraded.close()
+        }
+    }
+
+    /// The journal format this package writes.
+    static let current = JournalBackendDescriptor().formatVersion
 
     /// The path of a journal in a new folder, removed when `body` ends.
     static func withJournalPath(_ body: (String) async throws -> Void) async throws {
