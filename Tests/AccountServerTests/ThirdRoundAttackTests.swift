@@ -56,6 +56,40 @@ struct ThirdRoundAttackTests {
         }
     }
 
+    @Test(
+        "a refresh token replayed after its grace signs out its whole line; twenty racing refreshes get one new token")
+    func refreshReplay() async throws {
+        try await LiveServer.with(Backends.sqlite) { server in
+            let register = try await server.send(
+                .POST, "/api/auth/local/register",
+                json: #"{"username":"sesac","email":"\#(Self.email)","password":"\#(Self.password)"}"#)
+            let stolen = try #require(register.json["refreshToken"] as? String)
+            // The victim and the thief both hold `stolen`; twenty refreshes race with it.
+            let port = server.port
+            let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for _ in 1...20 {
+                    group.addTask {
+                        let answer = try await LoopbackExchange.postJSON(
+                            "/api/auth/refresh", #"{"refreshToken":"\#(stolen)"}"#, port: port, from: "127.0.0.1")
+                        let body = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+                        return (answer.status, body?["refreshToken"] as? String)
+                    }
+                }
+                return try await group.reduce(into: [(Int, String?)]()) { $0.append($1) }
+            }
+            #expect(statuses.map(\.0).sorted() == [200] + Array(repeating: 401, count: 19), "\(statuses.map(\.0))")
+            let current = try #require(statuses.first { $0.0 == 200 }?.1)
+            #expect(try await server.send(.GET, "/api/users/me", token: current).status == 200)
+            // A minute later the old token comes back: its line of sessions ends, the new token too.
+            server.clock.advance(seconds: 60)
+            let replay = try await server.send(.POST, "/api/auth/refresh", json: #"{"refreshToken":"\#(stolen)"}"#)
+            #expect(replay.status == 401)
+            #expect(try await server.send(.GET, "/api/users/me", token: current).status == 401)
+            let again = try await server.send(.POST, "/api/auth/refresh", json: #"{"refreshToken":"\#(current)"}"#)
+            #expect(again.status == 401)
+        }
+    }
+
     @Test("a login that verified the old password before a change committed never opens a session that outlives it")
     func loginRacingAChange() async throws {
         for backend in [Backends.sqlite, Backends.lmdb, Backends.json] {

@@ -8,14 +8,22 @@ public struct SessionPolicy: Sendable, Hashable {
     public var rememberIdleTimeoutSeconds: Int64
     /// Absolute lifetime with "remember me".
     public var rememberAbsoluteTimeoutSeconds: Int64
+    /// How long after a refresh its old token may still be presented as a retry (two tabs, a
+    /// lost answer): within it the replay is refused and nothing else happens; after it the
+    /// replay revokes every session of the family, since the old token was stolen or the new
+    /// one was (RFC 9700 §4.14.2).
+    public var refreshReuseGraceSeconds: Int64
 
-    /// Creates a policy. Defaults: 1 hour idle / 12 hours absolute; remembered 30 / 90 days.
+    /// Creates a policy. Defaults: 1 hour idle / 12 hours absolute; remembered 30 / 90 days; a
+    /// replaced token's grace 10 seconds.
     public init(
         idleTimeoutSeconds: Int64 = 3_600,
         absoluteTimeoutSeconds: Int64 = 12 * 3_600,
         rememberIdleTimeoutSeconds: Int64 = 30 * 86_400,
-        rememberAbsoluteTimeoutSeconds: Int64 = 90 * 86_400
+        rememberAbsoluteTimeoutSeconds: Int64 = 90 * 86_400,
+        refreshReuseGraceSeconds: Int64 = 10
     ) {
+        self.refreshReuseGraceSeconds = refreshReuseGraceSeconds
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.absoluteTimeoutSeconds = absoluteTimeoutSeconds
         self.rememberIdleTimeoutSeconds = rememberIdleTimeoutSeconds

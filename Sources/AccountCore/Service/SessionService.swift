@@ -118,24 +118,52 @@ public struct SessionService: Sendable {
     }
 
     /// Trades the session's token for a new one; the old one stops working. The session keeps
-    /// its device, "remember me" and absolute expiry, so a refresh never makes a session last
-    /// longer than its login allowed. The old token is revoked first: of two refreshes racing
-    /// with one token, one wins, and a crash between the two writes signs the device out rather
-    /// than leaving two tokens.
+    /// its device, "remember me", absolute expiry and family, so a refresh never makes a session
+    /// last longer than its login allowed. The swap is one write (``UserRepository/rotateSession(tokenHash:to:ifPasswordHashIs:at:)``):
+    /// of refreshes racing with one token, one wins, and a crash leaves the old token or the new
+    /// one.
+    ///
+    /// A token a refresh replaced is remembered. Presented again within
+    /// ``SessionPolicy/refreshReuseGraceSeconds`` (a second tab, a retry after a lost answer) it
+    /// is refused and nothing else changes; presented later, someone holds a copy of a token
+    /// that should be gone, and every session of its family is revoked, the legitimate
+    /// successor included (RFC 9700 §4.14.2).
     /// - Throws: `notSignedIn` or `sessionExpired`.
     public func refresh(token: String?) async throws -> SignedInSession {
-        let (user, session) = try await signedInUser(token: token, touching: false)
-        guard try await repository.deleteSession(tokenHash: session.tokenHash) else { throw AccountError.notSignedIn }
+        let user: UserRecord
+        let session: SessionRecord
+        do {
+            (user, session) = try await signedInUser(token: token, touching: false)
+        } catch AccountError.notSignedIn {
+            if let token, isWellFormed(token) { try await revokeOnReplay(tokenHash: digester.digest(token)) }
+            throw AccountError.notSignedIn
+        }
         let newToken = random.hex(32)
+        let now = clock.now()
         var renewed = session
         renewed.tokenHash = digester.digest(newToken)
-        renewed.lastSeenAt = clock.now()
+        renewed.lastSeenAt = now
         // While the password is the one the session was opened under: a change that revoked the
         // user's other sessions meanwhile is not outlived by a renewed one.
-        guard try await repository.createSession(renewed, ifPasswordHashIs: user.passwordHash) else {
+        guard
+            try await repository.rotateSession(
+                tokenHash: session.tokenHash, to: renewed, ifPasswordHashIs: user.passwordHash, at: now)
+        else {
+            // Another refresh with this token won the race: this one is its replay.
+            try await revokeOnReplay(tokenHash: session.tokenHash)
             throw AccountError.notSignedIn
         }
         return SignedInSession(profile: AccountProfile(user), token: newToken, expiresAt: renewed.expiresAt)
+    }
+
+    /// Revokes the family of a replaced token presented after its grace.
+    private func revokeOnReplay(tokenHash: String) async throws {
+        guard let rotated = try await repository.rotatedToken(tokenHash: tokenHash) else { return }
+        let now = clock.now()
+        // Past the family's absolute expiry every session of it has lapsed: nothing to revoke.
+        guard rotated.rotatedAt.secondsUntil(now) > policy.refreshReuseGraceSeconds, now < rotated.expiresAt
+        else { return }
+        _ = try await repository.revokeFamily(rotated.family, userID: rotated.userID)
     }
 
     // MARK: - For the account flows

@@ -29,12 +29,19 @@ enum SessionSection {
                 "remember_absolute_timeout_days", in: 1...3_650,
                 default: Int(defaults.rememberAbsoluteTimeoutSeconds / 86_400),
                 summary: "absolute lifetime of a \"remember me\" session, in days"))
+        let grace = try reader.value(
+            .integer(
+                "refresh_reuse_grace_seconds", in: 0...300, default: Int(defaults.refreshReuseGraceSeconds),
+                summary:
+                    "a replaced token presented again within this many seconds is refused; later, it signs out every session of its line"
+            ))
         return (
             file,
             SessionPolicy(
                 idleTimeoutSeconds: Int64(idleMinutes) * 60, absoluteTimeoutSeconds: Int64(absoluteHours) * 3_600,
                 rememberIdleTimeoutSeconds: Int64(rememberIdleDays) * 86_400,
-                rememberAbsoluteTimeoutSeconds: Int64(rememberAbsoluteDays) * 86_400)
+                rememberAbsoluteTimeoutSeconds: Int64(rememberAbsoluteDays) * 86_400,
+                refreshReuseGraceSeconds: Int64(grace))
         )
     }
 }
