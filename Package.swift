@@ -217,6 +217,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Mail: a submission client on SwiftNIO and the outbox's sender (no Swift SMTP client
+        // exists in the mirror).
+        .target(
+            name: "AccountMail",
+            dependencies: [
+                "AccountCore",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "AccountServer",
             dependencies: [
@@ -321,6 +333,15 @@ let package = Package(
             swiftSettings: strict
         ),
         // Each backend on its own: engines, files, crashes, faults, several processes.
+        .testTarget(
+            name: "AccountMailTests",
+            dependencies: [
+                "AccountMail", "AccountCore", "AccountCrypto", "AccountTestSupport", "MemoryBackend",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "BackendTests",
             dependencies: [

@@ -49,6 +49,12 @@ public enum AccountError: Error, Sendable, Hashable {
     case storeNotFound(location: String)
     /// An outside identity (a provider's subject) is linked to an account already.
     case identityTaken
+    /// A recovery or verification code that is not one the store holds: mistyped, used
+    /// already, replaced by a newer request, or expired.
+    case invalidCode
+    /// The right password, for an account whose email must be proven before it signs in
+    /// (`signup.require_verified_email`).
+    case emailNotVerified
 
     /// The stable machine-readable code.
     public var code: String {
@@ -80,16 +86,18 @@ public enum AccountError: Error, Sendable, Hashable {
         case .storeNotEmpty: "store_not_empty"
         case .storeNotFound: "store_not_found"
         case .identityTaken: "identity_taken"
+        case .invalidCode: "invalid_code"
+        case .emailNotVerified: "email_not_verified"
         }
     }
 
     /// Every code, in a stable order (the *Error codes* article groups them by exit status).
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
-        "invalid_device_name",
+        "invalid_device_name", "invalid_code",
         "email_taken", "identity_taken", "invalid_credentials", "wrong_password", "too_many_attempts",
         "account_blocked",
-        "password_change_required", "not_signed_in", "session_expired", "session_not_found",
+        "password_change_required", "email_not_verified", "not_signed_in", "session_expired", "session_not_found",
         "store_corrupted", "store_version_unsupported", "store_upgrade_needed", "store_kind_mismatch", "store_busy",
         "store_io",
         "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",

@@ -22,6 +22,14 @@ enum ErrorMessages {
         case .identityTaken:
             return korean
                 ? "이 외부 계정은 이미 다른 계정에 연결되어 있습니다." : "This outside identity is already linked to an account."
+        case .invalidCode:
+            return korean
+                ? "코드가 올바르지 않습니다. 이미 사용했거나, 새 요청으로 바뀌었거나, 만료되었습니다. 메일을 다시 요청하세요."
+                : "The code is not valid: it was mistyped, used already, replaced by a newer request, or expired. Ask for a new mail."
+        case .emailNotVerified:
+            return korean
+                ? "이메일 인증이 필요합니다. 받은 메일의 링크를 여세요. 메일이 없으면 인증 메일을 다시 요청하세요."
+                : "The email address must be proven first: open the link in the mail we sent, or ask for it again."
         case .invalidCredentials:
             return korean ? "이메일 또는 비밀번호가 올바르지 않습니다." : "The email or password is incorrect."
         case .wrongPassword(let current):

@@ -14,6 +14,9 @@ public struct AccountProfile: Sendable, Hashable {
     /// When the account last changed: its latest password change, else its creation (the
     /// email and nickname never change). Strapi's `updatedAt`.
     public let updatedAt: Timestamp
+    /// When the email was proven to be the user's (a verification or recovery mail, or the
+    /// system the account came from); `nil` while it is not.
+    public let emailVerifiedAt: Timestamp?
 
     /// The public part of a stored user.
     public init(_ user: UserRecord) {
@@ -23,6 +26,7 @@ public struct AccountProfile: Sendable, Hashable {
         nickname = user.nickname
         createdAt = user.createdAt
         updatedAt = max(user.createdAt, user.passwordChangedAt)
+        emailVerifiedAt = user.emailVerifiedAt
     }
 }
 

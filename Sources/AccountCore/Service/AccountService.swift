@@ -13,11 +13,11 @@ public struct AccountService: Sendable {
     /// The signed-in user's sessions and devices: the start screen, whoami, logout, the device
     /// list.
     public let sessions: SessionService
-    private let hasher: any PasswordHasher
-    private var hashing: any PasswordHashingScheduler
+    let hasher: any PasswordHasher
+    var hashing: any PasswordHashingScheduler
     let strength: any PasswordStrengthEstimator
-    private let random: any RandomSource
-    private let clock: any AccountClock
+    let random: any RandomSource
+    let clock: any AccountClock
     /// Password rules.
     public let passwordPolicy: PasswordPolicy
     /// Failed-login throttling of remote clients, shared by every copy of this service.
@@ -244,7 +244,7 @@ public struct AccountService: Sendable {
     /// Refuses a device name that breaks ``DeviceName``'s rule before anything is read or
     /// written, so an app that embeds the service gets the refusal an HTTP client gets; an
     /// empty name is an unknown device.
-    private func requireDeviceName(_ device: String) throws {
+    func requireDeviceName(_ device: String) throws {
         guard device.isEmpty || DeviceName.accepts(device) else { throw AccountError.invalidDeviceName }
     }
 

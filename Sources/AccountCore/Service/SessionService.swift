@@ -8,7 +8,7 @@ public struct SessionService: Sendable {
     public let repository: any UserRepository
     /// Session lifetimes.
     public let policy: SessionPolicy
-    private let digester: any TokenDigester
+    let digester: any TokenDigester
     private let random: any RandomSource
     private let clock: any AccountClock
 

@@ -112,7 +112,9 @@ package struct APIFailure: Error, HTTPResponseError {
             if style == .strapi, case .wrongPassword = account { status = .badRequest }
             // Strapi answers a blocked user's login with 400 ("Your account has been blocked by
             // an administrator").
-            if style == .strapi, account == .accountBlocked || account == .passwordChangeRequired {
+            if style == .strapi,
+                account == .accountBlocked || account == .passwordChangeRequired || account == .emailNotVerified
+            {
                 status = .badRequest
             }
             self.status = status
@@ -132,11 +134,12 @@ package struct APIFailure: Error, HTTPResponseError {
 
     static func status(of error: AccountError) -> (HTTPResponse.Status, Int64?) {
         switch error {
-        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName:
+        case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName,
+            .invalidCode:
             (.badRequest, nil)
         case .emailTaken, .identityTaken: (.conflict, nil)
         case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
-        case .wrongPassword, .accountBlocked, .passwordChangeRequired: (.forbidden, nil)
+        case .wrongPassword, .accountBlocked, .passwordChangeRequired, .emailNotVerified: (.forbidden, nil)
         case .sessionNotFound: (.notFound, nil)
         case .tooManyAttempts(let seconds): (.tooManyRequests, max(1, seconds))
         case .storeBusy: (.serviceUnavailable, 1)

@@ -33,10 +33,11 @@ enum ExitStatus {
     static func forError(_ error: AccountError) -> Int32 {
         switch error {
         case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName,
-            .invalidExport:
+            .invalidExport, .invalidCode:
             invalidInput
         case .emailTaken, .identityTaken: emailTaken
-        case .invalidCredentials, .wrongPassword, .tooManyAttempts, .accountBlocked, .passwordChangeRequired:
+        case .invalidCredentials, .wrongPassword, .tooManyAttempts, .accountBlocked, .passwordChangeRequired,
+            .emailNotVerified:
             invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
         case .sessionNotFound: accountNotFound
