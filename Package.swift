@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "StandardBackendFixtures", targets: ["StandardBackendFixtures"]),
         // A reference backend in memory, for applications' unit tests.
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
+        .library(name: "AccountMail", targets: ["AccountMail"]),
         .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
         // The operator's service: listing, check-up, export, import and migration.
         .library(name: "AccountOperations", targets: ["AccountOperations"]),
@@ -271,6 +272,7 @@ let package = Package(
                 "AccountOperations", "DurableFiles", "AccountJSON", "AccountServerSettings",
                 .target(name: "AccountServer", condition: .when(traits: ["Server"])),
                 .target(name: "AccountWeb", condition: .when(traits: ["Server"])),
+                .target(name: "AccountMail", condition: .when(traits: ["Server"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

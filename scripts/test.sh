@@ -257,6 +257,8 @@ outside_lane() {
         ./scripts/api-check.sh
     run_stage "a real Strapi client (strapi-client 5.2.1 from PyPI): register, authorize, users/me as its BaseDocument, change-password, check_health" \
         ./scripts/strapi-client-check.sh
+    run_stage "forgot password by mail through a real SMTP relay (aiosmtpd 1.4.6 from PyPI): STARTTLS, relay down, server killed, 451 then 250, Strapi routes, CLI" \
+        ./scripts/mail-check.sh
     run_stage "the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean" \
         ./scripts/browser-check.sh
     run_stage "bench/serve.sh for 1 s per load, debug build (a smoke of the script and of the raw PostgreSQL route's answer)" \

@@ -52,6 +52,9 @@ public struct ServerSettings: Sendable, Equatable {
     /// `Strict-Transport-Security`'s max-age when serving HTTPS directly (0: none); a year by
     /// default, as browsers' preload lists ask.
     public var hstsMaxAgeSeconds: Int
+    /// The address people reach the server at, for links in mail (`https://accounts.example.com`);
+    /// empty: `http://` and the listening address.
+    public var publicURL: String = ""
 
     /// The defaults of every key; give only what differs.
     public init(

@@ -37,6 +37,10 @@ public struct AccountSettings: Sendable {
     public var sessionFileIsDefault: Bool
     /// How `accounts serve` listens and limits clients.
     public var server: ServerSettings
+    /// The relay the account flows' mail goes through.
+    public var mail: MailSettings
+    /// Recovery and verification codes.
+    public var recovery: RecoveryPolicy
 
     /// The account service over `repository` with these settings: new hashes at the configured
     /// cost (other systems' schemes verified), the password and session rules, the throttle.

@@ -107,7 +107,8 @@ public enum SettingsLoader {
             sessionPolicy: global.sessionPolicy, throttlePolicy: global.throttlePolicy, hasher: global.hasher,
             legacyLimits: global.legacyLimits,
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
-            sessionFileIsDefault: global.sessionFile == nil, server: global.server)
+            sessionFileIsDefault: global.sessionFile == nil, server: global.server, mail: global.mail,
+            recovery: global.recovery)
         guard describing else { return (settings, []) }
         let reading = EffectiveReading(
             config: config, origins: origins, sources: sources, schema: schema, registry: registry,

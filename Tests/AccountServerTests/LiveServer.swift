@@ -23,6 +23,8 @@ struct LiveServer {
     let repository: any UserRepository
     let clock: ManualClock
     let log: CapturedLog
+    /// The server's recovery flows (its outbox's mail is composed through them).
+    let recovery: RecoveryService
     /// Starts the graceful shutdown now (the harness waits for it to finish after the body).
     let stop: @Sendable () async -> Void
 
@@ -86,7 +88,8 @@ struct LiveServer {
                 port, client, stop in
                 try await body(
                     LiveServer(
-                        port: port, client: client, repository: repository, clock: clock, log: log, stop: stop))
+                        port: port, client: client, repository: repository, clock: clock, log: log,
+                        recovery: api.recovery, stop: stop))
             }
             try await repository.close()
             return result

@@ -22,7 +22,7 @@ struct RouteErrorTests {
             let korean = try await server.send(.POST, "/v1", json: "{}", headers: [("Accept-Language", "ko")])
             #expect(korean.status == 404)
             #expect(korean.json["message"] as? String == "이 경로는 없습니다. API의 경로는 /openapi.json 에 있습니다.")
-            let strapi = try await server.send(.POST, "/api/auth/forgot-password", json: #"{"email":"a@b.cd"}"#)
+            let strapi = try await server.send(.POST, "/api/auth/nowhere", json: #"{"email":"a@b.cd"}"#)
             #expect(strapi.status == 404)
             #expect(strapi.json.keys.contains("data") && strapi.json["data"] is NSNull)
             let error = try #require(strapi.json["error"] as? [String: Any])

@@ -185,7 +185,7 @@ struct SettingsLoaderTests {
         arguments: [
             ("ACCOUNTS_SERVER_PROT", "(did you mean ACCOUNTS_SERVER_PORT?)"),
             ("ACCOUNTS_SQLITE_PTH", "(did you mean ACCOUNTS_SQLITE_PATH?)"),
-            ("ACCOUNTS_PORT", "(did you mean ACCOUNTS_SERVER_PORT, ACCOUNTS_POSTGRES_PORT?)"),
+            ("ACCOUNTS_PORT", "(did you mean ACCOUNTS_SERVER_PORT, ACCOUNTS_MAIL_SMTP_PORT, ACCOUNTS_POSTGRES_PORT?)"),
             (
                 "ACCOUNTS_LOGIN_THROTTLE",
                 "(did you mean ACCOUNTS_LOGIN_THROTTLE_AFTER, ACCOUNTS_LOGIN_THROTTLE_BASE_DELAY_SECONDS, ACCOUNTS_LOGIN_THROTTLE_MAX_DELAY_SECONDS?)"

@@ -78,8 +78,15 @@ class EveryOperationSucceeds:
         if 200 <= response.status_code < 300:
             self.reached.add(case.operation.label)
 
+    # These take a code that only a mail carries (no generated code is one the store holds):
+    # scripts/mail-check.sh reaches each with a code a real relay delivered.
+    NEEDS_A_MAILED_CODE = {
+        "POST /v1/password/reset", "POST /v1/email/verify", "POST /api/auth/reset-password",
+        "GET /api/auth/email-confirmation",
+    }
+
     def after_run(self, ctx):
-        never = self.tested - self.reached
+        never = self.tested - self.reached - self.NEEDS_A_MAILED_CODE
         if never:
             raise AssertionError("never answered 2xx: " + ", ".join(sorted(never)))
 

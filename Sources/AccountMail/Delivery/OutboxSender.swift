@@ -4,7 +4,8 @@ import Foundation
 /// Sends the outbox: each due mail is leased (so two senders, in two processes, never both
 /// send it), composed (``RecoveryService/prepare(_:)``), handed to the relay, and removed once
 /// the relay accepted it. A failure leaves the mail queued with its attempt counted, tried
-/// again after a backoff that doubles from ``firstRetrySeconds`` to ``longestRetrySeconds``.
+/// again after a backoff that doubles from its first retry (``firstRetrySeconds`` by default)
+/// to ``longestRetrySeconds``.
 ///
 /// A mail is removed only after the relay's acceptance: a crash between the two sends it
 /// again (at least once, and exactly once as far as the relay's acceptance tells), with the
@@ -18,11 +19,16 @@ public struct OutboxSender: Sendable {
     private let recovery: RecoveryService
     private let transport: any MailTransport
     private let texts: AccountMailTexts
+    private let firstRetry: Int64
 
-    public init(recovery: RecoveryService, transport: any MailTransport, texts: AccountMailTexts) {
+    public init(
+        recovery: RecoveryService, transport: any MailTransport, texts: AccountMailTexts,
+        firstRetrySeconds: Int64 = OutboxSender.firstRetrySeconds
+    ) {
         self.recovery = recovery
         self.transport = transport
         self.texts = texts
+        firstRetry = firstRetrySeconds
     }
 
     private var repository: any UserRepository { recovery.accounts.repository }
@@ -59,7 +65,8 @@ public struct OutboxSender: Sendable {
             }
             let attempts = mail.attempts + 1
             _ = try await repository.rescheduleMail(
-                id: mail.id, attempts: attempts, notBefore: now.adding(seconds: Self.backoff(afterAttempts: attempts)),
+                id: mail.id, attempts: attempts,
+                notBefore: now.adding(seconds: Self.backoff(afterAttempts: attempts, first: firstRetry)),
                 lastError: error.summary)
             pass.deferred += 1
             return
@@ -69,8 +76,8 @@ public struct OutboxSender: Sendable {
     }
 
     /// Seconds before the next try of a mail that failed `attempts` times.
-    public static func backoff(afterAttempts attempts: Int) -> Int64 {
+    public static func backoff(afterAttempts attempts: Int, first: Int64 = firstRetrySeconds) -> Int64 {
         let doublings = min(max(attempts - 1, 0), 20)
-        return min(longestRetrySeconds, firstRetrySeconds << doublings)
+        return min(longestRetrySeconds, first << doublings)
     }
 }

@@ -98,9 +98,11 @@ public enum AccountServerApplication {
             try await api.respond(request, context, style: .native) { _ in
                 guard api.isMonitoringClient(request, context) else { throw RequestProblem(kind: .monitoringOnly) }
                 await census.refreshIfStale(api.service.repository)
+                let outbox = try await api.service.repository.outboxSummary()
+                let text = metrics.emit(legacySchemes: census.counts, outbox: outbox, now: api.recovery.now())
                 return Response(
                     status: .ok, headers: .answer("text/plain; version=0.0.4; charset=utf-8"),
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.emit(legacySchemes: census.counts))))
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
             }
         }
         moreRoutes(router)

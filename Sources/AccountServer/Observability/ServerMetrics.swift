@@ -1,3 +1,4 @@
+public import AccountCore
 import Prometheus
 import Synchronization
 
@@ -67,8 +68,28 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The exposition text, with `legacySchemes` (accounts per legacy password scheme) as
-    /// gauges labelled by scheme.
-    public func emit(legacySchemes: [String: Int] = [:]) -> String {
+    /// gauges labelled by scheme, and the store's outbox (mail waiting, mail that failed at
+    /// least once, the oldest mail's age at `now`).
+    public func emit(legacySchemes: [String: Int] = [:], outbox: OutboxSummary? = nil, now: Timestamp? = nil) -> String
+    {
+        if let outbox {
+            for (name, help, value) in [
+                ("queued", "Mails waiting in the store's outbox", outbox.queued),
+                ("failing", "Mails in the outbox that failed at least once (see accounts doctor)", outbox.failing),
+            ] {
+                registry.makeGauge(
+                    descriptor: MetricNameDescriptor(
+                        namespace: "accounts", subsystem: "outbox", metricName: name, unitName: "", helpText: help)
+                ).set(Double(value))
+            }
+            var age: Int64 = 0
+            if let oldest = outbox.oldest, let now { age = oldest.secondsUntil(now) }
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "accounts", subsystem: "outbox", metricName: "oldest_age", unitName: "seconds",
+                    helpText: "How long the oldest mail in the outbox has waited")
+            ).set(Double(age))
+        }
         for (scheme, count) in legacySchemes {
             registry.makeGauge(
                 descriptor: MetricNameDescriptor(

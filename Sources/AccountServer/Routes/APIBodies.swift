@@ -91,8 +91,8 @@ enum APIBody {
     static func user(_ profile: AccountProfile) -> JSONValue {
         .object([
             ("created_at_ms", .int(profile.createdAt.millisecondsSince1970)), ("email", .string(profile.email)),
-            ("id", .string(profile.id.rawValue)), ("nickname", .string(profile.nickname)),
-            ("number", .int(Int64(profile.number))),
+            ("email_verified", .bool(profile.emailVerifiedAt != nil)), ("id", .string(profile.id.rawValue)),
+            ("nickname", .string(profile.nickname)), ("number", .int(Int64(profile.number))),
         ])
     }
 

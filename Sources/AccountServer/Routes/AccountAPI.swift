@@ -41,6 +41,9 @@ public struct AccountAPI: Sendable {
     let monitoringClients: [IPAddressRange]
     let deadline: RequestDeadline
     package let serverKey: HMACKey
+    /// Forgotten passwords and proven emails, over ``service``, with codes keyed by the
+    /// server's secret.
+    public let recovery: RecoveryService
 
     /// - Parameters:
     ///   - service: the service over the store all requests share.
@@ -57,10 +60,11 @@ public struct AccountAPI: Sendable {
     ///   - clock: the limits' clock.
     ///   - gate: the hashing queue, when not the one `settings` describe (a test's, held).
     ///   - deadline: the deadline, when not `settings.requestTimeoutSeconds` (a test's).
+    ///   - recoveryPolicy: how long mailed codes work, and how many mails an address is sent.
     public init(
         service: AccountService, backendName: String, settings: ServerSettings = ServerSettings(),
         storeDisk: StoreDiskSpace? = nil, serverKey: HMACKey = .random(), clock: any AccountClock = SystemClock(),
-        gate: HashingGate? = nil, deadline: RequestDeadline? = nil
+        gate: HashingGate? = nil, deadline: RequestDeadline? = nil, recoveryPolicy: RecoveryPolicy = RecoveryPolicy()
     ) {
         let gate = gate ?? HashingGate(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueue)
         // The gate bounds the hashes themselves, whichever scheduler `service` came with.
@@ -75,6 +79,8 @@ public struct AccountAPI: Sendable {
             ], ipv6PrefixLength: settings.clientIPv6PrefixLength, clock: clock)
         deviceTokens = DeviceTokens(key: serverKey)
         self.serverKey = serverKey
+        recovery = RecoveryService(
+            accounts: self.service, codes: KeyedRequestCodes(key: serverKey), policy: recoveryPolicy)
         self.gate = gate
         clientAddress = ClientAddress(trustedProxies: settings.trustedProxies.compactMap(IPAddressRange.init))
         monitoringClients = settings.monitoringClients.compactMap(IPAddressRange.init)
@@ -102,7 +108,9 @@ public struct AccountAPI: Sendable {
         notFoundPage: (@Sendable (Request) -> Response?)? = nil
     ) {
         addNativeRoutes(to: router.group("v1"))
+        addNativeRecoveryRoutes(to: router.group("v1"))
         addStrapiRoutes(to: router.group("api"))
+        addStrapiRecoveryRoutes(to: router.group("api"))
         router.getWithHead("openapi.json") { _, _ in
             Response(
                 status: .ok, headers: .jsonAnswer,

@@ -4,7 +4,7 @@ import AccountCrypto
 import AccountServerSettings
 
 /// Every global section, read in the order `accounts config` and the reference list their keys:
-/// `session`, `password`, `hashing`, `login`, `server`. The `backend` key, whose choices are
+/// `session`, `password`, `hashing`, `login`, `server`, `mail`, `recovery`. The `backend` key, whose choices are
 /// the registry's, and each backend's section are added by ``SettingsSchema``.
 struct GlobalSections {
     var sessionFile: String?
@@ -14,6 +14,8 @@ struct GlobalSections {
     var legacyLimits: LegacyCostLimits
     var throttlePolicy: LoginThrottlePolicy
     var server: ServerSettings
+    var mail: MailSettings
+    var recovery: RecoveryPolicy
 
     /// The sections' values from `source`, and every key they read.
     static func read(_ source: SectionReader.Source, locations: XDGLocations) throws(AccountError) -> (
@@ -37,7 +39,8 @@ struct GlobalSections {
             sessionFile: session.file, sessionPolicy: session.policy, passwordPolicy: password,
             hasher: hashing.hasher, legacyLimits: hashing.legacyLimits,
             throttlePolicy: try reading("login", LoginSection.read),
-            server: try reading("server", ServerSection.read))
+            server: try reading("server", ServerSection.read),
+            mail: try reading("mail", MailSection.read), recovery: try reading("recovery", RecoverySection.read))
         return (sections, keys)
     }
 

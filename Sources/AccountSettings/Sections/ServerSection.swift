@@ -9,6 +9,10 @@ enum ServerSection {
         "secret_file",
         summary: "the key that signs device and form tokens, made on first use (default: in the state folder)")
 
+    static let publicURL = BackendSetting.text(
+        "public_url", default: ServerSettings().publicURL,
+        summary: "where people reach the server, for links in mail (empty: http:// and server.host:port)")
+
     static func read(_ reader: SectionReader) throws(AccountError) -> ServerSettings {
         let defaults = ServerSettings()
         var server = defaults
@@ -98,6 +102,11 @@ enum ServerSection {
             .integer(
                 "hsts_max_age", in: 0...63_072_000, default: defaults.hstsMaxAgeSeconds,
                 summary: "Strict-Transport-Security max-age in seconds when serving HTTPS directly (0: none)"))
+        server.publicURL = try reader.value(Self.publicURL)
+        if !server.publicURL.isEmpty, !server.publicURL.hasPrefix("https://"), !server.publicURL.hasPrefix("http://") {
+            throw .configInvalid(
+                key: reader.key(Self.publicURL).name, reason: "expected an http:// or https:// address")
+        }
         return server
     }
 }

@@ -44,6 +44,7 @@ public struct AccountsCommand: AsyncParsableCommand {
         // no HTTP stack, and its `accounts` has every command but this one.
         #if Server
             commands.append(ServeCommand.self)
+            commands.append(PasswordCommand.self)
         #endif
         return commands
     }()

@@ -28,13 +28,20 @@ struct DoctorCommand: AsyncParsableCommand {
         try await CommandContext.run(options) { context in
             // Only `--fix` and `--remove-orphaned-sessions` write: without them the check reads, and
             // leaves a store of an older format as it is.
-            let checkup = try await context.withAdministration(reading: !fix && !removeOrphans) { administration in
+            let (checkup, outbox, mailFailure) = try await context.withAdministration(
+                reading: !fix && !removeOrphans
+            ) { administration in
                 let progress = ProgressLine(
                     .checked, total: try await administration.userCount(), messages: context.messages,
                     json: options.base.json)
                 defer { progress.finish() }
-                return try await administration.checkUp(
+                let checkup = try await administration.checkUp(
                     purgeExpired: fix, removeOrphanedSessions: removeOrphans, progress: progress.update)
+                let repository = administration.repository
+                // The relay's last answer to a mail that failed: what an operator needs to mend it.
+                let failing = try await repository.dueMail(at: Timestamp(millisecondsSince1970: .max), limit: 100)
+                    .first { $0.attempts > 0 }
+                return (checkup, try await repository.outboxSummary(), failing?.lastError)
             }
             let text = context.messages
             var lines = [
@@ -50,6 +57,7 @@ struct DoctorCommand: AsyncParsableCommand {
             lines += checkup.unusableHashes.map { text.doctorUnusableHash($0.email, $0.problem) }
             lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
             if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
+            lines.append(text.doctorOutbox(outbox, lastFailure: mailFailure))
             return CommandReply(
                 lines: lines,
                 fields: [
@@ -81,6 +89,13 @@ struct DoctorCommand: AsyncParsableCommand {
                     ("expired_sessions", .int(Int64(checkup.expiredSessions))),
                     ("purged_sessions", .int(Int64(checkup.purgedSessions))),
                     ("removed_orphaned_sessions", .int(Int64(checkup.removedOrphanedSessions))),
+                    (
+                        "outbox",
+                        .object([
+                            ("queued", .int(Int64(outbox.queued))), ("failing", .int(Int64(outbox.failing))),
+                            ("last_failure", mailFailure.map(JSONValue.string) ?? .null),
+                        ])
+                    ),
                 ],
                 exitStatus: checkup.isDamaged ? ExitStatus.checksFailed : ExitStatus.success,
                 jsonError: checkup.isDamaged

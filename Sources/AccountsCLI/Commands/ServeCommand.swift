@@ -43,6 +43,8 @@
                 _ = try settings.tls?.serverConfiguration()
                 try await settings.probe()
                 let serverKey = try ServerSecretFile.key(at: settings.secretFile)
+                // A relay the client refuses is reported before the store is opened.
+                let mailClient = try MailDelivery.client(context.settings.mail)
                 let backend = context.settings.backend
                 try await context.withService(creating: true) { service in
                     let api = AccountAPI(
@@ -50,13 +52,23 @@
                         storeDisk: backend.descriptor.storesInFiles
                             ? StoreDiskSpace(
                                 path: backend.location, minimumFreeBytes: Int64(settings.healthMinFreeMiB) << 20) : nil,
-                        serverKey: serverKey)
+                        serverKey: serverKey, recoveryPolicy: context.settings.recovery)
                     let pages = settings.webPages ? try AccountWebPages(api: api) : nil
+                    let mail = MailLoop()
+                    defer { mail.stop() }
+                    let mailSettings = context.settings.mail
                     let application = try AccountServerApplication.make(
                         api: api, logger: logger, logWriter: log,
                         moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
                         notFoundPage: pages.map { $0.notFoundPage(for:) },
                         onListening: { port in
+                            let publicURL = settings.publicURL.isEmpty ? settings.url(port: port) : settings.publicURL
+                            if let mailClient {
+                                mail.start(
+                                    MailDelivery.sender(
+                                        mailClient, mailSettings, recovery: api.recovery, publicURL: publicURL),
+                                    logger: logger)
+                            }
                             // With --json every line on standard output is one JSON object: this
                             // one, then the reply when the server stops.
                             let line =

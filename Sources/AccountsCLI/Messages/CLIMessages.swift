@@ -30,6 +30,29 @@ struct CLIMessages {
     var passwordChanged: String {
         ko ? "비밀번호가 변경되었습니다. 다른 모든 세션은 로그아웃되었습니다." : "Password changed; every other session was signed out."
     }
+    var passwordReset: String {
+        ko
+            ? "새 비밀번호를 정했습니다. 이전의 모든 세션은 로그아웃되었고 이 기기로 로그인했습니다."
+            : "New password set; every earlier session was signed out, and this device is signed in."
+    }
+    /// After `accounts password forgot`: the same words whether an account holds the address.
+    func resetRequested(email: String, relayConfigured: Bool) -> String {
+        let address = VisibleText.escaping(email)
+        if relayConfigured {
+            return ko
+                ? "\(address)을(를) 쓰는 계정이 있으면 코드가 담긴 메일을 보냈습니다. 받은 코드로: accounts password reset --code 코드"
+                : "If an account uses \(address), a mail with a code is on its way. Then: accounts password reset --code CODE"
+        }
+        return ko
+            ? "\(address)을(를) 쓰는 계정이 있으면 메일을 보낼 차례에 넣었습니다. mail.smtp_host가 정해진 `accounts serve`가 보냅니다."
+            : "If an account uses \(address), its mail is queued in the store; `accounts serve` with mail.smtp_host set sends it."
+    }
+    /// A mail that could not be handed to the relay yet.
+    func mailDeferred(_ failure: String) -> String {
+        ko
+            ? "메일을 아직 보내지 못해 나중에 다시 보냅니다: \(failure)"
+            : "The mail could not be sent yet and will be tried again: \(failure)"
+    }
     /// One line of `accounts sessions`: id, device, when opened and last used (UTC, to the
     /// minute), and which one is this.
     func session(_ session: SessionSummary) -> String {
@@ -124,6 +147,14 @@ struct CLIMessages {
     }
 
     /// `purged` is `nil` without `--fix`.
+    /// The outbox: mail waiting, and what the relay last said to one that failed.
+    func doctorOutbox(_ outbox: OutboxSummary, lastFailure: String?) -> String {
+        let failure = lastFailure.map { ko ? "; 마지막 실패: \($0)" : "; last failure: \($0)" } ?? ""
+        return ko
+            ? "보낼 메일: \(outbox.queued)통, 그중 실패한 메일 \(outbox.failing)통" + failure
+            : "mail waiting: \(outbox.queued), of which \(outbox.failing) failed at least once" + failure
+    }
+
     func doctorExpired(_ count: Int, purged: Int?) -> String {
         if ko {
             let note = purged.map { " (\($0)개 삭제)" } ?? (count == 0 ? "" : " (--fix로 삭제할 수 있습니다)")
