@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The web pages in a real browser: starts `accounts serve` on a free loopback port over a new
 # SQLite store and runs scripts/browser/flow.py (headless Chromium through Selenium, axe-core
-# for accessibility) — the whole flow with JavaScript, without it, and in Korean.
+# for accessibility) — the whole flow with JavaScript, without it, and in Korean, a forgotten
+# password included (its mail taken by a real relay, aiosmtpd, on loopback).
 #
 #   scripts/browser-check.sh                  the check (CI installs the browser first)
 #   scripts/browser-check.sh --screenshots    also rewrites docs/screenshots/ (phone size)
@@ -24,21 +25,31 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
         "run scripts/install-dependencies.sh --browser, then this again."
     exit 0
 fi
-if ! python3 -c "import selenium, axe_core_python" 2>/dev/null; then
-    python3 -m pip install --quiet --disable-pip-version-check 'selenium==4.40.0' 'axe-core-python==0.1.0'
+if ! python3 -c "import selenium, axe_core_python, aiosmtpd" 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check 'selenium==4.40.0' 'axe-core-python==0.1.0' \
+        'aiosmtpd==1.4.6'
 fi
 prepare_check_server browser-check
+# A real relay on loopback for the forgotten password's mail, writing to a Maildir.
+relay_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m aiosmtpd -n -l "127.0.0.1:$relay_port" -c aiosmtpd.handlers.Mailbox "$home/maildir" 2>"$home/relay.log" &
+relay=$!
+trap 'kill "$relay" 2>/dev/null || true; stop_check_server' EXIT
+export MAILDIR="$home/maildir"
 
 # The default Argon2id cost and settings, so the browser sees what a person would, except the
 # per-client limits: the flow's people (one per variant) share one address and run within a
-# minute, so each limit is the default times the variants (a CI run once went over the default 10
+# minute, so each limit is the default times the variants (password checks 14: the forgotten
+# password adds its request and its reset; a CI run once went over the default 10
 # password checks a minute in its third variant: the limits count per clock minute, so whether a
 # run's 12 or so fall into one depends on its speed). WebPagesTests cover the limits themselves.
 people=$(echo "${BROWSER_VARIANTS:-en-js,en-nojs,ko-js}" | tr ',' '\n' | wc -l)
 env -i PATH="/usr/bin:/bin" HOME="$home" LANG=C.UTF-8 \
     ACCOUNTS_SERVER_SIGNUPS_PER_MINUTE=$((10 * people)) \
     ACCOUNTS_SERVER_LOGINS_PER_MINUTE=$((30 * people)) \
-    ACCOUNTS_SERVER_PASSWORD_CHECKS_PER_MINUTE=$((10 * people)) \
+    ACCOUNTS_SERVER_PASSWORD_CHECKS_PER_MINUTE=$((14 * people)) \
+    ACCOUNTS_MAIL_SMTP_HOST=127.0.0.1 ACCOUNTS_MAIL_SMTP_PORT="$relay_port" ACCOUNTS_MAIL_TLS=none \
+    ACCOUNTS_MAIL_FROM=accounts@example.com ACCOUNTS_MAIL_RETRY_SECONDS=1 \
     "$accounts" serve --port 0 --store "$home/accounts.sqlite" >"$home/serve.out" 2>"$home/serve.log" &
 server=$!
 wait_for_listening "$home/serve.out" "$home/serve.log" "accounts serve"

@@ -45,7 +45,7 @@ public struct AccountWebPages: Sendable {
     var service: AccountService { api.service }
 
     /// Adds the pages (`/`, `/signup`, `/login`, `/welcome`, `/password`, `/withdraw`,
-    /// `/logout`, `/language`) and their assets to `router`, behind the security headers, and
+    /// `/logout`, `/language`, `/forgot-password`, `/reset-password`, `/verify-email`) and their assets to `router`, behind the security headers, and
     /// an HTML "page not found" for a browser's `GET` of any unknown path. Add them before the
     /// API's routes, so a known path asked with the wrong method still gets the API's 405.
     ///
@@ -64,6 +64,7 @@ public struct AccountWebPages: Sendable {
         addLoginRoutes(to: group)
         addSignedInRoutes(to: group)
         addSessionRoutes(to: group)
+        addRecoveryRoutes(to: group)
     }
 
     /// The HTML "page not found" (in the browser's language, with a way back to the start) for

@@ -94,7 +94,7 @@ extension AccountWebPages {
                 CheckboxModel(
                     name: "remember", label: text.rememberLabel, hint: text.rememberHint, checked: entry.remember)
             ],
-            links: [(href: "/signup", label: text.noAccount)])
+            links: [(href: "/forgot-password", label: text.forgotLink), (href: "/signup", label: text.noAccount)])
         return formPage(
             form, title: text.logIn, formError: entry.formError, visit: visit, status: status, retryAfter: retryAfter)
     }

@@ -27,6 +27,21 @@ struct PageText: Sendable {
     var haveAccount: String { ko ? "이미 회원이신가요? 로그인" : "Already a member? Log in" }
     var noAccount: String { ko ? "처음이신가요? 회원가입" : "New here? Sign up" }
 
+    var forgotLink: String { ko ? "비밀번호를 잊으셨나요?" : "Forgot your password?" }
+    var forgotTitle: String { ko ? "비밀번호 찾기" : "Forgot your password" }
+    var sendMail: String { ko ? "메일 보내기" : "Send the mail" }
+    func mailSent(_ email: String) -> String {
+        ko
+            ? "\(email)을(를) 쓰는 계정이 있으면 비밀번호를 다시 정하는 링크를 메일로 보냈습니다. 링크는 한 번만, 잠시 동안 쓸 수 있습니다."
+            : "If an account uses \(email), we sent it a mail with a link to set a new password. The link works once, for a while."
+    }
+    var resetTitle: String { ko ? "새 비밀번호 정하기" : "Choose a new password" }
+    var setPassword: String { ko ? "비밀번호 정하기" : "Set the password" }
+    var resetLinkMissing: String {
+        ko ? "메일에 있는 링크를 여세요. 링크가 오래되었으면 메일을 다시 요청하세요." : "Open the link in the mail; if it is old, ask for a new mail."
+    }
+    var verifyTitle: String { ko ? "이메일 인증" : "Email address" }
+    var emailProven: String { ko ? "이메일 주소가 인증되었습니다." : "Your email address is proven." }
     var idLabel: String { ko ? "아이디(이메일)" : "ID (email)" }
     var nicknameLabel: String { ko ? "닉네임" : "Nickname" }
     var passwordLabel: String { ko ? "비밀번호" : "Password" }

@@ -2,8 +2,8 @@ import AccountCore
 import Foundation
 import Hummingbird
 
-/// The pages' four cookies: the session, the form token's nonce, the device token, the chosen
-/// language. All are `HttpOnly` (no script reads them). On HTTPS they are `Secure` and their
+/// The pages' five cookies: the session, the form token's nonce, the device token, the chosen
+/// language, and the code of a password reset in progress. All are `HttpOnly` (no script reads them). On HTTPS they are `Secure` and their
 /// names carry the `__Host-` prefix, so the browser takes them only from this host over HTTPS,
 /// path `/`: a page on a sibling subdomain, or a network attacker on plain HTTP, cannot plant
 /// one. On plain HTTP (development on loopback) a browser would drop such a cookie, so the
@@ -15,9 +15,10 @@ struct WebCookies: Sendable {
     let formName: String
     let deviceName: String
     let languageName: String
+    let resetName: String
 
     /// Every name, as `RequestCookies` reads them.
-    var all: Set<String> { [sessionName, formName, deviceName, languageName] }
+    var all: Set<String> { [sessionName, formName, deviceName, languageName, resetName] }
 
     /// A device token lasts a year after its last login; a new login renews it.
     static let deviceMaxAgeSeconds = 31_536_000
@@ -29,6 +30,22 @@ struct WebCookies: Sendable {
         formName = prefix + "accounts_form"
         deviceName = prefix + "accounts_device"
         languageName = prefix + "accounts_lang"
+        resetName = prefix + "accounts_reset"
+    }
+
+    /// The code of a reset mail's link, kept while its form is filled in (`SameSite=Strict`:
+    /// only this site's own form posts it), so the code never goes into the page, the address
+    /// bar or a `Referer`.
+    func reset(_ code: String, maxAge: Int) -> Cookie {
+        Cookie(
+            name: resetName, value: code, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// Removes the reset code from the browser.
+    func clearedReset() -> Cookie {
+        Cookie(
+            name: resetName, value: "", expires: Date(timeIntervalSince1970: 0), maxAge: 0, path: "/", secure: secure,
+            httpOnly: true, sameSite: .strict)
     }
 
     /// The session: `SameSite=Lax`, so following a link to the site keeps the member signed

@@ -9,6 +9,8 @@ struct WebVisit: Sendable {
     let language: Language
     let sessionToken: String?
     let deviceToken: String?
+    /// The code of the reset mail whose link this browser opened.
+    let resetCode: String?
     let formNonce: String
     /// The browser has no (well-formed) form nonce yet: the page sets one.
     let issuesFormToken: Bool
@@ -27,6 +29,7 @@ struct WebVisit: Sendable {
             ?? AcceptLanguage.language(from: request.headers[.acceptLanguage])
         sessionToken = cookies[names.sessionName].flatMap { $0.isEmpty ? nil : $0 }
         deviceToken = cookies[names.deviceName]
+        resetCode = cookies[names.resetName].flatMap { $0.isEmpty ? nil : $0 }
         if let kept = cookies[names.formName], FormToken.isWellFormed(kept) {
             formNonce = kept
             issuesFormToken = false

@@ -16,12 +16,15 @@ struct RecoveryAttackTests {
     static let email = "leesoon7@example.com"
     static let newPassword = "Violet-Harbor-Compass-19"
 
-    /// The code of the oldest mail due, composed as the sender composes it.
+    /// The code of the first mail due that an account gets, composed as the sender composes it
+    /// (the mails it passes, to addresses no account holds, are dropped as the sender drops them).
     static func mailedCode(_ server: LiveServer) async throws -> String {
-        let mail = try #require(
-            try await server.repository.dueMail(at: Timestamp(millisecondsSince1970: .max), limit: 1).first)
-        _ = try await server.repository.deleteMail(id: mail.id)
-        return try #require(try await server.recovery.prepare(mail)).code
+        for mail in try await server.repository.dueMail(at: Timestamp(millisecondsSince1970: .max), limit: 100) {
+            _ = try await server.repository.deleteMail(id: mail.id)
+            if let prepared = try await server.recovery.prepare(mail) { return prepared.code }
+        }
+        Issue.record("no mail to an account is queued")
+        return ""
     }
 
     @Test("a registered and an unknown address get the same bytes over a raw socket, and the same store write")

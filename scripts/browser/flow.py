@@ -13,8 +13,13 @@ Usage: flow.py --base http://127.0.0.1:PORT [--screenshots DIR] [--variants en-j
 Exit status 1 with a list of what failed.
 """
 import argparse
+import email
+import email.policy
 import json
+import mailbox
 import os
+import re
+import time
 import shutil
 import sys
 import tempfile
@@ -64,6 +69,8 @@ EXPECT = {
         "thisDevice": "(this device)",
         "signOutDevice": "Sign out this device",
         "deviceSignedOut": "That device was signed out.",
+        "forgot": "Forgot your password?",
+        "mailSent": "If an account uses",
     },
     "ko": {
         "missingAt": "'@'가 하나 있어야",
@@ -88,6 +95,8 @@ EXPECT = {
         "thisDevice": "(이 기기)",
         "signOutDevice": "이 기기 로그아웃",
         "deviceSignedOut": "그 기기를 로그아웃했습니다.",
+        "forgot": "비밀번호를 잊으셨나요?",
+        "mailSent": "쓰는 계정이 있으면",
     },
 }
 
@@ -344,6 +353,7 @@ class Flow:
             self.remembered_login_survives()
             self.signed_in_elsewhere()
             self.change_password()
+            self.forgot_password()
             self.withdraw()
         except Failures as failure:
             self.problems.append(f"{self.name}: {failure}")
@@ -558,6 +568,43 @@ class Flow:
         self.check(b.path == "/welcome", f"a changed password goes back to welcome (at {b.path})")
         self.check(self.expect["passwordChanged"] in b.page_text(), "welcome says the password changed")
         self.check(api_login(self.base, self.email, STRONG) == 401, "the old password no longer logs in")
+
+    def forgot_password(self):
+        """Logged out, the password "forgotten": the login page's link, the mail a real relay
+        took (MAILDIR), its link, a new password, and the welcome screen signed in."""
+        b = self.browser
+        maildir = os.environ.get("MAILDIR")
+        if not maildir:
+            self.check(False, "no MAILDIR: the browser check runs with a relay")
+            return
+        self.logout()
+        b.go("/login")
+        b.click_link(self.expect["forgot"])
+        self.check(b.path == "/forgot-password", "the login page links to the forgotten password")
+        self.page_checks("forgot")
+        b.fill({"email": self.email})
+        b.submit()
+        self.check(self.expect["mailSent"] in b.page_text(), "the page says a mail is on its way")
+        link = None
+        deadline = time.time() + 20
+        while link is None and time.time() < deadline:
+            for message in mailbox.Maildir(maildir):
+                parsed = email.message_from_bytes(message.as_bytes(), policy=email.policy.default)
+                if parsed["To"] == self.email:
+                    text = parsed.get_body(("plain",)).get_content()
+                    found = re.search(r"(/reset-password\?code=[0-9a-f]{64})", text)
+                    link = found.group(1) if found else None
+            time.sleep(0.2)
+        self.check(link is not None, "the reset mail arrived at the relay with its link")
+        if link is None:
+            return
+        b.go(link)
+        self.check(b.path == "/reset-password", "the link's code leaves the address bar")
+        self.page_checks("reset")
+        b.fill({"password": NEW_STRONG, "confirmation": NEW_STRONG})
+        b.submit()
+        self.check(b.path == "/welcome", f"a new password signs in at welcome (at {b.path})")
+        self.check(api_login(self.base, self.email, NEW_STRONG) == 200, "the new password logs in")
 
     def withdraw(self):
         b = self.browser

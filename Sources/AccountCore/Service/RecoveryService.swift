@@ -158,7 +158,7 @@ public struct RecoveryService: Sendable {
     }
 
     /// Whether `code` has the form every code has (64 lowercase hex characters).
-    static func isWellFormed(_ code: String) -> Bool {
+    public static func isWellFormed(_ code: String) -> Bool {
         code.utf8.count == 64 && code.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
 }
