@@ -48,6 +48,7 @@ public struct AccountSettings: Sendable {
         AccountService(
             repository: repository, hasher: PasswordSchemes.standard(current: hasher, limits: legacyLimits),
             strength: ZxcvbnStrengthEstimator(), digester: SHA256TokenDigester(), random: SodiumRandomSource(),
-            passwordPolicy: passwordPolicy, sessionPolicy: sessionPolicy, throttlePolicy: throttlePolicy)
+            passwordPolicy: passwordPolicy, sessionPolicy: sessionPolicy, throttlePolicy: throttlePolicy,
+            requireVerifiedEmail: recovery.requireVerifiedEmail)
     }
 }

@@ -23,13 +23,15 @@ extension AccountWebPages {
                 }
                 do {
                     let service = service
+                    let language = visit.language
                     let signedIn = try await api.limited(.signUp, request, context) { [entry] in
                         // The form was checked above; a rule only a submit can break is one message.
                         try await InvalidForm<SignUpField>.firstRule {
                             try await service.signUp(
                                 email: entry.email, password: entry.password, confirmation: entry.confirmation,
                                 nickname: entry.nickname, remember: entry.remember,
-                                device: DeviceName.describing(userAgent: request.headers[.userAgent]))
+                                device: DeviceName.describing(userAgent: request.headers[.userAgent]),
+                                language: language)
                         }
                     }
                     return redirect(

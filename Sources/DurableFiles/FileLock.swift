@@ -1,4 +1,4 @@
-import AccountCore
+package import AccountCore
 
 #if canImport(Glibc)
     import Glibc
@@ -36,17 +36,35 @@ public enum FileLock {
     ) throws -> T {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIXFailure.error("open lock file", path: path) }
+        do {
+            try lock(fd, path: path, timeoutMilliseconds: timeoutMilliseconds, clock: clock)
+        } catch {
+            close(fd)
+            throw error
+        }
+        defer {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+        return try body()
+    }
+
+    /// Takes an exclusive `flock` on the open file `fd` (named `path` in messages), waiting at
+    /// most `timeoutMilliseconds` on `clock`: no lock is ever waited for without end, whatever
+    /// the process holding it is doing (hung, stopped, on a disk that stopped answering).
+    /// - Throws: `storeBusy` after the timeout; `storeIO` for any other failure.
+    package static func lock(
+        _ fd: Int32, path: String, timeoutMilliseconds: Int, clock: LockWaitClock = .system
+    ) throws(AccountError) {
         let deadline = clock.now() + .milliseconds(timeoutMilliseconds)
         var pause = Duration.microseconds(200)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
-                close(fd)
                 throw POSIXFailure.error("lock", path: path, errno: code)
             }
             let left = deadline - clock.now()
             if left <= .zero {
-                close(fd)
                 throw AccountError.storeBusy(
                     detail: "another process held \(path) for more than \(timeoutMilliseconds) ms")
             }
@@ -55,10 +73,5 @@ public enum FileLock {
             clock.pause(min(pause, left))
             pause = min(pause * 2, .milliseconds(10))
         }
-        defer {
-            flock(fd, LOCK_UN)
-            close(fd)
-        }
-        return try body()
     }
 }

@@ -171,6 +171,45 @@ struct RecoveryFlowTests {
         }
     }
 
+    @Test(
+        "with proof required, sign-up queues the mail in its language; login waits for the proof, after the right password"
+    )
+    func requiredProof() async throws {
+        try await Self.with { rig in
+            let strict = AccountService(
+                repository: rig.h.repository, hasher: Argon2idPasswordHasher.fastForTests,
+                strength: ZxcvbnStrengthEstimator(), digester: SHA256TokenDigester(), random: rig.h.random,
+                clock: rig.h.clock, requireVerifiedEmail: true)
+            let recovery = RecoveryService(accounts: strict, codes: KeyedRequestCodes(key: HMACKey.random()))
+            _ = try await strict.signUp(
+                email: Self.email, password: ServiceHarness.password, confirmation: ServiceHarness.password,
+                nickname: "이순신", language: .korean)
+            let queued = try await rig.h.repository.dueMail(at: rig.recovery.now(), limit: 10)
+            #expect(queued.map(\.kind) == ["email_verification"] && queued.map(\.language) == ["ko"])
+            #expect(
+                await accountError {
+                    _ = try await strict.login(email: Self.email, password: "Wrong-Guess-123", remember: false)
+                }
+                    == .invalidCredentials)
+            #expect(
+                await accountError {
+                    _ = try await strict.login(email: Self.email, password: ServiceHarness.password, remember: false)
+                } == .emailNotVerified)
+            let mail = try #require(queued.first)
+            let code = try #require(try await recovery.prepare(mail)).code
+            try await recovery.verifyEmail(code: code)
+            _ = try await strict.login(email: Self.email, password: ServiceHarness.password, remember: false)
+            // A taken email queues nothing.
+            #expect(
+                await accountError {
+                    _ = try await strict.signUp(
+                        email: Self.email, password: ServiceHarness.password, confirmation: ServiceHarness.password,
+                        nickname: "다른 사람")
+                } == .emailTaken)
+            #expect(try await rig.h.repository.outboxSummary().queued == 1, "only the first sign-up's mail")
+        }
+    }
+
     @Test("a failed send stays queued and is tried again after a doubling backoff, with the same code")
     func retriesWithTheSameCode() async throws {
         try await Self.with { rig in

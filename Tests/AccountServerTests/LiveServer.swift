@@ -57,6 +57,7 @@ struct LiveServer {
         secureCookies: Bool = false,
         embedded: Bool = false,
         minimumFreeDiskBytes: Int64? = nil,
+        requireVerifiedEmail: Bool = false,
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
@@ -68,7 +69,8 @@ struct LiveServer {
             let clock = ManualClock()
             let service = AccountService(
                 repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
-                digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: clock)
+                digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: clock,
+                requireVerifiedEmail: requireVerifiedEmail)
             // As `accounts serve` does: the disk under a store's files, when they are on this host.
             let storeDisk = minimumFreeDiskBytes.flatMap { minimum in
                 backend.storesInFiles ? StoreDiskSpace(path: configuration.location, minimumFreeBytes: minimum) : nil

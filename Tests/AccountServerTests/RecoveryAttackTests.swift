@@ -128,6 +128,33 @@ struct RecoveryAttackTests {
         }
     }
 
+    @Test("with proof required, email_not_verified answers only the right password, over a raw socket")
+    func unprovenEmail() async throws {
+        try await LiveServer.with(Backends.sqlite, requireVerifiedEmail: true) { server in
+            let signedUp = try await server.send(.POST, "/v1/signup", json: AttackTests.signUp)
+            #expect(signedUp.status == 201, "the sign-up itself signs in, as Kratos does")
+            #expect(try await server.repository.outboxSummary().queued == 1, "the proof's mail is queued")
+            let wrong = try await LoopbackExchange.postJSON(
+                "/v1/login", AttackTests.login(Self.email, "Wrong-Guess-12345"), port: server.port, from: "127.0.0.2")
+            let unknown = try await LoopbackExchange.postJSON(
+                "/v1/login", AttackTests.login("nobody7@example.com", "Wrong-Guess-12345"), port: server.port,
+                from: "127.0.0.3")
+            #expect(wrong.status == 401 && wrong.body == unknown.body, "a wrong password tells the email apart")
+            let right = try await LoopbackExchange.postJSON(
+                "/v1/login", AttackTests.login(Self.email, AttackTests.password), port: server.port, from: "127.0.0.4")
+            #expect(right.status == 403 && right.body.contains("email_not_verified"), "\(right.body)")
+            let strapi = try await server.send(
+                .POST, "/api/auth/local",
+                json: #"{"identifier":"\#(Self.email)","password":"\#(AttackTests.password)"}"#)
+            #expect(strapi.status == 400 && strapi.text.contains("email_not_verified"))
+            let code = try await Self.mailedCode(server)
+            #expect(try await server.send(.POST, "/v1/email/verify", json: #"{"code":"\#(code)"}"#).status == 200)
+            let proven = try await server.send(
+                .POST, "/v1/login", json: AttackTests.login(Self.email, AttackTests.password))
+            #expect(proven.status == 200)
+        }
+    }
+
     @Test("a withdrawn account's code, and an expired one, sign nobody in")
     func staleCodes() async throws {
         try await LiveServer.with(Backends.sqlite) { server in

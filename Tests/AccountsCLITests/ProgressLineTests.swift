@@ -19,6 +19,8 @@ struct ProgressLineTests {
         #expect(try await terminal.waitForExit() == 0)
         #expect(terminal.transcript.contains("checked users: 500 of 3000"), "\(terminal.transcript)")
         #expect(terminal.transcript.contains("users:     3000"))
+        // Its 3,000 unusable hashes: 20 by name, then how many more.
+        #expect(terminal.transcript.contains("… and 2980 more (accounts doctor --json lists them all)"))
         let json = try PseudoTerminal(
             executable: CLIRunner.executable, arguments: ["doctor", "--store", path, "--json"],
             environment: cli.environment)

@@ -57,3 +57,15 @@ public struct OutboxSummary: Sendable, Hashable {
         self.oldest = oldest
     }
 }
+
+extension OutboxMail {
+    /// A request for a mail of `purpose` to `recipient`, queued at `time`: no payload, since the
+    /// sender composes it (and its code) when it goes out.
+    public static func request(
+        _ purpose: OneTimeCode.Purpose, to recipient: String, language: Language, id: String, at time: Timestamp
+    ) -> OutboxMail {
+        OutboxMail(
+            id: id, kind: purpose.rawValue, recipient: recipient, language: language.rawValue, payload: "",
+            createdAt: time)
+    }
+}

@@ -26,6 +26,9 @@ public struct AccountService: Sendable {
     public var throttlePolicy: LoginThrottlePolicy { throttle.policy }
     /// Session lifetimes.
     public var sessionPolicy: SessionPolicy { sessions.policy }
+    /// Whether login answers `emailNotVerified` (after the right password) until the account's
+    /// email is proven, and sign-up queues the mail that proves it (`signup.require_verified_email`).
+    public let requireVerifiedEmail: Bool
 
     /// Creates the service over `repository` with injected crypto, randomness and clock.
     /// `hashing` decides where and when each password hash runs (at once, by default).
@@ -39,8 +42,9 @@ public struct AccountService: Sendable {
         passwordPolicy: PasswordPolicy = PasswordPolicy(),
         sessionPolicy: SessionPolicy = SessionPolicy(),
         throttlePolicy: LoginThrottlePolicy = LoginThrottlePolicy(),
-        hashing: any PasswordHashingScheduler = ImmediateHashing()
+        hashing: any PasswordHashingScheduler = ImmediateHashing(), requireVerifiedEmail: Bool = false
     ) {
+        self.requireVerifiedEmail = requireVerifiedEmail
         self.repository = repository
         sessions = SessionService(
             repository: repository, policy: sessionPolicy, digester: digester, random: random, clock: clock)
@@ -65,13 +69,16 @@ public struct AccountService: Sendable {
     /// Validates every field, hashes the password and creates the user together with its first
     /// session in one repository call, so a failed sign-up leaves nothing behind.
     /// `remember` makes the first session last as long as a remembered login; `device` names
-    /// the device it was opened on (``DeviceName``; empty when unknown).
+    /// the device it was opened on (``DeviceName``; empty when unknown). With
+    /// ``requireVerifiedEmail`` the mail that proves the email is queued too, in `language`;
+    /// the sign-up's own session is opened all the same (as Kratos does), and later logins wait
+    /// for the proof.
     /// - Throws: `invalidDeviceName` for a `device` the rule refuses, before anything else;
     ///   ``InvalidForm`` with every rule the form breaks (what ``signUpProblems(email:nickname:password:confirmation:)``
     ///   finds); `emailTaken`; or a store error.
     public func signUp(
         email rawEmail: String, password: String, confirmation: String, nickname rawNickname: String,
-        remember: Bool = false, device: String = ""
+        remember: Bool = false, device: String = "", language: Language = .english
     ) async throws -> SignedInSession {
         try requireDeviceName(device)
         let check = signUpProblems(
@@ -88,7 +95,20 @@ public struct AccountService: Sendable {
             id: .random(using: random), email: email.normalized, nickname: nickname.value,
             passwordHash: hash, createdAt: now)
         let (token, session) = sessions.open(for: user.id, remember: remember, device: device, at: now)
-        user.number = try await repository.createUser(user, initialSession: session)
+        // The proof's mail is queued first and taken back if the account is not made, so a
+        // failed sign-up leaves neither (a mail whose removal fails too is dropped by the sender
+        // when no account holds its address).
+        let proof =
+            requireVerifiedEmail
+            ? OutboxMail.request(.emailVerification, to: user.email, language: language, id: random.hex(16), at: now)
+            : nil
+        if let proof { try await repository.enqueueMail(proof) }
+        do {
+            user.number = try await repository.createUser(user, initialSession: session)
+        } catch {
+            if let proof { _ = try? await repository.deleteMail(id: proof.id) }
+            throw error
+        }
         return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
     }
 
@@ -112,7 +132,8 @@ public struct AccountService: Sendable {
     /// opened on (``DeviceName``; empty when unknown); a name the rule refuses is
     /// `invalidDeviceName`, before anything is looked up.
     ///
-    /// After the right password, and only then: a blocked account is `accountBlocked`; one whose
+    /// After the right password, and only then: a blocked account is `accountBlocked`; with
+    /// ``requireVerifiedEmail``, one whose email is not proven is `emailNotVerified`; one whose
     /// password is temporary is `passwordChangeRequired` unless `replacement` is given, which
     /// must then meet the password rules (``InvalidForm`` otherwise) and replaces it, every other
     /// session revoked, before the session opens. `replacement` is ignored for an account whose
@@ -153,6 +174,7 @@ public struct AccountService: Sendable {
         }
         try await checkPassword(password, of: user, attempt: attempt)
         if user.isBlocked { throw AccountError.accountBlocked }
+        if requireVerifiedEmail, user.emailVerifiedAt == nil { throw AccountError.emailNotVerified }
         // Everything after the check is conditional on the hash it verified: a password change
         // that commits meanwhile (and revokes the user's sessions) wins, and this login fails as
         // a wrong password would, never opening a session the change would not have revoked.

@@ -61,9 +61,7 @@ public struct RecoveryService: Sendable {
         let now = accounts.clock.now()
         try limiter.admit(email, at: now)
         try await repository.enqueueMail(
-            OutboxMail(
-                id: accounts.random.hex(16), kind: purpose.rawValue, recipient: email, language: language.rawValue,
-                payload: "", createdAt: now))
+            .request(purpose, to: email, language: language, id: accounts.random.hex(16), at: now))
     }
 
     // MARK: - Composing

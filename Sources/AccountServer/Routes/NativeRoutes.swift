@@ -6,7 +6,7 @@ extension AccountAPI {
     func addNativeRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         let service = service
         group.post("signup") { request, context in
-            try await respond(request, context, style: .native) { _ in
+            try await respond(request, context, style: .native) { language in
                 let body = try await decode(SignUpBody.self, from: request)
                 let confirmation = body.confirmation ?? body.password
                 let unconfirmed = body.confirmation == nil
@@ -16,7 +16,7 @@ extension AccountAPI {
                         try await service.signUp(
                             email: body.email, password: body.password, confirmation: confirmation,
                             nickname: body.nickname, remember: body.remember ?? false,
-                            device: deviceName(request, given: body.deviceName))
+                            device: deviceName(request, given: body.deviceName), language: language)
                     }
                 }
                 return json(

@@ -17,13 +17,13 @@ extension AccountAPI {
     func addStrapiRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         let service = service
         group.post("auth/local/register") { request, context in
-            try await respond(request, context, style: .strapi) { _ in
+            try await respond(request, context, style: .strapi) { language in
                 let body = try await decode(StrapiRegisterBody.self, from: request, forms: true)
                 let session = try await limited(.signUp, request, context) {
                     try await InvalidFields.naming(Self.strapiRegisterFields) {
                         try await service.signUp(
                             email: body.email, password: body.password, confirmation: body.password,
-                            nickname: body.username, device: deviceName(request, given: nil))
+                            nickname: body.username, device: deviceName(request, given: nil), language: language)
                     }
                 }
                 return json(

@@ -4,7 +4,7 @@ import AccountCrypto
 import AccountServerSettings
 
 /// Every global section, read in the order `accounts config` and the reference list their keys:
-/// `session`, `password`, `hashing`, `login`, `server`, `mail`, `recovery`. The `backend` key, whose choices are
+/// `session`, `password`, `hashing`, `login`, `server`, `mail`, `recovery`, `signup`. The `backend` key, whose choices are
 /// the registry's, and each backend's section are added by ``SettingsSchema``.
 struct GlobalSections {
     var sessionFile: String?
@@ -35,12 +35,15 @@ struct GlobalSections {
         let session = try reading("session", SessionSection.read)
         let password = try reading("password", PasswordSection.read)
         let hashing = try reading("hashing", HashingSection.read)
+        let throttle = try reading("login", LoginSection.read)
+        let server = try reading("server", ServerSection.read)
+        let mail = try reading("mail", MailSection.read)
+        var recovery = try reading("recovery", RecoverySection.read)
+        recovery.requireVerifiedEmail = try reading("signup", SignUpSection.read)
         let sections = GlobalSections(
             sessionFile: session.file, sessionPolicy: session.policy, passwordPolicy: password,
-            hasher: hashing.hasher, legacyLimits: hashing.legacyLimits,
-            throttlePolicy: try reading("login", LoginSection.read),
-            server: try reading("server", ServerSection.read),
-            mail: try reading("mail", MailSection.read), recovery: try reading("recovery", RecoverySection.read))
+            hasher: hashing.hasher, legacyLimits: hashing.legacyLimits, throttlePolicy: throttle, server: server,
+            mail: mail, recovery: recovery)
         return (sections, keys)
     }
 

@@ -24,6 +24,9 @@ struct DoctorCommand: AsyncParsableCommand {
     var removeOrphans = false
     @OptionGroup var options: StoreOptions
 
+    /// How many unusable hashes the text lists by email; `--json` lists every one.
+    static let listedUnusableHashes = 20
+
     func run() async throws {
         try await CommandContext.run(options) { context in
             // Only `--fix` and `--remove-orphaned-sessions` write: without them the check reads, and
@@ -54,7 +57,13 @@ struct DoctorCommand: AsyncParsableCommand {
             lines += checkup.legacySchemes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
                 text.doctorLegacyScheme($0.key, accounts: $0.value)
             }
-            lines += checkup.unusableHashes.map { text.doctorUnusableHash($0.email, $0.problem) }
+            // A terminal shows the first few; `--json` carries them all.
+            lines += checkup.unusableHashes.prefix(Self.listedUnusableHashes).map {
+                text.doctorUnusableHash($0.email, $0.problem)
+            }
+            if checkup.unusableHashes.count > Self.listedUnusableHashes {
+                lines.append(text.doctorMoreUnusableHashes(checkup.unusableHashes.count - Self.listedUnusableHashes))
+            }
             lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
             if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
             lines.append(text.doctorOutbox(outbox, lastFailure: mailFailure))

@@ -48,7 +48,7 @@ struct SignUpCommand: AsyncParsableCommand {
                 let signedIn = try await InvalidFields.naming(SignUpField.jsonNames) {
                     try await service.signUp(
                         email: email, password: password, confirmation: confirmation, nickname: nickname,
-                        remember: remember, device: device.name("accounts"))
+                        remember: remember, device: device.name("accounts"), language: context.language)
                 }
                 let warning = try await context.keepSession(
                     signedIn, in: session, accountCreated: true, service: service)

@@ -1,6 +1,6 @@
 import AccountBackendKit
-import AccountCore
-import DurableFiles
+package import AccountCore
+package import DurableFiles
 import Foundation
 
 #if canImport(Glibc)
@@ -18,10 +18,21 @@ import Foundation
 /// A file of the earlier format, one bare token line, is read as a session of no known store: a
 /// store that recognises the token claims it (see `CommandContext.withSession`), and no store
 /// removes it otherwise.
-struct SessionTokenFile {
-    let path: String
+package struct SessionTokenFile {
+    package let path: String
     /// Whether the folder may be created (it is the built-in default location).
-    let mayCreateFolder: Bool
+    package let mayCreateFolder: Bool
+    /// How long a change waits for another `accounts` process's change of the file: a process
+    /// that holds the folder's lock and never lets go (hung, stopped) makes this one fail with
+    /// `store_busy`, never wait without end.
+    package var lockTimeoutMilliseconds = 10_000
+    /// The waiter's clock (a test's moves only as it pauses).
+    package var lockClock = LockWaitClock.system
+
+    package init(path: String, mayCreateFolder: Bool) {
+        self.path = path
+        self.mayCreateFolder = mayCreateFolder
+    }
 
     static let formatName = "accounts-sessions"
     static let formatVersion = 1
@@ -61,7 +72,7 @@ struct SessionTokenFile {
 
     /// Saves `token` as `store`'s session, replacing only that store's (and `claimed`, a token
     /// of the earlier format that the store recognised), atomically with mode 0600.
-    func save(_ token: String, for store: SessionStore, claiming claimed: String? = nil) throws(AccountError) {
+    package func save(_ token: String, for store: SessionStore, claiming claimed: String? = nil) throws(AccountError) {
         try prepareFolder()
         try update { sessions in
             sessions.removeAll { $0.store?.storeID == store.storeID || ($0.store == nil && $0.token == claimed) }
@@ -72,7 +83,7 @@ struct SessionTokenFile {
     /// Removes `store`'s saved session and `token` if it is one of no known store that the
     /// store recognised; the file goes when nothing is left in it. A missing file is fine, and
     /// a device or pipe is never unlinked.
-    func remove(for store: SessionStore, claiming claimed: String? = nil) throws(AccountError) {
+    package func remove(for store: SessionStore, claiming claimed: String? = nil) throws(AccountError) {
         try StoreFile.requireRegularFile(path)
         guard try StoreFile.version(of: path) != nil else { return }
         try update { sessions in
@@ -99,9 +110,7 @@ struct SessionTokenFile {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXFailure.error("open", path: folder) }
         defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw POSIXFailure.error("lock", path: folder) }
-        }
+        try FileLock.lock(fd, path: folder, timeoutMilliseconds: lockTimeoutMilliseconds, clock: lockClock)
         var sessions = try sessions()
         change(&sessions)
         if sessions.isEmpty {

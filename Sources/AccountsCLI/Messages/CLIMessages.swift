@@ -146,7 +146,13 @@ struct CLIMessages {
             : "           \(shown): cannot sign in with its password hash (\(problem.reason))"
     }
 
-    /// `purged` is `nil` without `--fix`.
+    /// After the first ``DoctorCommand/listedUnusableHashes`` of them: how many more there are.
+    func doctorMoreUnusableHashes(_ count: Int) -> String {
+        ko
+            ? "           … 그리고 \(count)명 더 (accounts doctor --json이 모두 보여 줍니다)"
+            : "           … and \(count) more (accounts doctor --json lists them all)"
+    }
+
     /// The outbox: mail waiting, and what the relay last said to one that failed.
     func doctorOutbox(_ outbox: OutboxSummary, lastFailure: String?) -> String {
         let failure = lastFailure.map { ko ? "; 마지막 실패: \($0)" : "; last failure: \($0)" } ?? ""

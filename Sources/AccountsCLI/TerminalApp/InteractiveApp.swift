@@ -114,7 +114,8 @@ struct InteractiveApp {
                 let signedIn = try await InvalidForm<SignUpField>.firstRule {
                     try await service.signUp(
                         email: form[.email], password: form[.password], confirmation: form[.confirmation],
-                        nickname: form[.nickname], remember: remember, device: ThisDevice.name("accounts app"))
+                        nickname: form[.nickname], remember: remember, device: ThisDevice.name("accounts app"),
+                        language: text.language)
                 }
                 try await keep(signedIn, accountCreated: true)
                 return
