@@ -9,7 +9,7 @@
     /// `accounts serve` reaches is what the account work costs.
     enum BaselineServer {
         static let body = #"""
-            {"ok":true,"user":{"created_at_ms":1795418138209,"email":"leesoon7@example.com","id":"b412abc122961157fa535eba195e4b6a","nickname":"이순신","number":1},"welcome":"Welcome, 이순신."}
+            {"ok":true,"user":{"created_at_ms":1795418138209,"email":"leesoon7@example.com","email_verified":false,"id":"b412abc122961157fa535eba195e4b6a","nickname":"이순신","number":1},"welcome":"Welcome, 이순신."}
             """#
 
         static func run(port: Int) async throws {

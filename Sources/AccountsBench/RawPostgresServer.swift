@@ -17,11 +17,11 @@
     enum RawPostgresServer {
         /// The query behind the store's signed-in read, for one token digest.
         struct Lookup: PostgresPreparedStatement {
-            static let name = "raw_bench_signed_in_v2"
+            static let name = "raw_bench_signed_in_v3"
             static let sql = """
                 SELECT s.token_sha256, s.user_id, s.created_at_ms, s.last_seen_at_ms, s.expires_at_ms, s.idle_timeout_s, \
                 s.remember, u.id, u.email, u.nickname, u.password_hash, u.created_at_ms, u.password_changed_at_ms, \
-                u.failed_login_count, u.last_failed_login_at_ms, u.number \
+                u.failed_login_count, u.last_failed_login_at_ms, u.number, u.email_verified_at_ms \
                 FROM sessions s LEFT JOIN users u ON u.id = s.user_id \
                 WHERE s.token_sha256 = ANY($1) AND current_schema() = $2
                 """
@@ -88,8 +88,9 @@
                     let nickname = String(buffer: try cells[9].decode(ByteBuffer.self))
                     let created = try cells[11].decode(Int64.self)
                     let number = try cells[15].decode(Int64.self)
+                    let verified = try cells[16].decode(Int64?.self) != nil
                     let body =
-                        #"{"ok":true,"user":{"created_at_ms":\#(created),"email":\#(quoted(email)),"id":\#(quoted(id)),"nickname":\#(quoted(nickname)),"number":\#(number)},"welcome":\#(quoted("Welcome, \(nickname)."))}"#
+                        #"{"ok":true,"user":{"created_at_ms":\#(created),"email":\#(quoted(email)),"email_verified":\#(verified),"id":\#(quoted(id)),"nickname":\#(quoted(nickname)),"number":\#(number)},"welcome":\#(quoted("Welcome, \(nickname)."))}"#
                     return Response(
                         status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
