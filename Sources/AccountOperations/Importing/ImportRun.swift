@@ -33,11 +33,12 @@ struct ImportRun {
             reservation = ImportCheckpoint(
                 reservedAbove: taken.retiredUpTo, reservedTo: max(highestNumber ?? 0, taken.retiredUpTo))
             try await reservation.save(store, fingerprint: fingerprint)
-            // Numbers up to the file's highest are then never given to a sign-up during the
-            // import, and a user renumbered in one batch never takes one a later batch keeps.
-            if reservation.reservedTo > taken.retiredUpTo {
-                try await store.raiseLastUserNumber(to: reservation.reservedTo)
-            }
+        }
+        // Numbers up to the file's highest are then never given to a sign-up during the import,
+        // and a user renumbered in one batch never takes one a later batch keeps. Raised on a
+        // resume too: a run stopped between saving its checkpoint and raising left it unraised.
+        if try await store.lastUserNumber() < reservation.reservedTo {
+            try await store.raiseLastUserNumber(to: reservation.reservedTo)
         }
         var run = ImportRun(
             store: store, fingerprint: fingerprint, taken: taken, reservedAbove: reservation.reservedAbove,
@@ -134,8 +135,14 @@ struct ImportRun {
             else { continue }
             taken.keptForRefused[number] = sourceID
         }
-        try await taken.saveKeptForRefused(store)
-        try await ImportCheckpoint.clear(store, fingerprint: fingerprint)
+        do {
+            try await taken.saveKeptForRefused(store)
+            try await ImportCheckpoint.clear(store, fingerprint: fingerprint)
+        } catch let error as AccountError {
+            // Every user is stored by now: the failure must say so (running the import again
+            // finds them and finishes).
+            throw failed(error)
+        }
         var report = report
         report.conflicts.sort()
         return report
