@@ -66,7 +66,7 @@ public struct ImportCheck: Sendable {
 /// - the nickname is the first of the source's names that is not blank, else the part of the
 ///   email before `@`, trimmed and NFC-normalized; it must then meet the nickname rule;
 /// - the password hash is kept as the source's scheme wrote it (a scheme here must verify it,
-///   the whole string parsed, at a cost within the import's ``LegacyCostLimits``), and becomes
+///   the whole string parsed, at a cost within the import's `LegacyCostLimits`), and becomes
 ///   Argon2id at the user's first login;
 /// - the creation time is the source's, or the time of the import when the source keeps none;
 /// - the account's state is the source's: blocked there, it is refused, or kept blocked with
@@ -159,7 +159,7 @@ public enum ForeignImporter {
         return (user, RecordRules.broken(by: user) + reasons)
     }
 
-    /// Stores the users `check` accepted, reading the file again, in batches of ``batchSize``.
+    /// Stores the users `check` accepted, reading the file again, in batches of `batchSize`.
     /// Without `merge` the store must be empty, with it an email already there is a conflict,
     /// left as it was; either way an import of this file that did not finish is resumed: the
     /// users it stored are recognised (``ImportReport/alreadyImported``) and every number it

@@ -28,7 +28,7 @@ public struct RecordProblem: Sendable, Hashable {
             mendableInFile: false)
     }
 
-    /// A password hash that can never be checked (``HashProblem``): not whole, or costing more
+    /// A password hash that can never be checked (`HashProblem`): not whole, or costing more
     /// to check than the configured limits allow (raising `hashing.legacy_…` admits it). No edit
     /// of the record can make it verify its user's password.
     public static func unusableHash(_ problem: HashProblem) -> RecordProblem {

@@ -82,7 +82,7 @@ public enum StoreImporter {
     ///     conflict and never overwritten.
     ///   - progress: called with the number of users done after each batch.
     /// - Throws: `storeNotEmpty` without `merge` when the store holds users (unless an import
-    ///   of this same file did not finish there: it is resumed, see ``ImportRun``).
+    ///   of this same file did not finish there: it is resumed, see `ImportRun`).
     public static func importFile(
         _ file: ValidatedExport, into store: any UserRepository, merge: Bool,
         progress: (_ usersDone: Int) -> Void = { _ in }

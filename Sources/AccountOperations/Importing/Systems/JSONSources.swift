@@ -103,7 +103,7 @@ public struct FirebaseSource: ForeignSource {
 /// with `traits` (`email`; `username`, `name` as text or `{first, last}`) and
 /// `credentials.password.config.hashed_password` in any form Kratos imports that a scheme here
 /// verifies: bcrypt, Argon2, `$pbkdf2-…`, `$firescrypt$`, and two that Kratos spells its own
-/// way and ``kratosHash(_:)`` rewrites: `$scrypt$ln=<N>` (N itself, not its logarithm) and
+/// way and `kratosHash(_:)` rewrites: `$scrypt$ln=<N>` (N itself, not its logarithm) and
 /// `$md5-crypt$` / `$sha256-crypt$` / `$sha512-crypt$` (crypt(3)'s `$1$`, `$5$`, `$6$`).
 /// `created_at` is kept when present. An identity whose `state` is `inactive` is blocked here;
 /// a `verifiable_addresses` entry for its email that is `verified` says when it was proven.
