@@ -19,18 +19,23 @@ struct ImportResumeTests {
             createdAt: Timestamp(millisecondsSince1970: Int64(n)))
     }
 
-    @Test("a run stopped after its checkpoint, before raising the highest number, resumes across batches")
-    func resumeAfterCheckpoint() async throws {
-        let scratch = try ScratchFolder("import-resume")
-        // A file of 2,500 users numbered 1…2,500, for a store whose two users hold 1 and 2.
+    /// Writes the export of a store of `count` users (numbered 1…count) to `path`.
+    static func export(users count: Int, to path: String) async throws -> String {
         let source = MemoryUserRepository()
-        _ = try await source.createUsers((1...2_500).map(Self.user), sessions: [])
-        let path = scratch.path + "/users.jsonl"
+        _ = try await source.createUsers((1...count).map(Self.user), sessions: [])
         var lines: [String] = []
         _ = try await StoreExporter.export(
             source, sourceBackend: "memory", withSessions: false, now: Timestamp(millisecondsSince1970: 0)
         ) { lines.append($0) }
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("a run stopped after its checkpoint, before raising the highest number, resumes across batches")
+    func resumeAfterCheckpoint() async throws {
+        let scratch = try ScratchFolder("import-resume")
+        // A file of 2,500 users numbered 1…2,500, for a store whose two users hold 1 and 2.
+        let path = try await Self.export(users: 2_500, to: scratch.path + "/users.jsonl")
         let target = MemoryUserRepository()
         _ = try await target.createUsers([Self.user(10_001), Self.user(10_002)], sessions: [])
         let file = try StoreImporter.validate(path)
@@ -48,14 +53,7 @@ struct ImportResumeTests {
     @Test("a failure at the very end, every user stored, says so and how to finish")
     func failureAfterTheLastBatch() async throws {
         let scratch = try ScratchFolder("import-finish")
-        let source = MemoryUserRepository()
-        _ = try await source.createUsers((1...20).map(Self.user), sessions: [])
-        let path = scratch.path + "/users.jsonl"
-        var lines: [String] = []
-        _ = try await StoreExporter.export(
-            source, sourceBackend: "memory", withSessions: false, now: Timestamp(millisecondsSince1970: 0)
-        ) { lines.append($0) }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try await Self.export(users: 20, to: scratch.path + "/users.jsonl")
         let target = MemoryUserRepository()
         let writes = Mutex(0)
         // The checkpoint's first write passes; the import's last one (clearing it) fails.

@@ -30,14 +30,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 }
 
 extension Timestamp {
-    /// The instant to the minute, in UTC, for people to read: `2026-11-22 20:58 UTC` (the
+    /// The instant to the minute, in UTC, for people to read: `YYYY-MM-DD hh:mm UTC` (the
     /// same for every reader, wherever they are).
     public var minuteUTC: String {
         let iso = iso8601
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 
-    /// The instant in ISO 8601, UTC, to the millisecond: `2026-11-22T20:58:31.123Z`.
+    /// The instant in ISO 8601, UTC, to the millisecond: `YYYY-MM-DDThh:mm:ss.sssZ`.
     public var iso8601: String {
         let milliseconds = millisecondsSince1970
         let seconds = milliseconds >= 0 ? milliseconds / 1_000 : (milliseconds - 999) / 1_000

@@ -2,7 +2,7 @@ import AccountCore
 
 /// The times other systems' exports write, read into a ``Timestamp`` without a date formatter
 /// (a million rows read fast): ISO 8601 and PostgreSQL's text form
-/// (`2024-05-01T12:00:00.123Z`, `2024-05-01 12:00:00.123456+00`, `+09:00`, no zone = UTC), and
+/// (`YYYY-MM-DDThh:mm:ss.sssZ`, `YYYY-MM-DD hh:mm:ss.ffffff+00`, `+09:00`, no zone = UTC), and
 /// milliseconds since 1970 as a number or a string of digits (Firebase, Keycloak, Strapi's
 /// SQLite).
 enum SourceTime {
