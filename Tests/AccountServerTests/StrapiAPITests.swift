@@ -112,4 +112,24 @@ struct StrapiAPITests {
             #expect((changed.json["user"] as? [String: Any])?["updatedAt"] as? String == updated)
         }
     }
+
+    @Test("confirmed is false until the email is proven when sign-up requires proof, true for all otherwise")
+    func confirmedFollowsProof() async throws {
+        let register = #"{"username":"sesac","email":"sesac7@example.com","password":"\#(Self.password)"}"#
+        try await LiveServer.with(Backends.sqlite, requireVerifiedEmail: true) { server in
+            let registered = try await server.send(.POST, "/api/auth/local/register", json: register)
+            let user = try #require(registered.json["user"] as? [String: Any])
+            #expect(user["confirmed"] as? Bool == false)
+            let code = try await RecoveryAttackTests.mailedCode(server)
+            let confirmed = try await server.send(.GET, "/api/auth/email-confirmation?confirmation=\(code)")
+            #expect(confirmed.status == 200 && confirmed.json["confirmed"] as? Bool == true, "\(confirmed.text)")
+            let me = try await server.send(
+                .GET, "/api/users/me", token: try #require(registered.json["jwt"] as? String))
+            #expect(me.json["confirmed"] as? Bool == true)
+        }
+        try await LiveServer.with(Backends.sqlite) { server in
+            let registered = try await server.send(.POST, "/api/auth/local/register", json: register)
+            #expect((registered.json["user"] as? [String: Any])?["confirmed"] as? Bool == true)
+        }
+    }
 }

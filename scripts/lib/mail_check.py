@@ -59,14 +59,15 @@ class FlakyMailbox(Mailbox):
 
 
 class Relay:
-    def __init__(self, name, port, tls, refusals=0):
+    def __init__(self, name, port, tls, refusals=0, implicit=False):
         self.maildir = os.path.join(HOME, name)
         self.handler = FlakyMailbox(self.maildir, refusals)
         kwargs = {}
-        if tls:
+        if tls or implicit:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(os.path.join(HOME, "relay.pem"), os.path.join(HOME, "relay.key"))
-            kwargs = {"tls_context": context, "require_starttls": True}
+            # STARTTLS required, or TLS from the first byte (SMTPS, RFC 8314's port 465).
+            kwargs = {"ssl_context": context} if implicit else {"tls_context": context, "require_starttls": True}
         self.controller = Controller(self.handler, hostname="127.0.0.1", port=port, **kwargs)
 
     def start(self):
@@ -239,6 +240,25 @@ check(run.returncode == 0 and "New password set" in run.stdout, f"CLI reset (exi
 whoami = subprocess.run([ACCOUNTS, "whoami"], env=cli, capture_output=True, text=True)
 check(whoami.returncode == 0 and "sesac" in whoami.stdout, "the CLI is signed in after the reset")
 relay.stop()
+
+# 3. TLS from the first byte (mail.tls tls), the CLI sending: the mail arrives over SMTPS, and
+#    a relay that speaks plain text on that port gets nothing.
+relay_port = free_port()
+env = environment("smtps.sqlite", relay_port, "tls")
+relay = Relay("smtps-maildir", relay_port, tls=False, implicit=True).start()
+cli = dict(env, ACCOUNTS_SESSION_FILE=os.path.join(HOME, "smtps-session"))
+run = subprocess.run([ACCOUNTS, "signup", "--email", "smtps7@example.com", "--nickname", "smtps", "--password-stdin"],
+                     env=cli, input=f"{PASSWORD}\n{PASSWORD}\n", capture_output=True, text=True)
+check(run.returncode == 0, f"CLI sign-up (exit {run.returncode}: {run.stderr})")
+run = subprocess.run([ACCOUNTS, "password", "forgot", "--email", "smtps7@example.com"], env=cli, capture_output=True, text=True)
+check(run.returncode == 0 and len(relay.wait(1)) == 1, f"the mail arrives over SMTPS (exit {run.returncode}: {run.stderr})")
+codes.append(code_of(relay.messages()[0])[0])
+relay.stop()
+plain = Relay("smtps-plain-maildir", relay_port, tls=False).start()
+run = subprocess.run([ACCOUNTS, "password", "forgot", "--email", "smtps7@example.com"], env=cli, capture_output=True, text=True)
+time.sleep(1)
+check(plain.messages() == [], "a plain-text relay on the TLS port is sent nothing")
+plain.stop()
 log = open(os.path.join(HOME, "serve.log")).read()
 check(all(c not in log for c in codes if c), "no code in the server's log")
 print(f"mail check: {checks} checks passed")

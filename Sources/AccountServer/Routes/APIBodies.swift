@@ -162,11 +162,13 @@ enum APIBody {
 
     /// A user as Strapi shows one. `id` is the user's number, a JSON integer as Strapi's is, and
     /// `documentId` AccountStore's 32-hex-digit id (Strapi v5's string id). `blocked` is false:
-    /// a blocked account is never signed in, so no answer shows one. `confirmed` is true, as
-    /// Strapi shows it when sign-up does not require a confirmed email.
-    static func strapiUser(_ profile: AccountProfile) -> JSONValue {
+    /// a blocked account is never signed in, so no answer shows one. `confirmed` is true for a
+    /// proven email and, as Strapi shows it, for every user when sign-up does not require proof
+    /// (`proofRequired` false); otherwise false until the email is proven.
+    static func strapiUser(_ profile: AccountProfile, proofRequired: Bool) -> JSONValue {
         .object([
-            ("blocked", .bool(false)), ("confirmed", .bool(true)), ("createdAt", .string(profile.createdAt.iso8601)),
+            ("blocked", .bool(false)), ("confirmed", .bool(profile.emailVerifiedAt != nil || !proofRequired)),
+            ("createdAt", .string(profile.createdAt.iso8601)),
             ("documentId", .string(profile.id.rawValue)), ("email", .string(profile.email)),
             ("id", .int(Int64(profile.number))), ("provider", .string("local")),
             // Strapi v5 publishes every user when it is made (users have no drafts).
@@ -180,9 +182,12 @@ enum APIBody {
     /// `refreshToken` is the same token, for clients of Strapi v5's session mode: `POST
     /// /api/auth/refresh` trades it for a new one. A new session carries its device token too
     /// (an extra key Strapi clients ignore).
-    static func strapiAuth(token: String, profile: AccountProfile, deviceToken: String? = nil) -> JSONValue {
+    static func strapiAuth(
+        token: String, profile: AccountProfile, proofRequired: Bool, deviceToken: String? = nil
+    ) -> JSONValue {
         var fields: [(String, JSONValue)] = [
-            ("jwt", .string(token)), ("refreshToken", .string(token)), ("user", strapiUser(profile)),
+            ("jwt", .string(token)), ("refreshToken", .string(token)),
+            ("user", strapiUser(profile, proofRequired: proofRequired)),
         ]
         if let deviceToken { fields.insert(("device_token", .string(deviceToken)), at: 0) }
         return .object(fields)

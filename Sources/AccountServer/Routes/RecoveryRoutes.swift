@@ -62,6 +62,7 @@ extension AccountAPI {
     /// `send-email-confirmation` → `{email, sent:true}`.
     func addStrapiRecoveryRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         let recovery = recovery
+        let proofRequired = service.requireVerifiedEmail
         group.post("auth/forgot-password") { request, context in
             try await respond(request, context, style: .strapi) { language in
                 let body = try await decode(MailRequestBody.self, from: request, forms: true)
@@ -84,7 +85,7 @@ extension AccountAPI {
                 }
                 return json(
                     APIBody.strapiAuth(
-                        token: session.token, profile: session.profile,
+                        token: session.token, profile: session.profile, proofRequired: proofRequired,
                         deviceToken: deviceTokens.issue(for: session.profile)))
             }
         }
@@ -96,7 +97,7 @@ extension AccountAPI {
                 let profile = try await limited(.passwordCheck, request, context) {
                     try await recovery.verifyEmail(code: code)
                 }
-                return json(APIBody.strapiUser(profile))
+                return json(APIBody.strapiUser(profile, proofRequired: proofRequired))
             }
         }
         group.post("auth/send-email-confirmation") { request, context in

@@ -28,7 +28,7 @@ extension AccountAPI {
                 }
                 return json(
                     APIBody.strapiAuth(
-                        token: session.token, profile: session.profile,
+                        token: session.token, profile: session.profile, proofRequired: service.requireVerifiedEmail,
                         deviceToken: deviceTokens.issue(for: session.profile)))
             }
         }
@@ -43,7 +43,7 @@ extension AccountAPI {
                 }
                 return json(
                     APIBody.strapiAuth(
-                        token: session.token, profile: session.profile,
+                        token: session.token, profile: session.profile, proofRequired: service.requireVerifiedEmail,
                         deviceToken: deviceTokens.issue(for: session.profile, current: body.deviceToken)))
             }
         }
@@ -61,7 +61,9 @@ extension AccountAPI {
                     return try await service.sessions.whoami(token: token)
                 }
                 // The session used stays valid (every other one is revoked), so it is the new jwt.
-                return json(APIBody.strapiAuth(token: token ?? "", profile: profile))
+                return json(
+                    APIBody.strapiAuth(
+                        token: token ?? "", profile: profile, proofRequired: service.requireVerifiedEmail))
             }
         }
         // Strapi v5's session mode: a refresh trades the token for a new one, and a logout
@@ -87,7 +89,10 @@ extension AccountAPI {
         }
         group.getWithHead("users/me") { request, context in
             try await respond(request, context, style: .strapi) { _ in
-                json(APIBody.strapiUser(try await service.sessions.whoami(token: bearerToken(request))))
+                json(
+                    APIBody.strapiUser(
+                        try await service.sessions.whoami(token: bearerToken(request)),
+                        proofRequired: service.requireVerifiedEmail))
             }
         }
     }
