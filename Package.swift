@@ -381,7 +381,7 @@ let package = Package(
         .testTarget(
             name: "AccountOperationsTests",
             dependencies: [
-                "AccountTestSupport", "AccountCore", "AccountCrypto", "AccountOperations", "MemoryBackend",
+                "AccountTestSupport", "AccountConformance", "AccountCore", "AccountCrypto", "AccountOperations", "MemoryBackend",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict

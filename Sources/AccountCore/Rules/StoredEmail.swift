@@ -43,6 +43,8 @@ public struct StoredEmail: Sendable, Hashable, CustomStringConvertible {
     /// `domain` in lowercase ASCII: each label lowercased and in NFC, a label that is not ASCII
     /// in its Punycode A-label form (`xn--…`); nil when a label cannot be encoded.
     static func asciiDomain(_ domain: Substring) -> String? {
+        // An ASCII domain is its own NFC and A-label form, and its separators are all `.`.
+        if domain.utf8.allSatisfy({ $0 < 0x80 }) { return domain.lowercased() }
         var labels: [String] = []
         for label in domain.split(omittingEmptySubsequences: false, whereSeparator: labelSeparators.contains) {
             guard let ascii = Punycode.asciiLabel(label.lowercased().precomposedStringWithCanonicalMapping) else {
@@ -75,7 +77,7 @@ public struct StoredEmail: Sendable, Hashable, CustomStringConvertible {
     public static func brokenRules(ofStored email: String) -> [EmailRule] {
         let broken = brokenRules(in: email)
         guard broken.isEmpty else { return broken }
-        return (try? StoredEmail(email).normalized) == email ? [] : [.notNormalized]
+        return folded(email) == email ? [] : [.notNormalized]
     }
 
     /// The characters of a dot-atom besides letters, digits and the dot (RFC 5322 `atext`).

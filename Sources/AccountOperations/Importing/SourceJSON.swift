@@ -1,8 +1,6 @@
-import Foundation
-
 /// Any JSON value of another system's export, decoded without a schema: the importers pick
 /// the fields they map and leave the rest.
-indirect enum SourceJSON: Decodable, Equatable {
+package indirect enum SourceJSON: Equatable, Sendable {
     case text(String)
     case integer(Int64)
     case number(Double)
@@ -11,28 +9,10 @@ indirect enum SourceJSON: Decodable, Equatable {
     case array([SourceJSON])
     case object([String: SourceJSON])
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(String.self) {
-            self = .text(value)
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode([SourceJSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: SourceJSON].self))
-        }
-    }
-
-    /// `bytes` decoded, or nil when they are not JSON.
-    static func decode(_ bytes: [UInt8]) -> SourceJSON? {
-        try? JSONDecoder().decode(SourceJSON.self, from: Data(bytes))
+    /// `bytes` decoded, or nil when they are not one JSON value (what `SourceJSONParser`
+    /// refuses).
+    package static func decode(_ bytes: [UInt8]) -> SourceJSON? {
+        SourceJSONParser.parse(bytes)
     }
 
     /// The member `key` of an object (nil for anything else).

@@ -99,7 +99,9 @@ final class SourceTable {
                 "record \(index) is a \(found), not a \(model): export \(model) alone",
                 "\(index)번째 기록은 \(model)이(가) 아니라 \(found)입니다. \(model)만 내보내십시오")
         }
+        // Django's `fields` becomes the row's columns (its own, not a column holding them).
         if case .object(let fields)? = members["fields"] {
+            members["fields"] = nil
             members.merge(fields) { outer, _ in outer }
         }
         var row: [String: String?] = [:]
