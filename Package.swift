@@ -39,6 +39,8 @@ let package = Package(
         // A reference backend in memory, for applications' unit tests.
         .library(name: "MemoryBackend", targets: ["MemoryBackend"]),
         .library(name: "AccountMail", targets: ["AccountMail"]),
+        // Signed access tokens (JWT, ES256) and their keys.
+        .library(name: "AccountTokens", targets: ["AccountTokens"]),
         .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
         // The operator's service: listing, check-up, export, import and migration.
         .library(name: "AccountOperations", targets: ["AccountOperations"]),
@@ -106,6 +108,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The web pages' templates (HTML-escaping Mustache; no dependencies of its own).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // Signed access tokens (`session.access_tokens: jwt`): ES256 signing and checking, and the
+        // key set. swift-crypto comes with postgres-nio already; jwt-kit adds itself,
+        // swift-certificates and swift-asn1 (AccountCore's Dependencies article says what they
+        // cost).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         // The HTTP client of the server's tests only (Hummingbird's own package needs it too).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -231,9 +238,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "AccountTokens",
+            dependencies: [
+                "AccountCore", "AccountCrypto", "AccountJSON", "DurableFiles",
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "AccountServer",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountJSON", "AccountServerSettings",
+                "AccountCore", "AccountCrypto", "AccountJSON", "AccountServerSettings", "DurableFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -273,6 +288,7 @@ let package = Package(
                 .target(name: "AccountServer", condition: .when(traits: ["Server"])),
                 .target(name: "AccountWeb", condition: .when(traits: ["Server"])),
                 .target(name: "AccountMail", condition: .when(traits: ["Server"])),
+                .target(name: "AccountTokens", condition: .when(traits: ["Server"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -407,7 +423,7 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "DurableFiles", "CMallocStatistics",
-                "AccountServerSettings", "ChildProcesses",
+                "AccountServerSettings", "ChildProcesses", "AccountTokens",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -29,7 +29,7 @@ cat >"$home/schemathesis.toml" <<TOML
 # scenarios that each link is followed.
 [phases.stateful.generation]
 mode = "positive"
-max-examples = $((examples * 3))
+max-examples = $((examples * 5))
 
 # A 400 to an allowed request is judged by scripts/lib/api_check_hooks.py: only the reasons an
 # operation lists in x-rules-beyond-schema pass.

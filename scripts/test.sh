@@ -259,6 +259,8 @@ outside_lane() {
         ./scripts/strapi-client-check.sh
     run_stage "forgot password by mail through a real SMTP relay (aiosmtpd 1.4.6 from PyPI): STARTTLS, relay down, server killed, 451 then 250, Strapi routes, CLI" \
         ./scripts/mail-check.sh
+    run_stage "signed access tokens checked by PyJWT 2.10.1 (from PyPI) against /.well-known/jwks.json: claims, a changed token, keys rotate, logout, rotate --now" \
+        ./scripts/token-check.sh
     run_stage "the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean" \
         ./scripts/browser-check.sh
     run_stage "bench/serve.sh for 1 s per load, debug build (a smoke of the script and of the raw PostgreSQL route's answer)" \

@@ -25,6 +25,8 @@ public struct AccountSettings: Sendable {
     public var passwordPolicy: PasswordPolicy
     /// Session lifetimes.
     public var sessionPolicy: SessionPolicy
+    /// Opaque or signed access tokens, and the keys that sign them.
+    public var accessTokens: AccessTokenSettings
     /// Failed-login throttling.
     public var throttlePolicy: LoginThrottlePolicy
     /// How new password hashes are made: Argon2id at the configured cost.

@@ -40,11 +40,12 @@ struct EffectiveReading {
         }
     }
 
-    /// Where an unset store, session or server-secret path leads: the XDG locations the loader
+    /// Where an unset store, session, server-secret or signing-key path leads: the XDG locations the loader
     /// filled in, so `accounts config` shows the file in use, not "(none)".
     private func defaultPath(of key: SettingKey) -> String? {
         if key.name == GlobalSections.sessionFileKey.name { return settings.sessionFile }
         if key.name == GlobalSections.secretFileKey.name { return settings.server.secretFile }
+        if key.name == GlobalSections.signingKeyFileKey.name { return settings.accessTokens.keyFile }
         guard let descriptor = try? registry.descriptor(named: key.components[0]), descriptor.storesInFiles,
             key.name == SettingsSchema.storeKeyName(of: descriptor)
         else { return nil }

@@ -4,6 +4,7 @@ import AccountCrypto
 import AccountServer
 import AccountServerSettings
 import AccountTestSupport
+import AccountTokens
 import AccountWeb
 import AsyncHTTPClient
 import BackendTestSupport
@@ -25,6 +26,11 @@ struct LiveServer {
     let log: CapturedLog
     /// The server's recovery flows (its outbox's mail is composed through them).
     let recovery: RecoveryService
+    /// With `accessTokens`, the signer of the server's access tokens (on `clock`), whose keys
+    /// are in ``signingKeyFile``.
+    var accessTokens: JWTAccessTokens? = nil
+    /// The file of the signing keys (in the test's scratch folder).
+    var signingKeyFile: String = ""
     /// Starts the graceful shutdown now (the harness waits for it to finish after the body).
     let stop: @Sendable () async -> Void
 
@@ -36,6 +42,9 @@ struct LiveServer {
         try await ServerClient(client: client, port: port).send(
             method, path, json: json, token: token, headers: headers, contentType: contentType)
     }
+
+    /// The `iss` of a test server's access tokens.
+    static let issuer = "https://accounts.example.com"
 
     /// Runs `body` against a server over a new store of `backend` in a scratch folder.
     ///
@@ -58,6 +67,7 @@ struct LiveServer {
         embedded: Bool = false,
         minimumFreeDiskBytes: Int64? = nil,
         requireVerifiedEmail: Bool = false,
+        accessTokens: Bool = false,
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
@@ -67,10 +77,17 @@ struct LiveServer {
                 backend, folder: folder, name: backend.defaultStoreName)
             let repository = try await backend.open(configuration)
             let clock = ManualClock()
-            let service = AccountService(
+            var service = AccountService(
                 repository: repository, hasher: hasher, strength: ZxcvbnStrengthEstimator(),
                 digester: SHA256TokenDigester(), random: SodiumRandomSource(), clock: clock,
                 requireVerifiedEmail: requireVerifiedEmail)
+            let signingKeyFile = folder + "/keys/signing-keys.json"
+            let signer =
+                accessTokens
+                ? try await JWTAccessTokens(
+                    keyFile: signingKeyFile, issuer: Self.issuer, audience: "accounts",
+                    tokenLifetimeSeconds: SessionPolicy().accessTokenLifetimeSeconds, clock: clock) : nil
+            if let signer { service = service.signingAccessTokens(with: signer) }
             // As `accounts serve` does: the disk under a store's files, when they are on this host.
             let storeDisk = minimumFreeDiskBytes.flatMap { minimum in
                 backend.storesInFiles ? StoreDiskSpace(path: configuration.location, minimumFreeBytes: minimum) : nil
@@ -91,7 +108,7 @@ struct LiveServer {
                 try await body(
                     LiveServer(
                         port: port, client: client, repository: repository, clock: clock, log: log,
-                        recovery: api.recovery, stop: stop))
+                        recovery: api.recovery, accessTokens: signer, signingKeyFile: signingKeyFile, stop: stop))
             }
             try await repository.close()
             return result

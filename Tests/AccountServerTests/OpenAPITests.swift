@@ -89,7 +89,7 @@ struct OpenAPITests {
                 checked += 1
             }
         }
-        #expect(checked == 17, "the sixteen operations that take a body or a code, and the logout's scope")
+        #expect(checked == 18, "the seventeen operations that take a body or a code, and the logout's scope")
     }
 
     /// The `enum` of the error code in a 400 response's schema (native `code`, or Strapi's

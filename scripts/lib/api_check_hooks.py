@@ -85,8 +85,12 @@ class EveryOperationSucceeds:
         "GET /api/auth/email-confirmation",
     }
 
+    # Served only with `session.access_tokens: jwt` (this run's server has opaque tokens, and
+    # answers the documented 404): scripts/token-check.sh reads it with PyJWT.
+    SERVED_IN_JWT_MODE = {"GET /.well-known/jwks.json"}
+
     def after_run(self, ctx):
-        never = self.tested - self.reached - self.NEEDS_A_MAILED_CODE
+        never = self.tested - self.reached - self.NEEDS_A_MAILED_CODE - self.SERVED_IN_JWT_MODE
         if never:
             raise AssertionError("never answered 2xx: " + ", ".join(sorted(never)))
 

@@ -5,42 +5,20 @@ import json
 import mailbox
 import os
 import re
-import signal
-import socket
 import ssl
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.handlers import Mailbox
 
-ACCOUNTS = os.environ["ACCOUNTS_BIN"]
-HOME = os.environ["CHECK_HOME"]
+sys.path.insert(0, os.path.dirname(__file__))
+from accounts_check import ACCOUNTS, HOME, LOG, Server, check, free_port  # noqa: E402
+import accounts_check  # noqa: E402
+
 PASSWORD = "Tangerine-Kayak-42"
 NEW_PASSWORD = "Violet-Harbor-Compass-19"
-checks = 0
-
-
-def check(condition, what):
-    global checks
-    if not condition:
-        print(f"FAIL  {what}", file=sys.stderr)
-        log = os.path.join(HOME, "serve.log")
-        if os.path.exists(log):
-            print("the server's log, last lines:", file=sys.stderr)
-            print("".join(open(log).readlines()[-15:]), file=sys.stderr)
-        sys.exit(1)
-    checks += 1
-    print(f"ok    {what}")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class FlakyMailbox(Mailbox):
@@ -104,47 +82,6 @@ def environment(store, relay_port, tls):
     if tls != "none":
         env["ACCOUNTS_MAIL_CA_FILE"] = os.path.join(HOME, "relay.pem")
     return env
-
-
-class Server:
-    def __init__(self, env):
-        self.env = env
-        self.process = subprocess.Popen(
-            [ACCOUNTS, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE,
-            stderr=open(os.path.join(HOME, "serve.log"), "a"), text=True)
-        line = self.process.stdout.readline()
-        match = re.match(r"Listening on (\S+)", line)
-        if not match:
-            print(open(os.path.join(HOME, "serve.log")).read(), file=sys.stderr)
-            raise SystemExit(f"the server did not start: {line!r}")
-        self.url = match.group(1)
-
-    def call(self, method, path, body=None, token=None, form=False):
-        data = None
-        headers = {}
-        if body is not None:
-            if form:
-                data = urllib.parse.urlencode(body).encode()
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
-            else:
-                data = json.dumps(body).encode()
-                headers["Content-Type"] = "application/json"
-        if token:
-            headers["Authorization"] = "Bearer " + token
-        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(request) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait()
 
 
 def code_of(message):
@@ -259,6 +196,6 @@ run = subprocess.run([ACCOUNTS, "password", "forgot", "--email", "smtps7@example
 time.sleep(1)
 check(plain.messages() == [], "a plain-text relay on the TLS port is sent nothing")
 plain.stop()
-log = open(os.path.join(HOME, "serve.log")).read()
+log = open(LOG).read()
 check(all(c not in log for c in codes if c), "no code in the server's log")
-print(f"mail check: {checks} checks passed")
+print(f"mail check: {accounts_check.checks} checks passed")

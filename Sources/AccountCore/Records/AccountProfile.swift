@@ -38,6 +38,16 @@ public struct SignedInSession: Sendable {
     public let token: String
     /// When the session expires at the latest.
     public let expiresAt: Timestamp
+    /// With `session.access_tokens: jwt`, the short-lived signed token for requests; ``token``
+    /// is then the refresh token only. Nil with opaque tokens, where ``token`` is both.
+    public internal(set) var access: AccessToken?
+
+    /// A session and the token that holds it (and no access token yet).
+    init(profile: AccountProfile, token: String, expiresAt: Timestamp) {
+        self.profile = profile
+        self.token = token
+        self.expiresAt = expiresAt
+    }
 }
 
 /// What the start screen shows.

@@ -12,7 +12,7 @@ public struct AccountService: Sendable {
     public let repository: any UserRepository
     /// The signed-in user's sessions and devices: the start screen, whoami, logout, the device
     /// list.
-    public let sessions: SessionService
+    public private(set) var sessions: SessionService
     let hasher: any PasswordHasher
     var hashing: any PasswordHashingScheduler
     let strength: any PasswordStrengthEstimator
@@ -55,6 +55,14 @@ public struct AccountService: Sendable {
         self.clock = clock
         self.passwordPolicy = passwordPolicy
         throttle = LoginThrottle(policy: throttlePolicy)
+    }
+
+    /// This service with its sessions handing out access tokens that `signer` signs
+    /// (``SessionService/signingAccessTokens(with:)``).
+    public func signingAccessTokens(with signer: any AccessTokenSigner) -> AccountService {
+        var copy = self
+        copy.sessions = sessions.signingAccessTokens(with: signer)
+        return copy
     }
 
     /// This service with its password hashes run by `scheduler` (a server's bounded queue).
@@ -109,7 +117,7 @@ public struct AccountService: Sendable {
             if let proof { _ = try? await repository.deleteMail(id: proof.id) }
             throw error
         }
-        return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
+        return try await sessions.signedIn(user, token: token, session: session)
     }
 
     /// Whether `rawEmail` (a valid ID) is already registered, for a form that checks the
@@ -194,7 +202,7 @@ public struct AccountService: Sendable {
         guard try await repository.createSession(session, ifPasswordHashIs: verified) else {
             throw AccountError.invalidCredentials
         }
-        return SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
+        return try await sessions.signedIn(user, token: token, session: session)
     }
 
     /// Replaces `user`'s temporary password (just verified as `current`) with `replacement`,

@@ -124,7 +124,7 @@ public struct RecoveryService: Sendable {
             throw AccountError.invalidCode
         }
         let updated = try await repository.user(id: user.id) ?? user
-        return SignedInSession(profile: AccountProfile(updated), token: token, expiresAt: session.expiresAt)
+        return try await accounts.sessions.signedIn(updated, token: token, session: session)
     }
 
     /// Proves the account's email with the code from a verification mail.

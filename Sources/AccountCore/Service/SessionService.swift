@@ -11,6 +11,7 @@ public struct SessionService: Sendable {
     let digester: any TokenDigester
     private let random: any RandomSource
     private let clock: any AccountClock
+    private var accessTokens: (any AccessTokenSigner)?
 
     /// A session is written back as "seen" at most this often, so reads stay reads.
     static let touchIntervalSeconds: Int64 = 60
@@ -26,6 +27,20 @@ public struct SessionService: Sendable {
         self.random = random
         self.clock = clock
     }
+
+    /// These sessions handing out access tokens that `signer` signs beside each session's
+    /// opaque token, which becomes the refresh token only (`session.access_tokens: jwt`). Every
+    /// call that takes a token then takes an access token as well; ``refresh(token:)`` takes
+    /// the opaque one only.
+    public func signingAccessTokens(with signer: any AccessTokenSigner) -> SessionService {
+        var copy = self
+        copy.accessTokens = signer
+        return copy
+    }
+
+    /// What signs the access tokens that come with sessions (``signingAccessTokens(with:)``);
+    /// nil when the session's opaque token is the only one.
+    public var accessTokenSigner: (any AccessTokenSigner)? { accessTokens }
 
     // MARK: - Start screen and who is signed in
 
@@ -54,7 +69,17 @@ public struct SessionService: Sendable {
 
     /// Revokes the session on the store side.
     /// - Throws: `notSignedIn` when there is no such session.
+    /// An access token ends its whole session: the refresh token too, so no new access token
+    /// comes of it (the one presented is refused here from now on, and by services that check
+    /// only the published keys, when it expires).
     public func logout(token: String?) async throws {
+        if let token, Self.isAccessToken(token) {
+            let (user, session) = try await signedInUser(token: token, touching: false)
+            guard try await repository.revokeFamily(session.family, userID: user.id) > 0 else {
+                throw AccountError.notSignedIn
+            }
+            return
+        }
         guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
         guard try await repository.deleteSession(tokenHash: digester.digest(token)) else {
             throw AccountError.notSignedIn
@@ -133,7 +158,7 @@ public struct SessionService: Sendable {
         let user: UserRecord
         let session: SessionRecord
         do {
-            (user, session) = try await signedInUser(token: token, touching: false)
+            (user, session) = try await signedInUser(token: token, touching: false, acceptingAccessTokens: false)
         } catch AccountError.notSignedIn {
             if let token, isWellFormed(token) { try await revokeOnReplay(tokenHash: digester.digest(token)) }
             throw AccountError.notSignedIn
@@ -153,7 +178,7 @@ public struct SessionService: Sendable {
             try await revokeOnReplay(tokenHash: session.tokenHash)
             throw AccountError.notSignedIn
         }
-        return SignedInSession(profile: AccountProfile(user), token: newToken, expiresAt: renewed.expiresAt)
+        return try await signedIn(user, token: newToken, session: renewed)
     }
 
     /// Revokes the family of a replaced token presented after its grace.
@@ -167,6 +192,22 @@ public struct SessionService: Sendable {
     }
 
     // MARK: - For the account flows
+
+    /// The answer to a sign-up, login, refresh or reset that opened or renewed `session` of
+    /// `user` with `token`: with its access token when they are signed.
+    func signedIn(_ user: UserRecord, token: String, session: SessionRecord) async throws -> SignedInSession {
+        var signedIn = SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
+        guard let accessTokens else { return signedIn }
+        // JWT's times are whole seconds.
+        let now = Timestamp(millisecondsSince1970: clock.now().millisecondsSince1970 / 1000 * 1000)
+        // Never past the session's own end: a token outliving its session would be a session.
+        let expiresAt = min(now.adding(seconds: policy.accessTokenLifetimeSeconds), session.expiresAt)
+        let claims = AccessTokenClaims(
+            userID: user.id, number: signedIn.profile.number, sessionID: accessSessionID(of: session), issuedAt: now,
+            expiresAt: expiresAt, methods: ["pwd"])
+        signedIn.access = AccessToken(token: try await accessTokens.sign(claims), expiresAt: expiresAt)
+        return signedIn
+    }
 
     /// A new session of `userID` opened at `now` (not stored yet) and its token, which only the
     /// client ever holds: the store keeps its digest.
@@ -188,8 +229,12 @@ public struct SessionService: Sendable {
     /// - Throws: `notSignedIn` without a valid session, `sessionExpired` when it lapsed (the
     ///   lapsed session is removed).
     func signedInUser(
-        token: String?, touching: Bool = true
+        token: String?, touching: Bool = true, acceptingAccessTokens: Bool = true
     ) async throws -> (user: UserRecord, session: SessionRecord) {
+        if let token, Self.isAccessToken(token) {
+            guard acceptingAccessTokens else { throw AccountError.notSignedIn }
+            return try await accessHolder(token: token, touching: touching)
+        }
         guard let token, isWellFormed(token) else { throw AccountError.notSignedIn }
         let tokenHash = digester.digest(token)
         guard let (session, found) = try await repository.signedIn(tokenHash: tokenHash) else {
@@ -211,7 +256,42 @@ public struct SessionService: Sendable {
         return (user, session)
     }
 
+    /// The user and session of an access token: one its signer reads, not expired by this
+    /// service's clock, whose user is here and not blocked and whose session (the family
+    /// named by `sid`) is still open. This server so refuses a token at once after a logout,
+    /// a revocation or a password change, where a service holding only the keys waits for
+    /// its expiry.
+    private func accessHolder(
+        token: String, touching: Bool
+    ) async throws -> (user: UserRecord, session: SessionRecord) {
+        guard let accessTokens, let claims = await accessTokens.claims(of: token) else {
+            throw AccountError.notSignedIn
+        }
+        let now = clock.now()
+        guard now < claims.expiresAt else { throw AccountError.sessionExpired }
+        guard let user = try await repository.user(id: claims.userID), !user.isBlocked,
+            let session = try await repository.sessions(userID: user.id).first(where: {
+                accessSessionID(of: $0) == claims.sessionID
+            }), !session.isExpired(at: now)
+        else { throw AccountError.notSignedIn }
+        if touching, session.lastSeenAt.secondsUntil(now) >= Self.touchIntervalSeconds {
+            try await repository.touchSession(tokenHash: session.tokenHash, lastSeenAt: now)
+        }
+        return (user, session)
+    }
+
     // MARK: - Helpers
+
+    /// The `sid` of the access tokens of `session`'s family: a digest of the family, which is
+    /// the token hash of the login's session, so the claim gives neither away.
+    func accessSessionID(of session: SessionRecord) -> String {
+        String(digester.digest("access-session-id:" + session.family).prefix(32))
+    }
+
+    /// Whether `token` has a JWT's shape (three parts joined by dots); an opaque token is hex.
+    static func isAccessToken(_ token: String) -> Bool {
+        token.utf8.contains(UInt8(ascii: "."))
+    }
 
     /// The asking session and every session of its user, for the calls that revoke some: the
     /// look does not count as use. Only the signed-in user's own sessions are ever looked at.

@@ -29,6 +29,15 @@ struct SignUpBody: Decodable {
     }
 }
 
+/// `POST /v1/refresh`: the session's token (`refresh_token` with signed access tokens).
+struct RefreshBody: Decodable {
+    let refreshToken: String
+
+    enum CodingKeys: String, CodingKey {
+        case refreshToken = "refresh_token"
+    }
+}
+
 struct LoginBody: Decodable {
     let email: String
     let password: String
@@ -96,13 +105,20 @@ enum APIBody {
         ])
     }
 
-    /// A new session, with the device token the client sends with its next logins.
-    static func session(_ session: SignedInSession, deviceToken: String) -> JSONValue {
-        .object([
-            ("device_token", .string(deviceToken)),
-            ("expires_at_ms", .int(session.expiresAt.millisecondsSince1970)), ("ok", .bool(true)),
-            ("token", .string(session.token)), ("user", user(session.profile)),
-        ])
+    /// A new session, with the device token the client sends with its next logins (a
+    /// refresh has none). With signed access tokens `token` is the access token, until
+    /// `access_expires_at_ms`, and `refresh_token` the session's own token, which `POST
+    /// /v1/refresh` trades for a new pair; otherwise `token` is the session's token.
+    static func session(_ session: SignedInSession, deviceToken: String?) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if let access = session.access {
+            fields.append(("access_expires_at_ms", .int(access.expiresAt.millisecondsSince1970)))
+        }
+        if let deviceToken { fields.append(("device_token", .string(deviceToken))) }
+        fields += [("expires_at_ms", .int(session.expiresAt.millisecondsSince1970)), ("ok", .bool(true))]
+        if session.access != nil { fields.append(("refresh_token", .string(session.token))) }
+        fields += [("token", .string(session.access?.token ?? session.token)), ("user", user(session.profile))]
+        return .object(fields)
     }
 
     /// The start/welcome screen's data; `welcome` is "{nickname} 님 환영합니다." or
@@ -177,25 +193,33 @@ enum APIBody {
         ])
     }
 
-    /// `{jwt, refreshToken, user}`: `jwt` carries AccountStore's opaque session token, which
-    /// the server can revoke (logout, password change, withdrawal); clients treat it as opaque.
-    /// `refreshToken` is the same token, for clients of Strapi v5's session mode: `POST
-    /// /api/auth/refresh` trades it for a new one. A new session carries its device token too
-    /// (an extra key Strapi clients ignore).
+    /// `{jwt, refreshToken, user}`: `jwt` is what the client sends with its requests: the
+    /// session's opaque token, which the server can revoke (logout, password change,
+    /// withdrawal), or with signed access tokens a short-lived JWT. `refreshToken` is the
+    /// session's token, for clients of Strapi v5's session mode: `POST /api/auth/refresh` trades
+    /// it for a new one (absent when the answer has no new session and the request came with a
+    /// JWT). A new session carries its device token too (an extra key Strapi clients ignore).
     static func strapiAuth(
-        token: String, profile: AccountProfile, proofRequired: Bool, deviceToken: String? = nil
+        jwt: String, refreshToken: String?, profile: AccountProfile, proofRequired: Bool, deviceToken: String? = nil
     ) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("jwt", .string(token)), ("refreshToken", .string(token)),
-            ("user", strapiUser(profile, proofRequired: proofRequired)),
-        ]
+        var fields: [(String, JSONValue)] = [("jwt", .string(jwt))]
+        if let refreshToken { fields.append(("refreshToken", .string(refreshToken))) }
+        fields.append(("user", strapiUser(profile, proofRequired: proofRequired)))
         if let deviceToken { fields.insert(("device_token", .string(deviceToken)), at: 0) }
         return .object(fields)
     }
 
-    /// Strapi's answer to a refresh: the new token, as both `jwt` and `refreshToken`.
-    static func strapiRefresh(token: String) -> JSONValue {
-        .object([("jwt", .string(token)), ("refreshToken", .string(token))])
+    /// ``strapiAuth(jwt:refreshToken:profile:proofRequired:deviceToken:)`` of a new session.
+    static func strapiAuth(_ session: SignedInSession, proofRequired: Bool, deviceToken: String?) -> JSONValue {
+        strapiAuth(
+            jwt: session.access?.token ?? session.token, refreshToken: session.token, profile: session.profile,
+            proofRequired: proofRequired, deviceToken: deviceToken)
+    }
+
+    /// Strapi's answer to a refresh: the new `jwt` and `refreshToken` (the same token unless
+    /// access tokens are signed).
+    static func strapiRefresh(_ session: SignedInSession) -> JSONValue {
+        .object([("jwt", .string(session.access?.token ?? session.token)), ("refreshToken", .string(session.token))])
     }
 
     /// With field problems, `details.errors` lists them as Strapi lists a form's validation

@@ -116,6 +116,20 @@ public struct AccountAPI: Sendable {
                 status: .ok, headers: .jsonAnswer,
                 body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
+        // With signed access tokens, the keys that check them (RFC 7517), for any service;
+        // with opaque tokens there are none to publish (404 `not_found`).
+        let signer = service.sessions.accessTokenSigner
+        router.getWithHead(".well-known/jwks.json") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                guard let signer else { throw RequestProblem(kind: .noSuchRoute) }
+                var headers = HTTPFields.jsonAnswer
+                // Short, so a rotation reaches the services that cache it within a minute.
+                headers[.cacheControl] = "public, max-age=60"
+                return Response(
+                    status: .ok, headers: headers,
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: await signer.keySet())))
+            }
+        }
         router.getWithHead("healthz") { request, context in
             // The status is everyone's (a load balancer's probe); what backend serves and how
             // much room its disk has are the monitoring clients' alone.

@@ -40,6 +40,16 @@ extension AccountAPI {
                 return json(APIBody.session(session, deviceToken: deviceToken))
             }
         }
+        // The session's token for a new one (and, with signed access tokens, a new access
+        // token): the old token stops working, and presented again after a short grace it ends
+        // every session of its login (RFC 9700 §4.14.2).
+        group.post("refresh") { request, context in
+            try await respond(request, context, style: .native) { _ in
+                let body = try await decode(RefreshBody.self, from: request)
+                return json(
+                    APIBody.session(try await service.sessions.refresh(token: body.refreshToken), deviceToken: nil))
+            }
+        }
         group.post("logout") { request, context in
             try await respond(request, context, style: .native) { _ in
                 let token = bearerToken(request)

@@ -85,7 +85,7 @@ extension AccountAPI {
                 }
                 return json(
                     APIBody.strapiAuth(
-                        token: session.token, profile: session.profile, proofRequired: proofRequired,
+                        session, proofRequired: proofRequired,
                         deviceToken: deviceTokens.issue(for: session.profile)))
             }
         }

@@ -28,7 +28,7 @@ extension AccountAPI {
                 }
                 return json(
                     APIBody.strapiAuth(
-                        token: session.token, profile: session.profile, proofRequired: service.requireVerifiedEmail,
+                        session, proofRequired: service.requireVerifiedEmail,
                         deviceToken: deviceTokens.issue(for: session.profile)))
             }
         }
@@ -43,7 +43,7 @@ extension AccountAPI {
                 }
                 return json(
                     APIBody.strapiAuth(
-                        token: session.token, profile: session.profile, proofRequired: service.requireVerifiedEmail,
+                        session, proofRequired: service.requireVerifiedEmail,
                         deviceToken: deviceTokens.issue(for: session.profile, current: body.deviceToken)))
             }
         }
@@ -61,9 +61,11 @@ extension AccountAPI {
                     return try await service.sessions.whoami(token: token)
                 }
                 // The session used stays valid (every other one is revoked), so it is the new jwt.
+                // A signed access token is no refresh token: then none is sent.
                 return json(
                     APIBody.strapiAuth(
-                        token: token ?? "", profile: profile, proofRequired: service.requireVerifiedEmail))
+                        jwt: token ?? "", refreshToken: token.flatMap { $0.contains(".") ? nil : $0 },
+                        profile: profile, proofRequired: service.requireVerifiedEmail))
             }
         }
         // Strapi v5's session mode: a refresh trades the token for a new one, and a logout
@@ -72,7 +74,7 @@ extension AccountAPI {
             try await respond(request, context, style: .strapi) { _ in
                 let body = try await decode(StrapiRefreshBody.self, from: request, forms: true)
                 let session = try await service.sessions.refresh(token: body.refreshToken)
-                return json(APIBody.strapiRefresh(token: session.token))
+                return json(APIBody.strapiRefresh(session))
             }
         }
         group.post("auth/logout") { request, context in

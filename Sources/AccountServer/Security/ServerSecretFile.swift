@@ -1,5 +1,6 @@
 public import AccountCore
 public import AccountCrypto
+import DurableFiles
 import Foundation
 
 #if canImport(Glibc)
@@ -41,15 +42,7 @@ public enum ServerSecretFile {
     /// Writes a new key to a file of its own, then links it to `path`: the link fails when
     /// another server made the file first, whose key then stands.
     private static func create(at path: String, invalid: (String) -> AccountError) throws(AccountError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw invalid("cannot make the folder \(folder): \(error.localizedDescription)")
-            }
-        }
+        try PrivateFolder.make(holding: path, failure: invalid)
         let temporary = path + ".new-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw invalid("cannot make \(path): \(String(cString: strerror(errno)))") }

@@ -9,6 +9,7 @@ import AccountServerSettings
 struct GlobalSections {
     var sessionFile: String?
     var sessionPolicy: SessionPolicy
+    var accessTokens: AccessTokenSettings
     var passwordPolicy: PasswordPolicy
     var hasher: Argon2idPasswordHasher
     var legacyLimits: LegacyCostLimits
@@ -41,7 +42,8 @@ struct GlobalSections {
         var recovery = try reading("recovery", RecoverySection.read)
         recovery.requireVerifiedEmail = try reading("signup", SignUpSection.read)
         let sections = GlobalSections(
-            sessionFile: session.file, sessionPolicy: session.policy, passwordPolicy: password,
+            sessionFile: session.file, sessionPolicy: session.policy, accessTokens: session.accessTokens,
+            passwordPolicy: password,
             hasher: hashing.hasher, legacyLimits: hashing.legacyLimits, throttlePolicy: throttle, server: server,
             mail: mail, recovery: recovery)
         return (sections, keys)
@@ -60,4 +62,6 @@ struct GlobalSections {
     static let sessionFileKey = SettingKey(section: "session", option: SessionSection.file.option)
     /// The server secret's key (`server.secret_file`), whose default is in the state folder.
     static let secretFileKey = SettingKey(section: "server", option: ServerSection.secretFile.option)
+    /// The signing keys' key (`session.signing_key_file`), whose default is in the state folder.
+    static let signingKeyFileKey = SettingKey(section: "session", option: SessionSection.signingKeyFile.option)
 }

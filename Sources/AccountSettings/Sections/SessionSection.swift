@@ -1,5 +1,6 @@
 import AccountBackendKit
 import AccountCore
+import AccountServerSettings
 
 /// `session.…`: where the CLI keeps its sessions, and how long sessions last
 /// (``SessionPolicy``, whose defaults are these keys').
@@ -7,8 +8,16 @@ enum SessionSection {
     static let file = BackendSetting.path(
         "file", summary: "where the CLI keeps its signed-in sessions, one per store (mode 0600)")
 
-    /// The session file (`nil`: the default in the state folder) and the policy.
-    static func read(_ reader: SectionReader) throws(AccountError) -> (file: String?, policy: SessionPolicy) {
+    static let signingKeyFile = BackendSetting.path(
+        "signing_key_file",
+        summary:
+            "the keys that sign access tokens (access_tokens: jwt), made on first use (default: in the state folder)")
+
+    /// The session file (`nil`: the default in the state folder), the policy, and the access
+    /// tokens.
+    static func read(
+        _ reader: SectionReader
+    ) throws(AccountError) -> (file: String?, policy: SessionPolicy, accessTokens: AccessTokenSettings) {
         let defaults = SessionPolicy()
         let file = try reader.path(Self.file)
         let idleMinutes = try reader.value(
@@ -35,13 +44,31 @@ enum SessionSection {
                 summary:
                     "a replaced token presented again within this many seconds is refused; later, it signs out every session of its line"
             ))
+        let tokenDefaults = AccessTokenSettings()
+        let accessTokens = AccessTokenSettings(
+            kind: try reader.value(
+                BackendSetting<AccessTokenSettings.Kind>.choice(
+                    "access_tokens", default: tokenDefaults.kind,
+                    summary:
+                        "opaque (the session token, checked against the store) or jwt (short-lived ES256 tokens others check against /.well-known/jwks.json)"
+                )),
+            keyFile: try reader.path(Self.signingKeyFile) ?? reader.locations.stateDirectory + "/signing-keys.json",
+            audience: try reader.value(
+                .text(
+                    "access_token_audience", default: tokenDefaults.audience, summary: "the aud claim of access tokens")
+            ))
+        let lifetime = try reader.value(
+            .integer(
+                "access_token_lifetime_seconds", in: 10...86_400, default: Int(defaults.accessTokenLifetimeSeconds),
+                summary: "how long an access token (access_tokens: jwt) is good for, even after a logout"))
         return (
             file,
             SessionPolicy(
                 idleTimeoutSeconds: Int64(idleMinutes) * 60, absoluteTimeoutSeconds: Int64(absoluteHours) * 3_600,
                 rememberIdleTimeoutSeconds: Int64(rememberIdleDays) * 86_400,
                 rememberAbsoluteTimeoutSeconds: Int64(rememberAbsoluteDays) * 86_400,
-                refreshReuseGraceSeconds: Int64(grace))
+                refreshReuseGraceSeconds: Int64(grace), accessTokenLifetimeSeconds: Int64(lifetime)),
+            accessTokens
         )
     }
 }

@@ -45,6 +45,7 @@ public struct AccountsCommand: AsyncParsableCommand {
         #if Server
             commands.append(ServeCommand.self)
             commands.append(PasswordCommand.self)
+            commands.append(KeysCommand.self)
         #endif
         return commands
     }()

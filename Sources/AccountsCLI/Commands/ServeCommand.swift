@@ -46,7 +46,9 @@
                 // A relay the client refuses is reported before the store is opened.
                 let mailClient = try MailDelivery.client(context.settings.mail)
                 let backend = context.settings.backend
+                let signer = try await AccessTokenSigning.signer(context.settings)
                 try await context.withService(creating: true) { service in
+                    let service = signer.map { service.signingAccessTokens(with: $0) } ?? service
                     let api = AccountAPI(
                         service: service, backendName: backend.name, settings: settings,
                         storeDisk: backend.descriptor.storesInFiles
