@@ -397,7 +397,8 @@ let package = Package(
         .testTarget(
             name: "AccountOperationsTests",
             dependencies: [
-                "AccountTestSupport", "AccountConformance", "AccountCore", "AccountCrypto", "AccountOperations", "MemoryBackend",
+                "AccountTestSupport", "AccountConformance", "AccountCore", "AccountCrypto", "AccountOperations",
+                "MemoryBackend",
             ],
             exclude: ["Fixtures"],
             swiftSettings: strict

@@ -120,6 +120,48 @@ enum FlowChecks {
             try context.expect(try await reopened.integrityCheck() == ["ok"], "the store is inconsistent")
             try await reopened.close()
         },
+        ConformanceCheck("rotated tokens and codes are purged once expired, the live ones and every session kept") {
+            context in
+            let store = try await context.open()
+            let user = Fixtures.user(1)
+            let first = Fixtures.session(1, user: user.id)
+            try await store.createUser(user, initialSession: first)
+            var renewed = Fixtures.session(2, user: user.id)
+            renewed.family = first.family
+            try context.expect(
+                try await store.rotateSession(
+                    tokenHash: first.tokenHash, to: renewed, ifPasswordHashIs: Fixtures.passwordHash,
+                    at: Timestamp(millisecondsSince1970: 1_700_000_200_000)), "the rotation was refused")
+            let made = Timestamp(millisecondsSince1970: 1_700_000_300_000)
+            let expiring = OneTimeCode(
+                codeHash: Fixtures.tokenHash(101), userID: user.id, purpose: .passwordReset, createdAt: made,
+                expiresAt: made.adding(seconds: 60))
+            let lasting = OneTimeCode(
+                codeHash: Fixtures.tokenHash(102), userID: user.id, purpose: .emailVerification, createdAt: made,
+                expiresAt: first.expiresAt.adding(seconds: 3_600))
+            try context.expect(try await store.replaceCode(expiring), "a code was refused")
+            try context.expect(try await store.replaceCode(lasting), "a code was refused")
+            try context.expect(try await store.purgeExpiredFlowRecords(at: made) == 0, "a live record was purged")
+            try context.expect(
+                try await store.purgeExpiredFlowRecords(at: expiring.expiresAt) == 1, "not the one expired code went")
+            try context.expect(try await store.code(hash: expiring.codeHash) == nil, "the expired code stays")
+            try context.expect(try await store.code(hash: lasting.codeHash) == lasting, "the live code went")
+            try context.expect(
+                try await store.rotatedToken(tokenHash: first.tokenHash) != nil, "the live rotated token went")
+            try context.expect(
+                try await store.purgeExpiredFlowRecords(at: first.expiresAt) == 1, "not the one expired token went")
+            try context.expect(
+                try await store.rotatedToken(tokenHash: first.tokenHash) == nil, "the expired rotated token stays")
+            try context.expect(
+                try await store.sessions(userID: user.id) == [renewed], "a purge touched the sessions")
+            try await store.close()
+            let reopened = try await context.open()
+            try context.expect(
+                try await reopened.rotatedToken(tokenHash: first.tokenHash) == nil, "the purge was not kept")
+            try context.expect(try await reopened.code(hash: lasting.codeHash) == lasting, "after reopening")
+            try context.expect(try await reopened.integrityCheck() == ["ok"], "the store is inconsistent")
+            try await reopened.close()
+        },
         ConformanceCheck(
             "mail waits in the outbox until sent: due in order, leased by one sender, rescheduled, kept across reopening"
         ) {

@@ -96,7 +96,8 @@ public struct AccountAdministration: Sendable {
 
     /// Runs the backend's integrity check and walks every user: the rules its record must meet,
     /// and its sessions for expired ones.
-    /// Changes the store only as asked: `purgeExpired` deletes expired sessions,
+    /// Changes the store only as asked: `purgeExpired` deletes expired sessions (and the
+    /// expired records of finished flows: replaced refresh tokens, one-time codes),
     /// `removeOrphanedSessions` those whose user is gone (first, so the check sees the result).
     public func checkUp(
         purgeExpired: Bool, removeOrphanedSessions: Bool, progress: (_ usersDone: Int) -> Void = { _ in }
@@ -126,13 +127,16 @@ public struct AccountAdministration: Sendable {
             progress(users)
         }
         var purged = 0
+        var purgedFlowRecords = 0
         if purgeExpired {
             for tokenHash in expired where try await repository.deleteSession(tokenHash: tokenHash) { purged += 1 }
+            purgedFlowRecords = try await repository.purgeExpiredFlowRecords(at: now)
         }
         return StoreCheckup(
             info: try await repository.storeInfo(), problems: integrity.filter { $0 != "ok" }, brokenRecords: broken,
             users: users, legacySchemes: legacy, unusableHashes: unusable,
-            expiredSessions: expired.count, purgedSessions: purged, removedOrphanedSessions: removed)
+            expiredSessions: expired.count, purgedSessions: purged, removedOrphanedSessions: removed,
+            purgedFlowRecords: purgedFlowRecords)
     }
 
     // MARK: - Moving accounts

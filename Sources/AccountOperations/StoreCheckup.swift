@@ -25,6 +25,9 @@ public struct StoreCheckup: Sendable {
     public let purgedSessions: Int
     /// Sessions whose user was gone, deleted (only when asked for).
     public let removedOrphanedSessions: Int
+    /// Expired records of finished flows (replaced refresh tokens, one-time codes) deleted (only
+    /// when purging was asked for).
+    public let purgedFlowRecords: Int
 
     /// Whether the integrity check found damage or a record breaks a rule (expired sessions are
     /// not damage).

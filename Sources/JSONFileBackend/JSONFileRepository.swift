@@ -255,6 +255,16 @@ public final class JSONFileRepository: UserRepository, @unchecked Sendable {
         }
     }
 
+    public func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int {
+        try await write { document in
+            let before = document.flows.rotated.count + document.flows.codes.count
+            document.flows.rotated = document.flows.rotated.filter { $0.value.expiresAt > now }
+            document.flows.codes = document.flows.codes.filter { $0.value.expiresAt > now }
+            let purged = before - document.flows.rotated.count - document.flows.codes.count
+            return (purged, purged > 0)
+        }
+    }
+
     // MARK: One-time codes
 
     public func replaceCode(_ code: OneTimeCode) async throws -> Bool {

@@ -327,6 +327,33 @@ public final class LMDBRepository: UserRepository, Sendable {
         }
     }
 
+    public func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int {
+        try await write { (txn, layout, path) throws(AccountError) -> Int in
+            // Collected first, deleted after: a scan does not delete under itself.
+            var tokens: [RotatedToken] = []
+            try txn.scan(layout.rotated, from: nil) { (key, value) throws(AccountError) -> Bool in
+                let token = try LMDBRecordCodec.decodeRotated(
+                    tokenHash: String(decoding: key, as: UTF8.self), value, path: path)
+                if token.expiresAt <= now { tokens.append(token) }
+                return true
+            }
+            var codes: [OneTimeCode] = []
+            try txn.scan(layout.codes, from: nil) { (key, value) throws(AccountError) -> Bool in
+                let code = try LMDBRecordCodec.decodeCode(hash: String(decoding: key, as: UTF8.self), value, path: path)
+                if code.expiresAt <= now { codes.append(code) }
+                return true
+            }
+            for token in tokens {
+                try txn.delete(layout.rotated, Array(token.tokenHash.utf8))
+                try txn.delete(layout.userRotated, LMDBLayout.pair(token.userID.rawValue, token.tokenHash))
+            }
+            for code in codes {
+                try Self.deleteCode(userID: code.userID.rawValue, purpose: code.purpose.rawValue, txn, layout)
+            }
+            return tokens.count + codes.count
+        }
+    }
+
     // MARK: One-time codes
 
     public func replaceCode(_ code: OneTimeCode) async throws -> Bool {

@@ -286,6 +286,16 @@ public final class MemoryUserRepository: UserRepository {
         }
     }
 
+    public func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int {
+        state.withLock { state in
+            let tokens = state.rotated.filter { $0.value.expiresAt <= now }.map(\.key)
+            let codes = state.codes.filter { $0.value.expiresAt <= now }.map(\.key)
+            for hash in tokens { state.rotated[hash] = nil }
+            for hash in codes { state.codes[hash] = nil }
+            return tokens.count + codes.count
+        }
+    }
+
     // MARK: One-time codes
 
     public func replaceCode(_ code: OneTimeCode) async throws -> Bool {

@@ -352,6 +352,19 @@ public final class PostgresRepository: UserRepository, Sendable {
         }
     }
 
+    public func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int {
+        try await transaction { [schema] connection in
+            let time = now.millisecondsSince1970
+            let tokens = try await connection.rows(
+                "DELETE FROM \(unescaped: schema.rotatedTokens) WHERE expires_at_ms <= \(time) RETURNING 1"
+            ).count
+            let codes = try await connection.rows(
+                "DELETE FROM \(unescaped: schema.codes) WHERE expires_at_ms <= \(time) RETURNING 1"
+            ).count
+            return tokens + codes
+        }
+    }
+
     // MARK: One-time codes
 
     private static let codeColumns = "code_sha256, user_id, purpose, created_at_ms, expires_at_ms"

@@ -461,6 +461,14 @@ public final class SQLiteRepository: UserRepository, Sendable {
         }
     }
 
+    public func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int {
+        try await write { connection throws(AccountError) -> Int in
+            let time = SQLiteValue.integer(now.millisecondsSince1970)
+            return try connection.run("DELETE FROM rotated_tokens WHERE expires_at_ms <= ?", [time])
+                + connection.run("DELETE FROM codes WHERE expires_at_ms <= ?", [time])
+        }
+    }
+
     // MARK: One-time codes
 
     private static let codeColumns = "code_sha256, user_id, purpose, created_at_ms, expires_at_ms"

@@ -81,6 +81,11 @@ package struct ObservedRepository: UserRepository {
         return try await inner.revokeFamily(family, userID: userID)
     }
 
+    package func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int {
+        try await observe("purgeExpiredFlowRecords")
+        return try await inner.purgeExpiredFlowRecords(at: now)
+    }
+
     package func replaceCode(_ code: OneTimeCode) async throws -> Bool {
         try await observe("replaceCode")
         return try await inner.replaceCode(code)

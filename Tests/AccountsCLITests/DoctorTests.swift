@@ -1,7 +1,10 @@
+import AccountBackendKit
+import AccountCore
 import AccountTestSupport
 import BackendTestSupport
 import CSQLite
 import Foundation
+import StandardBackends
 import Testing
 
 /// `accounts doctor` finds expired and orphaned sessions, purges only expired ones with
@@ -42,6 +45,34 @@ struct DoctorTests {
         #expect(
             try await cli.run(["users", "show", "leesoon7@example.com"] + common).stdout.contains("Sessions:         1")
         )
+    }
+
+    @Test("--fix purges the expired one-time codes and keeps the live one")
+    func expiredCodes() async throws {
+        let cli = try CLIRunner("doctor-codes")
+        let store = cli.root + "/s.json"
+        let common = ["--backend", "json", "--store", store]
+        try await signUp(cli, common)
+        let configuration = BackendConfiguration(location: store, values: Backends.json.defaultValues)
+        let repository = try await BackendRegistry.standard.open(Backends.json, configuration)
+        let user = try #require(try await repository.user(email: "leesoon7@example.com"))
+        let made = Timestamp(millisecondsSince1970: 1_000)
+        let expired = OneTimeCode(
+            codeHash: String(repeating: "a", count: 64), userID: user.id, purpose: .passwordReset, createdAt: made,
+            expiresAt: made.adding(seconds: 60))
+        let live = OneTimeCode(
+            codeHash: String(repeating: "b", count: 64), userID: user.id, purpose: .emailVerification,
+            createdAt: made, expiresAt: Timestamp(millisecondsSince1970: .max))
+        #expect(try await repository.replaceCode(expired))
+        #expect(try await repository.replaceCode(live))
+        try await repository.close()
+        #expect(try await cli.run(["doctor", "--json"] + common).json()["purged_flow_records"] as? Int == 0)
+        let fixed = try await cli.run(["doctor", "--fix", "--json"] + common)
+        #expect(try fixed.json()["purged_flow_records"] as? Int == 1)
+        let reopened = try await BackendRegistry.standard.open(Backends.json, configuration)
+        #expect(try await reopened.code(hash: expired.codeHash) == nil)
+        #expect(try await reopened.code(hash: live.codeHash) == live)
+        try await reopened.close()
     }
 
     @Test("a session whose user is gone is damage: exit 1 and named")

@@ -210,6 +210,15 @@ public protocol UserRepository: Sendable {
     /// gets it. Nil when it is not stored.
     func takeCode(hash: String) async throws -> OneTimeCode?
 
+    // MARK: Records of finished flows
+
+    /// Deletes the rotated tokens (``RotatedToken``) and one-time codes (``OneTimeCode``) whose
+    /// `expiresAt` is at or before `now`: no flow can use them any more, and a refresh leaves one
+    /// rotated token behind each time, so without this they would pile up. `doctor --fix` and
+    /// `accounts serve` (hourly) call it.
+    /// - Returns: how many records went.
+    func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int
+
     // MARK: Outbox
 
     /// Stores a mail to send.

@@ -10,7 +10,7 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract:
-            "Check the configured store; --fix purges expired sessions, --remove-orphaned-sessions those whose user is gone.",
+            "Check the configured store; --fix purges expired sessions, replaced refresh tokens and codes, --remove-orphaned-sessions sessions whose user is gone.",
         discussion: """
             Runs the backend's integrity check (its engine's own consistency checks and its \
             indexes against its records), and looks for expired sessions. Exits 1 when the store \
@@ -65,6 +65,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 lines.append(text.doctorMoreUnusableHashes(checkup.unusableHashes.count - Self.listedUnusableHashes))
             }
             lines.append(text.doctorExpired(checkup.expiredSessions, purged: fix ? checkup.purgedSessions : nil))
+            if fix { lines.append(text.doctorPurgedFlowRecords(checkup.purgedFlowRecords)) }
             if removeOrphans { lines.append(text.doctorRemovedOrphans(checkup.removedOrphanedSessions)) }
             lines.append(text.doctorOutbox(outbox, lastFailure: mailFailure))
             return CommandReply(
@@ -98,6 +99,7 @@ struct DoctorCommand: AsyncParsableCommand {
                     ("expired_sessions", .int(Int64(checkup.expiredSessions))),
                     ("purged_sessions", .int(Int64(checkup.purgedSessions))),
                     ("removed_orphaned_sessions", .int(Int64(checkup.removedOrphanedSessions))),
+                    ("purged_flow_records", .int(Int64(checkup.purgedFlowRecords))),
                     (
                         "outbox",
                         .object([

@@ -58,6 +58,9 @@
                     let pages = settings.webPages ? try AccountWebPages(api: api) : nil
                     let mail = MailLoop()
                     defer { mail.stop() }
+                    let sweep = ExpiredRecordsSweep()
+                    sweep.start(service.repository, logger: logger)
+                    defer { sweep.stop() }
                     let mailSettings = context.settings.mail
                     let application = try AccountServerApplication.make(
                         api: api, logger: logger, logWriter: log,

@@ -161,6 +161,13 @@ struct CLIMessages {
             : "mail waiting: \(outbox.queued), of which \(outbox.failing) failed at least once" + failure
     }
 
+    /// After `doctor --fix`: the replaced refresh tokens and one-time codes that had expired.
+    func doctorPurgedFlowRecords(_ count: Int) -> String {
+        ko
+            ? "만료된 교체 토큰과 코드: \(count)개 삭제"
+            : "expired replaced tokens and codes: \(count) purged"
+    }
+
     func doctorExpired(_ count: Int, purged: Int?) -> String {
         if ko {
             let note = purged.map { " (\($0)개 삭제)" } ?? (count == 0 ? "" : " (--fix로 삭제할 수 있습니다)")

@@ -13,6 +13,9 @@ struct JournalEntry: Codable, Sendable {
     var values: [String: String?]? = nil
     /// Refresh tokens replaced by a rotation, kept to recognise their replay.
     var putRotated: [RotatedToken]? = nil
+    /// Replaced refresh tokens forgotten once they expired (a program that does not know this
+    /// key keeps them, which is harmless: they only match a replay).
+    var deleteRotated: [String]? = nil
     /// Families whose live sessions are revoked, each with its owner's id.
     var revokeFamilies: [FamilyOfUser]? = nil
     var deleteCodes: [String]? = nil

@@ -352,6 +352,16 @@ public final class JournalRepository: UserRepository {
         }
     }
 
+    public func purgeExpiredFlowRecords(at now: Timestamp) async throws -> Int {
+        try write { state in
+            var entry = JournalEntry()
+            entry.deleteRotated = state.rotated.values.filter { $0.expiresAt <= now }.map(\.tokenHash).sorted()
+            entry.deleteCodes = state.codes.values.filter { $0.expiresAt <= now }.map(\.codeHash).sorted()
+            let purged = entry.deleteRotated!.count + entry.deleteCodes!.count
+            return (purged == 0 ? nil : entry, purged)
+        }
+    }
+
     // MARK: One-time codes
 
     public func replaceCode(_ code: OneTimeCode) async throws -> Bool {

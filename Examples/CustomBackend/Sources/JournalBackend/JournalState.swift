@@ -74,6 +74,7 @@ struct JournalState: Sendable {
             guard usersByID[token.userID] != nil else { throw JournalProblem("rotates a token without a user") }
             rotated[token.tokenHash] = token
         }
+        for hash in entry.deleteRotated ?? [] { rotated[hash] = nil }
         for revoked in entry.revokeFamilies ?? [] {
             for (hash, session) in sessionsByHash
             where session.userID == revoked.userID && session.family == revoked.family {
