@@ -230,7 +230,7 @@ let package = Package(
         .target(
             name: "AccountMail",
             dependencies: [
-                "AccountCore",
+                "AccountCore", "AccountServerSettings",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -40,4 +40,15 @@ public struct MailSettings: Sendable, Equatable {
 
     /// Whether a relay is configured.
     public var isEnabled: Bool { !smtpHost.isEmpty }
+
+    /// Whether `host` names this machine's loopback: the only relay `security: .none` may send
+    /// to (the settings refuse another, and so does the client, whoever made its relay).
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+
+    /// Why `mail.tls: none` is refused for a relay elsewhere.
+    public static let clearTextOffLoopback = "none is allowed only for a relay on this machine's loopback"
+    /// Why a login at the relay without TLS is refused.
+    public static let loginWithoutTLS = "a login at the relay is only ever sent over TLS"
 }

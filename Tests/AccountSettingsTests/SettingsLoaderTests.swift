@@ -52,6 +52,20 @@ struct SettingsLoaderTests {
         }
     }
 
+    @Test(
+        "mail.tls none: every loopback spelling the mail client sends to is allowed, any other host refused",
+        arguments: ["localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"])
+    func clearTextRelayOnLoopback(_ host: String) async throws {
+        let box = try Sandbox()
+        let mail = [
+            "ACCOUNTS_MAIL_SMTP_HOST": host, "ACCOUNTS_MAIL_TLS": "none", "ACCOUNTS_MAIL_FROM": "a@example.com",
+        ]
+        #expect(try await box.load(environment: mail).mail.smtpHost == host)
+        await expectConfigError("config_invalid", mentioning: "loopback") {
+            try await box.load(environment: mail.merging(["ACCOUNTS_MAIL_SMTP_HOST": "mail.example.com"]) { $1 })
+        }
+    }
+
     @Test("with nothing configured, the defaults apply under the XDG folders")
     func defaults() async throws {
         let box = try Sandbox()

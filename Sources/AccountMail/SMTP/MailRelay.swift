@@ -37,11 +37,6 @@ public struct MailRelay: Sendable, Hashable {
         self.trustRootsFile = trustRootsFile
         self.heloName = heloName
     }
-
-    /// Whether `host` names this machine's loopback, the only place `security: .none` may send.
-    public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
-    }
 }
 
 /// A secret that never shows in a description, a log line or a dump of its holder.

@@ -1,3 +1,4 @@
+import AccountServerSettings
 import Foundation
 public import NIOCore
 public import NIOPosix
@@ -22,13 +23,10 @@ public struct SMTPClient: Sendable {
         replyTimeout: TimeAmount = .seconds(60)
     ) throws {
         if relay.security == .none {
-            guard MailRelay.isLoopback(relay.host) else {
-                throw MailDeliveryError.unsupported(
-                    "mail.tls none is allowed only for a relay on this machine's loopback")
+            guard MailSettings.isLoopback(relay.host) else {
+                throw MailDeliveryError.unsupported("mail.tls " + MailSettings.clearTextOffLoopback)
             }
-            guard relay.username == nil else {
-                throw MailDeliveryError.unsupported("a login at the relay is only ever sent over TLS")
-            }
+            guard relay.username == nil else { throw MailDeliveryError.unsupported(MailSettings.loginWithoutTLS) }
         }
         self.relay = relay
         self.group = group

@@ -39,11 +39,11 @@ enum MailSection {
             ))
         guard mail.isEnabled else { return mail }
         let tlsName = reader.key(tls).name
-        if mail.security == .none, !["localhost", "::1"].contains(mail.smtpHost), !mail.smtpHost.hasPrefix("127.") {
-            throw .configInvalid(key: tlsName, reason: "none is allowed only for a relay on this machine's loopback")
+        if mail.security == .none, !MailSettings.isLoopback(mail.smtpHost) {
+            throw .configInvalid(key: tlsName, reason: MailSettings.clearTextOffLoopback)
         }
         if mail.security == .none, !mail.username.isEmpty {
-            throw .configInvalid(key: tlsName, reason: "a login at the relay is only ever sent over TLS")
+            throw .configInvalid(key: tlsName, reason: MailSettings.loginWithoutTLS)
         }
         if !mail.from.contains("@") {
             throw .configInvalid(key: reader.key(Self.from).name, reason: "a relay needs a sender address")
