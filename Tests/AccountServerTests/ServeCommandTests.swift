@@ -288,6 +288,16 @@ struct ServeCommandTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a key\n", "left as it is")
     }
 
+    @Test("jwt access tokens need server.public_url (their issuer): without it the server does not start")
+    func jwtNeedsIssuer() async throws {
+        let runner = try CLIRunner("serve-jwt")
+        let refused = try await runner.run(
+            ["serve", "--port", "0", "--json"], environment: ["ACCOUNTS_SESSION_ACCESS_TOKENS": "jwt"])
+        #expect(refused.status == 8 && refused.errorCode == "config_invalid")
+        #expect(refused.stdout.contains("server.public_url"), "\(refused.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: runner.storePath), "no store made")
+    }
+
     @Test("two servers on one SQLite file serve the same accounts and sessions")
     func twoHostsSQLite() async throws {
         let runner = try CLIRunner("serve-two-sqlite")
