@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench-serve: `accounts serve` under load from wrk (Debian), release build, one machine.
 #
-#   - authenticated GET /v1/me on SQLite, LMDB and PostgreSQL (a throwaway server), against a
+#   - authenticated GET /v1/me on SQLite, LMDB and PostgreSQL (a throwaway server), and on SQLite
+#     with a signed access token (session.access_tokens: jwt) too, against a
 #     bare Hummingbird route with a constant JSON body (accounts-bench serve-baseline); on
 #     PostgreSQL also against its own yardstick, Hummingbird and postgres-nio alone running the
 #     same session-and-user query on a pool of the same size over the same store
@@ -42,11 +43,15 @@ password="Tangerine-Kayak-42"
 cores=$(nproc)
 
 # The environment of a server for backend $1 in home $2: limits off (one client is all of wrk).
+# "sqlite-jwt" is SQLite with signed access tokens (session.access_tokens: jwt).
 server_env() {
     local backend=$1 home=$2
-    echo "HOME=$home" "LANG=C.UTF-8" "PATH=/usr/bin:/bin" "ACCOUNTS_BACKEND=$backend" \
+    echo "HOME=$home" "LANG=C.UTF-8" "PATH=/usr/bin:/bin" "ACCOUNTS_BACKEND=${backend%-jwt}" \
         ACCOUNTS_SERVER_SIGNUPS_PER_MINUTE=1000000 ACCOUNTS_SERVER_LOGINS_PER_MINUTE=1000000 \
         ACCOUNTS_SERVER_PASSWORD_CHECKS_PER_MINUTE=1000000
+    if [ "$backend" = sqlite-jwt ]; then
+        echo ACCOUNTS_SESSION_ACCESS_TOKENS=jwt ACCOUNTS_SERVER_PUBLIC_URL=https://accounts.example.com
+    fi
     if [ "$backend" = postgres ]; then
         echo "ACCOUNTS_POSTGRES_HOST=$TEST_POSTGRES_HOST" "ACCOUNTS_POSTGRES_PORT=$TEST_POSTGRES_PORT" \
             "ACCOUNTS_POSTGRES_USER=$TEST_POSTGRES_USER" "ACCOUNTS_POSTGRES_DATABASE=$TEST_POSTGRES_DATABASE" \
@@ -139,6 +144,15 @@ else
     echo "PostgreSQL: no throwaway server could be started; its row is left out" >&2
 fi
 
+# Signs up the one account on the running server and prints a login's token.
+sign_in() {
+    curl -s "$url/v1/signup" -H 'Content-Type: application/json' \
+        -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\",\"nickname\":\"이순신\"}" >/dev/null
+    curl -s "$url/v1/login" -H 'Content-Type: application/json' \
+        -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\"}" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'
+}
+
 results="$work/results"
 : >"$results"
 for rep in $(seq 1 "$REPS"); do
@@ -149,15 +163,17 @@ for rep in $(seq 1 "$REPS"); do
     for backend in $backends; do
         pg_schema=bench_$RANDOM
         start_server "$backend"
-        curl -s "$url/v1/signup" -H 'Content-Type: application/json' \
-            -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\",\"nickname\":\"이순신\"}" >/dev/null
-        token=$(curl -s "$url/v1/login" -H 'Content-Type: application/json' \
-            -d "{\"email\":\"leesoon7@example.com\",\"password\":\"$password\"}" |
-            python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+        token=$(sign_in)
         echo "me-$backend $(wrk_figures "$CONNECTIONS" -H "Authorization: Bearer $token" "$url/v1/me")" >>"$results"
         if [ "$backend" = sqlite ]; then
             hashing_load login-sqlite login.lua /v1/login
             hashing_load signup-sqlite signup.lua /v1/signup
+            # The same read with a signed access token: its signature checked, then the user
+            # and the session looked up (where an opaque token is one lookup).
+            stop_server
+            start_server sqlite-jwt
+            token=$(sign_in)
+            echo "me-sqlite-jwt $(wrk_figures "$CONNECTIONS" -H "Authorization: Bearer $token" "$url/v1/me")" >>"$results"
         elif [ "$backend" = postgres ]; then
             served=$(curl -s -H "Authorization: Bearer $token" "$url/v1/me")
             # Logins whose session writes are round trips to another process: what a hashing
@@ -209,6 +225,14 @@ for backend in $backends; do
         "$(figure "me-$backend" 4)" "$(figure "me-$backend" 5)" \
         "$(awk -v a="$rps" -v b="$base_rps" 'BEGIN { printf "%.2f of the baseline", a / b }')"
 done
+if grep -q "^me-sqlite-jwt " "$results"; then
+    jwt_rps=$(figure me-sqlite-jwt 2)
+    paste <(awk '$1 == "me-sqlite-jwt" { print $2 }' "$results") <(awk '$1 == "me-sqlite" { print $2 }' "$results") |
+        awk '{ printf "%.3f\n", $1 / $2 }' >"$work/jwt-ratios"
+    printf '%-28s %10s %9s %9s %8s %s\n' "GET /v1/me (sqlite, jwt)" "$jwt_rps" "$(figure me-sqlite-jwt 3)" \
+        "$(figure me-sqlite-jwt 4)" "$(figure me-sqlite-jwt 5)" \
+        "$(awk -v a="$jwt_rps" -v b="$base_rps" 'BEGIN { printf "%.2f of the baseline", a / b }'), $(median <"$work/jwt-ratios") of opaque"
+fi
 if grep -q "^raw-postgres " "$results"; then
     raw_rps=$(figure raw-postgres 2)
     printf '%-28s %10s %9s %9s %8s %s\n' "raw postgres-nio GET /v1/me" "$raw_rps" "$(figure raw-postgres 3)" \
