@@ -138,6 +138,7 @@ struct AccessTokenSignerTests {
         clock.advance(seconds: Self.lifetime)
         #expect(await first.claims(of: old) == nil, "past the lifetime the retired key is no longer published")
         #expect(!(await first.keySet()).contains(Self.decoded(old.split(separator: ".")[0])["kid"] as! String))
+        #expect(await second.claims(of: new) != nil, "checked once: remembered from now on")
         _ = try SigningKeyFile.rotate(
             at: first.keyFile, now: clock.now(), tokenLifetimeSeconds: Self.lifetime, droppingOthers: true)
         #expect(await second.claims(of: new) == nil, "--now ends the previous keys' tokens at once")

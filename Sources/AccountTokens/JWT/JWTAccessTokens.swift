@@ -23,6 +23,8 @@ public final class JWTAccessTokens: AccessTokenSigner {
     private let tokenLifetimeSeconds: Int64
     private let clock: any AccountClock
     private let state: Mutex<Keys>
+    /// Tokens whose signature was checked, under the keys as last read.
+    private let checked = Mutex(CheckedTokens())
 
     /// The keys as last read.
     private struct Keys: Sendable {
@@ -64,22 +66,25 @@ public final class JWTAccessTokens: AccessTokenSigner {
     }
 
     public func claims(of token: String) async -> AccessTokenClaims? {
+        let keys = await current()
+        let published = keys.ring.published(at: clock.now(), tokenLifetimeSeconds: tokenLifetimeSeconds)
+        if let (kid, known) = checked.withLock({ $0.lookUp(token, version: keys.version) }) {
+            return published.contains(where: { $0.id == kid }) ? known : nil
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Self.base64URLDecoded(parts[0]),
             let header = try? JSONSerialization.jsonObject(with: headerBytes) as? [String: Any],
             header["alg"] as? String == "ES256", header["typ"] as? String == "at+jwt", header["crit"] == nil,
-            let kid = header["kid"] as? String
-        else { return nil }
-        let keys = await current()
-        let published = keys.ring.published(at: clock.now(), tokenLifetimeSeconds: tokenLifetimeSeconds)
-        guard published.contains(where: { $0.id == kid }),
+            let kid = header["kid"] as? String, published.contains(where: { $0.id == kid }),
             let payload = try? await keys.collection.verify(token, as: AccessTokenPayload.self),
             payload.iss.value == issuer, payload.aud.value.contains(audience)
         else { return nil }
-        return AccessTokenClaims(
+        let claims = AccessTokenClaims(
             userID: UserID(rawValue: payload.sub.value), number: payload.number, sessionID: payload.sid,
             issuedAt: Self.timestamp(payload.iat.value), expiresAt: Self.timestamp(payload.exp.value),
             methods: payload.amr)
+        checked.withLock { $0.remember(token, kid: kid, claims: claims, version: keys.version) }
+        return claims
     }
 
     public func keySet() async -> String {
