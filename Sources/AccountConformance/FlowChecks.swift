@@ -7,11 +7,7 @@ enum FlowChecks {
         ConformanceCheck("a refresh replaces a session within its family, and the old token is kept until it expires") {
             context in
             let store = try await context.open()
-            let user = Fixtures.user(1)
-            let first = Fixtures.session(1, user: user.id)
-            try await store.createUser(user, initialSession: first)
-            var renewed = Fixtures.session(2, user: user.id)
-            renewed.family = first.family
+            let (user, first, renewed) = try await signedUpWithRenewal(store)
             let at = Timestamp(millisecondsSince1970: 1_700_000_200_000)
             try context.expect(
                 try await store.rotateSession(
@@ -123,11 +119,7 @@ enum FlowChecks {
         ConformanceCheck("rotated tokens and codes are purged once expired, the live ones and every session kept") {
             context in
             let store = try await context.open()
-            let user = Fixtures.user(1)
-            let first = Fixtures.session(1, user: user.id)
-            try await store.createUser(user, initialSession: first)
-            var renewed = Fixtures.session(2, user: user.id)
-            renewed.family = first.family
+            let (user, first, renewed) = try await signedUpWithRenewal(store)
             try context.expect(
                 try await store.rotateSession(
                     tokenHash: first.tokenHash, to: renewed, ifPasswordHashIs: Fixtures.passwordHash,
@@ -263,4 +255,17 @@ enum FlowChecks {
             try await reopened.close()
         },
     ]
+
+    /// A user signed up with session 1, and session 2 of the same family to renew it into (not
+    /// stored yet).
+    private static func signedUpWithRenewal(
+        _ store: any UserRepository
+    ) async throws -> (user: UserRecord, first: SessionRecord, renewed: SessionRecord) {
+        let user = Fixtures.user(1)
+        let first = Fixtures.session(1, user: user.id)
+        try await store.createUser(user, initialSession: first)
+        var renewed = Fixtures.session(2, user: user.id)
+        renewed.family = first.family
+        return (user, first, renewed)
+    }
 }
