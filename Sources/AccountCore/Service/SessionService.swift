@@ -288,8 +288,9 @@ public struct SessionService: Sendable {
         String(digester.digest("access-session-id:" + session.family).prefix(32))
     }
 
-    /// Whether `token` has a JWT's shape (three parts joined by dots); an opaque token is hex.
-    static func isAccessToken(_ token: String) -> Bool {
+    /// Whether `token` has a JWT's shape (three parts joined by dots), a signed access token;
+    /// a session's own token is hex. A front that answers with a refresh token asks this.
+    public static func isAccessToken(_ token: String) -> Bool {
         token.utf8.contains(UInt8(ascii: "."))
     }
 

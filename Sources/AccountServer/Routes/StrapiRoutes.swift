@@ -64,7 +64,7 @@ extension AccountAPI {
                 // A signed access token is no refresh token: then none is sent.
                 return json(
                     APIBody.strapiAuth(
-                        jwt: token ?? "", refreshToken: token.flatMap { $0.contains(".") ? nil : $0 },
+                        jwt: token ?? "", refreshToken: token.flatMap { SessionService.isAccessToken($0) ? nil : $0 },
                         profile: profile, proofRequired: service.requireVerifiedEmail))
             }
         }
