@@ -97,9 +97,11 @@ package final class ChildWatchdog: Sendable {
     }
 
     /// Waits for the shell to exit, which it does once it has read its word or the end of its
-    /// input, and has sent its kills: a minute is far more than that takes.
+    /// input, and has sent its kills: 40 seconds is far more than that takes, and short enough
+    /// that a shell kept waiting (another holder of the write end) fails as an overrun inside a
+    /// test's one-minute limit rather than as that limit, which names no cause.
     private func shellExit() async throws {
-        _ = try await shell.exitStatus(within: .seconds(60))
+        _ = try await shell.exitStatus(within: .seconds(40))
     }
 
     deinit { try? takeLifeline()?.close() }

@@ -55,7 +55,11 @@ struct ChildWatchdogTests {
         let watched = try Self.child(watchedBy: watchdog)
         // Written through a descriptor of its own on the same pipe, as a write to a descriptor
         // number that another part of the process closed and that was reused for the lifeline.
-        let stray = try FileHandle(forWritingTo: URL(fileURLWithPath: "/proc/self/fd/\(watchdog.lifelineDescriptor)"))
+        // Close-on-exec, as the lifeline is: `FileHandle(forWritingTo:)` opens without it, and a
+        // child another test started in that moment kept the pipe open, so `fire()` never ended.
+        let descriptor = open("/proc/self/fd/\(watchdog.lifelineDescriptor)", O_WRONLY | O_CLOEXEC)
+        try #require(descriptor >= 0, "errno \(errno)")
+        let stray = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         try stray.writeToChildAndClose(Data("disarm\ndisarm \(UUID().uuidString)\n".utf8))
         #expect(watched.process.isRunning, "a stray line fired the watchdog")
         try await watchdog.fire()
