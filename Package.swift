@@ -41,6 +41,8 @@ let package = Package(
         .library(name: "AccountMail", targets: ["AccountMail"]),
         // Signed access tokens (JWT, ES256) and their keys.
         .library(name: "AccountTokens", targets: ["AccountTokens"]),
+        // Signing in with GitHub and OpenID Connect providers.
+        .library(name: "AccountProviders", targets: ["AccountProviders"]),
         .library(name: "AccountCrypto", targets: ["AccountCrypto"]),
         // The operator's service: listing, check-up, export, import and migration.
         .library(name: "AccountOperations", targets: ["AccountOperations"]),
@@ -113,7 +115,9 @@ let package = Package(
         // swift-certificates and swift-asn1 (AccountCore's Dependencies article says what they
         // cost).
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
-        // The HTTP client of the server's tests only (Hummingbird's own package needs it too).
+        // The server's calls to sign-in providers (their discovery, keys, token and user
+        // endpoints), and the HTTP client of the server's tests; Hummingbird's own package
+        // needs it too.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -246,9 +250,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "AccountProviders",
+            dependencies: [
+                "AccountCore", "AccountCrypto", "AccountServerSettings",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "AccountServer",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountJSON", "AccountServerSettings", "DurableFiles",
+                "AccountCore", "AccountCrypto", "AccountJSON", "AccountProviders", "AccountServerSettings",
+                "DurableFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -289,6 +305,7 @@ let package = Package(
                 .target(name: "AccountWeb", condition: .when(traits: ["Server"])),
                 .target(name: "AccountMail", condition: .when(traits: ["Server"])),
                 .target(name: "AccountTokens", condition: .when(traits: ["Server"])),
+                .target(name: "AccountProviders", condition: .when(traits: ["Server"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -424,7 +441,7 @@ let package = Package(
             dependencies: [
                 "AccountTestSupport", "BackendTestSupport", "AccountCore", "AccountCrypto", "AccountBackendKit",
                 "AccountServer", "AccountWeb", "StandardBackends", "MemoryBackend", "DurableFiles", "CMallocStatistics",
-                "AccountServerSettings", "ChildProcesses", "AccountTokens",
+                "AccountServerSettings", "ChildProcesses", "AccountTokens", "AccountProviders",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -261,6 +261,8 @@ outside_lane() {
         ./scripts/mail-check.sh
     run_stage "signed access tokens checked by PyJWT 2.10.1 (from PyPI) against /.well-known/jwks.json: claims, a changed token, keys rotate, logout, rotate --now" \
         ./scripts/token-check.sh
+    run_stage "sign-in with providers: django-oauth-toolkit 3.0.1 (from PyPI) as an OpenID Connect provider, a stand-in of GitHub's documented API: new accounts, no takeover, linking, codes used twice" \
+        ./scripts/provider-check.sh
     run_stage "the web pages in headless Chromium (Selenium, axe-core): with and without JavaScript, in Korean" \
         ./scripts/browser-check.sh
     run_stage "bench/serve.sh for 1 s per load, debug build (a smoke of the script and of the raw PostgreSQL route's answer)" \

@@ -117,7 +117,7 @@ public struct AccountAdministration: Sendable {
                 let scheme = PasswordSchemes.name(of: user.passwordHash)
                 if let problem = hasher.problem(user.passwordHash) {
                     unusable.append((user.email, problem))
-                } else if scheme != PasswordSchemes.currentName {
+                } else if scheme != PasswordSchemes.currentName, scheme != PasswordSchemes.noPasswordName {
                     legacy[scheme, default: 0] += 1
                 }
                 expired += try await repository.sessions(userID: user.id).filter { $0.isExpired(at: now) }.map(

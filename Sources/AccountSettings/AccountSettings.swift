@@ -43,6 +43,8 @@ public struct AccountSettings: Sendable {
     public var mail: MailSettings
     /// Recovery and verification codes.
     public var recovery: RecoveryPolicy
+    /// The outside providers users sign in with (`providers.NAME.…`), by name.
+    public var providers: [ProviderSettings] = []
 
     /// The account service over `repository` with these settings: new hashes at the configured
     /// cost (other systems' schemes verified), the password and session rules, the throttle.

@@ -1,6 +1,7 @@
 public import AccountBackendKit
 public import AccountCore
 import AccountJSON
+import AccountServerSettings
 import Configuration
 import DurableFiles
 import Foundation
@@ -56,10 +57,10 @@ public enum SettingsLoader {
         overrides: SettingsOverrides, environment: [String: String], workingDirectory: String,
         registry: BackendRegistry, describing: Bool
     ) async throws(AccountError) -> (settings: AccountSettings, effective: [EffectiveSetting]) {
-        let schema = SettingsSchema(registry: registry)
+        var schema = SettingsSchema(registry: registry)
         var sources = SettingSources(overrides: overrides, environment: environment)
         do {
-            return try await load(overrides, environment, workingDirectory, registry, schema, &sources, describing)
+            return try await load(overrides, environment, workingDirectory, registry, &schema, &sources, describing)
         } catch {
             throw sources.explain(error, schema: schema)
         }
@@ -67,13 +68,18 @@ public enum SettingsLoader {
 
     private static func load(
         _ overrides: SettingsOverrides, _ environment: [String: String], _ workingDirectory: String,
-        _ registry: BackendRegistry, _ schema: SettingsSchema, _ sources: inout SettingSources, _ describing: Bool
+        _ registry: BackendRegistry, _ schema: inout SettingsSchema, _ sources: inout SettingSources,
+        _ describing: Bool
     ) async throws(AccountError) -> (settings: AccountSettings, effective: [EffectiveSetting]) {
+        // The providers the environment names are known before its variables are checked,
+        // those the file names before its keys are.
+        schema = schema.adding(
+            providers: try ProvidersSection.names(fileKeys: [], environment: environment), registry: registry)
         try rejectUnknownEnvironment(environment, schema: schema)
         let locations = XDGLocations(environment: environment)
         let configFile = try findConfigFile(overrides, environment, workingDirectory, locations)
         var fileProvider: (any ConfigProvider)?
-        if let configFile { fileProvider = try checkedFileProvider(configFile, schema, &sources) }
+        if let configFile { fileProvider = try checkedFileProvider(configFile, registry, &schema, &sources) }
         let layers = ConfigLayers(environment: environment, file: fileProvider, defaults: defaultValues(schema))
 
         // The backend decides which section `--store` lands in, so it is read first.
@@ -109,7 +115,8 @@ public enum SettingsLoader {
             legacyLimits: global.legacyLimits,
             storePathIsDefault: descriptor.storesInFiles && storePath == nil,
             sessionFileIsDefault: global.sessionFile == nil, server: global.server, mail: global.mail,
-            recovery: global.recovery)
+            recovery: global.recovery,
+            providers: try readProviders(schema.providerNames, .layered(config, origins), locations, global.server))
         guard describing else { return (settings, []) }
         let reading = EffectiveReading(
             config: config, origins: origins, sources: sources, schema: schema, registry: registry,
@@ -122,14 +129,18 @@ public enum SettingsLoader {
     /// The config file's provider, once every key in it is known to the schema, of the kind the
     /// key takes, and no secret; `nil` for an empty document. Records the file in `sources`.
     private static func checkedFileProvider(
-        _ configFile: String, _ schema: SettingsSchema, _ sources: inout SettingSources
+        _ configFile: String, _ registry: BackendRegistry, _ schema: inout SettingsSchema,
+        _ sources: inout SettingSources
     ) throws(AccountError) -> (any ConfigProvider)? {
         let (bytes, text) = try readText(configFile)
         guard try !ConfigFileKeys.isEmptyDocument(text) else { return nil }
         sources.configFile = configFile
         sources.fileText = text
         let nonText = ConfigFileKeys.nonTextKeys(inYAML: text)
-        for key in try ConfigFileKeys.leafKeys(inYAML: text, file: configFile) {
+        let fileKeys = try ConfigFileKeys.leafKeys(inYAML: text, file: configFile)
+        schema = schema.adding(
+            providers: try ProvidersSection.names(fileKeys: fileKeys, environment: [:]), registry: registry)
+        for key in fileKeys {
             guard let known = schema.key(named: key) else { throw unknownKey(key, schema: schema, file: configFile) }
             if nonText.contains(key), [.path, .text].contains(known.kind) {
                 throw .configInvalid(
@@ -145,6 +156,27 @@ public enum SettingsLoader {
             }
         }
         return try yamlProvider(bytes, configFile)
+    }
+
+    /// The providers' sections; any provider needs `server.public_url`, which its callback
+    /// address is made from.
+    private static func readProviders(
+        _ names: [String], _ source: SectionReader.Source, _ locations: XDGLocations, _ server: ServerSettings
+    ) throws(AccountError) -> [ProviderSettings] {
+        var providers: [ProviderSettings] = []
+        for name in names {
+            providers.append(
+                try ProvidersSection.read(
+                    SectionReader(section: ProvidersSection.section(name), source: source, locations: locations)))
+        }
+        if let first = providers.first, server.publicURL.isEmpty {
+            throw .configInvalid(
+                key: "server.public_url",
+                reason:
+                    "the provider \(first.name) needs it: its callback is PUBLIC_URL/v1/providers/\(first.name)/callback"
+            )
+        }
+        return providers
     }
 
     /// What the command line sets: `--backend`, `--store` (the chosen backend's `storeKey`),

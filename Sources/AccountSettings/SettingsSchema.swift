@@ -10,7 +10,11 @@ struct SettingsSchema: Sendable {
     /// The keys `--store` sets, one per backend, in the registry's order.
     let storeKeyNames: [String]
 
-    init(registry: BackendRegistry) {
+    /// The providers with a section (``ProvidersSection``), whose keys are known.
+    let providerNames: [String]
+
+    init(registry: BackendRegistry, providerNames: [String] = []) {
+        self.providerNames = providerNames
         backendNames = registry.names
         storeKeyNames = registry.descriptors.map(Self.storeKeyName(of:))
         backendKey = Self.backendKey(backends: registry.names, defaultBackend: registry.defaultBackendName)
@@ -19,7 +23,25 @@ struct SettingsSchema: Sendable {
             keys.append(Self.storeKey(of: backend))
             keys += backend.options.map { SettingKey(section: backend.name, option: $0) }
         }
+        for name in providerNames { keys += Self.providerKeys(name) }
         self.keys = keys
+    }
+
+    /// The keys of the provider `name`: what its section reads.
+    static func providerKeys(_ name: String) -> [SettingKey] {
+        let reader = SectionReader(
+            section: ProvidersSection.section(name), source: .defaults, locations: XDGLocations(environment: [:]))
+        do {
+            _ = try ProvidersSection.read(reader)
+        } catch {
+            preconditionFailure("the built-in defaults of a provider's settings are refused: \(error)")
+        }
+        return reader.keys
+    }
+
+    /// This schema with the keys of the providers `names` too.
+    func adding(providers names: [String], registry: BackendRegistry) -> SettingsSchema {
+        SettingsSchema(registry: registry, providerNames: Array(Set(providerNames + names)).sorted())
     }
 
     /// The key naming `backend`'s store: `<name>.path` for a file backend, `<name>.<key>` for a

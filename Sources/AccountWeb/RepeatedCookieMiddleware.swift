@@ -1,3 +1,4 @@
+import AccountServer
 import HTTPTypes
 import Hummingbird
 

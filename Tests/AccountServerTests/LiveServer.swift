@@ -1,6 +1,7 @@
 import AccountBackendKit
 import AccountCore
 import AccountCrypto
+import AccountProviders
 import AccountServer
 import AccountServerSettings
 import AccountTestSupport
@@ -68,6 +69,7 @@ struct LiveServer {
         minimumFreeDiskBytes: Int64? = nil,
         requireVerifiedEmail: Bool = false,
         accessTokens: Bool = false,
+        providers: SignInProviders = .none,
         _ body: @Sendable (LiveServer) async throws -> T
     ) async throws -> T {
         let scratch = try ScratchFolder("server-\(backend.name)")
@@ -100,7 +102,7 @@ struct LiveServer {
             settings.secureCookies = secureCookies
             let api = AccountAPI(
                 service: service, backendName: backend.name, settings: settings, storeDisk: storeDisk, clock: clock,
-                gate: gate, deadline: deadline)
+                gate: gate, deadline: deadline, providers: providers)
             let log = CapturedLog()
             defer { _ = scratch }
             let result = try await run(api: api, log: log, webPages: webPages, embedded: embedded) {

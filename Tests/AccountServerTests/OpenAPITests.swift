@@ -89,7 +89,10 @@ struct OpenAPITests {
                 checked += 1
             }
         }
-        #expect(checked == 18, "the seventeen operations that take a body or a code, and the logout's scope")
+        #expect(
+            checked == 20,
+            "the seventeen operations that take a body or a code, the logout's scope, and a provider sign-in's start and callback"
+        )
     }
 
     /// The `enum` of the error code in a 400 response's schema (native `code`, or Strapi's

@@ -38,12 +38,12 @@ def free_port():
 
 
 class Server:
-    """`accounts serve --port 0` with `env`, its log appended to serve.log."""
+    """`accounts serve` on `port` (0: any free one) with `env`, its log appended to serve.log."""
 
-    def __init__(self, env):
+    def __init__(self, env, port=0):
         self.env = env
         self.process = subprocess.Popen(
-            [ACCOUNTS, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE,
+            [ACCOUNTS, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
             stderr=open(LOG, "a"), text=True)
         line = self.process.stdout.readline()
         match = re.match(r"Listening on (\S+)", line)

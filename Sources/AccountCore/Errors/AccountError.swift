@@ -55,6 +55,23 @@ public enum AccountError: Error, Sendable, Hashable {
     /// The right password, for an account whose email must be proven before it signs in
     /// (`signup.require_verified_email`).
     case emailNotVerified
+    /// A provider's verified email that an account here has already, while the provider's
+    /// identity is linked to no account: the owner signs in with the password first, then links
+    /// the provider (an email alone never opens an account).
+    case identityNotLinked
+    /// A first sign-in with a provider that gave no email it had verified: no account can be
+    /// made for it.
+    case providerEmailUnverified
+    /// The identity to unlink is the account's only way in (no password, no other identity).
+    case lastWayIn
+    /// No identity of the signed-in user with that provider and id.
+    case identityNotFound
+    /// The provider's sign-in flow was not this browser's or app's, or is over: no state or a
+    /// state that does not match, a flow started too long ago, or the provider's own refusal.
+    case providerFlowInvalid(reason: String)
+    /// The provider could not be reached, or answered what it should not (what, in English,
+    /// without any token or secret).
+    case providerFailed(provider: String, reason: String)
 
     /// The stable machine-readable code.
     public var code: String {
@@ -88,16 +105,23 @@ public enum AccountError: Error, Sendable, Hashable {
         case .identityTaken: "identity_taken"
         case .invalidCode: "invalid_code"
         case .emailNotVerified: "email_not_verified"
+        case .identityNotLinked: "identity_not_linked"
+        case .providerEmailUnverified: "provider_email_unverified"
+        case .lastWayIn: "last_way_in"
+        case .identityNotFound: "identity_not_found"
+        case .providerFlowInvalid: "provider_flow_invalid"
+        case .providerFailed: "provider_failed"
         }
     }
 
     /// Every code, in a stable order (the *Error codes* article groups them by exit status).
     public static let allCodes = [
         "invalid_email", "invalid_password", "weak_password", "password_mismatch", "invalid_nickname",
-        "invalid_device_name", "invalid_code",
-        "email_taken", "identity_taken", "invalid_credentials", "wrong_password", "too_many_attempts",
-        "account_blocked",
-        "password_change_required", "email_not_verified", "not_signed_in", "session_expired", "session_not_found",
+        "invalid_device_name", "invalid_code", "provider_flow_invalid", "last_way_in",
+        "email_taken", "identity_taken", "identity_not_linked", "invalid_credentials", "wrong_password",
+        "too_many_attempts", "account_blocked",
+        "password_change_required", "email_not_verified", "provider_email_unverified", "provider_failed",
+        "not_signed_in", "session_expired", "session_not_found", "identity_not_found",
         "store_corrupted", "store_version_unsupported", "store_upgrade_needed", "store_kind_mismatch", "store_busy",
         "store_io",
         "config_invalid", "unknown_backend", "invalid_export", "store_not_empty", "store_not_found",

@@ -30,6 +30,29 @@ enum ErrorMessages {
             return korean
                 ? "이메일 인증이 필요합니다. 받은 메일의 링크를 여세요. 메일이 없으면 인증 메일을 다시 요청하세요."
                 : "The email address must be proven first: open the link in the mail we sent, or ask for it again."
+        case .identityNotLinked:
+            return korean
+                ? "이 이메일의 계정이 이미 있습니다. 먼저 비밀번호로 로그인한 뒤 이 외부 계정을 연결하세요."
+                : "An account with this email exists already: sign in with its password first, then link this provider."
+        case .providerEmailUnverified:
+            return korean
+                ? "외부 계정에 인증된 이메일이 없어 계정을 만들 수 없습니다. 그곳에서 이메일을 인증한 뒤 다시 시도하세요."
+                : "The provider gave no verified email, so no account can be made: verify an email there and try again."
+        case .lastWayIn:
+            return korean
+                ? "이 외부 계정은 로그인할 수 있는 유일한 방법이라 연결을 끊을 수 없습니다. 먼저 비밀번호를 정하세요."
+                : "This identity is the account's only way in and cannot be unlinked: set a password first."
+        case .identityNotFound:
+            return korean
+                ? "이 계정에 연결된 그런 외부 계정이 없습니다." : "No such identity is linked to this account."
+        case .providerFlowInvalid(let reason):
+            return korean
+                ? "외부 로그인 요청이 이 브라우저의 것이 아니거나 끝났습니다(\(reason)). 처음부터 다시 시도하세요."
+                : "The provider sign-in is not this browser's or is over (\(reason)); start again."
+        case .providerFailed(let provider, let reason):
+            return korean
+                ? "외부 로그인 제공자 \(provider)에 문제가 있습니다: \(reason)"
+                : "The sign-in provider \(provider) failed: \(reason)"
         case .invalidCredentials:
             return korean ? "이메일 또는 비밀번호가 올바르지 않습니다." : "The email or password is incorrect."
         case .wrongPassword(let current):

@@ -103,3 +103,14 @@ extension UserRecord {
             + (nicknameRules + (nicknameNormalized ? [.notNormalized] : [])).map(AccountError.invalidNickname)
     }
 }
+
+extension UserRecord {
+    /// The password hash of an account that has no password: one made by signing in with an
+    /// outside provider. No password matches it (a login costs one dummy Argon2id check all the
+    /// same); the account gets a password through a mailed recovery code, and until then its
+    /// identities are its only way in.
+    public static let noPassword = "!"
+
+    /// Whether the account has a password of its own.
+    public var hasPassword: Bool { passwordHash != Self.noPassword }
+}

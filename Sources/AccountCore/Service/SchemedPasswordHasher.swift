@@ -28,6 +28,8 @@ public struct SchemedPasswordHasher: PasswordHasher {
     /// Why `stored` can never be checked (not whole, or over ``limits``), or `nil`: asked of
     /// the legacy scheme that owns it, else of the current hasher.
     public func problem(_ stored: String) -> HashProblem? {
+        // An account without a password (``UserRecord/noPassword``) is whole as it is.
+        if stored == UserRecord.noPassword { return nil }
         if let scheme = legacyScheme(of: stored) { return scheme.problem(stored, within: limits) }
         return current.problem(stored, within: limits)
     }
@@ -46,6 +48,7 @@ public struct SchemedPasswordHasher: PasswordHasher {
     }
 
     public func verify(_ password: String, against stored: String) -> Bool {
+        if stored == UserRecord.noPassword { return costingACheck(password) }
         guard problem(stored) == nil else { return false }
         if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
         return current.verify(password, against: stored)
@@ -60,11 +63,19 @@ public struct SchemedPasswordHasher: PasswordHasher {
     }
 
     public func verify(typed password: String, against stored: String) -> Bool {
+        if stored == UserRecord.noPassword { return costingACheck(password) }
         guard problem(stored) == nil else { return false }
         if let scheme = legacyScheme(of: stored) { return scheme.verify(password, against: stored) }
         if current.verify(typed: password, against: stored) { return true }
         // The typed form matches one of this store's own hashes only if it is its own NFKC
         // form, which was just tried: the second try can only match a hash made elsewhere.
         return PasswordPolicy.normalize(password) != password && current.verify(password, against: stored)
+    }
+
+    /// `false`, after the check a real hash costs: a password tried on an account that has
+    /// none is refused in the time a wrong password takes, so the time tells nothing of it.
+    private func costingACheck(_ password: String) -> Bool {
+        _ = current.verify(PasswordPolicy.normalize(password), against: current.dummyHash())
+        return false
     }
 }

@@ -194,8 +194,11 @@ public struct SessionService: Sendable {
     // MARK: - For the account flows
 
     /// The answer to a sign-up, login, refresh or reset that opened or renewed `session` of
-    /// `user` with `token`: with its access token when they are signed.
-    func signedIn(_ user: UserRecord, token: String, session: SessionRecord) async throws -> SignedInSession {
+    /// `user` with `token`: with its access token when they are signed, whose `amr` is
+    /// `methods` (RFC 8176: `pwd` for a password, `oauth` for an outside provider).
+    func signedIn(
+        _ user: UserRecord, token: String, session: SessionRecord, methods: [String] = ["pwd"]
+    ) async throws -> SignedInSession {
         var signedIn = SignedInSession(profile: AccountProfile(user), token: token, expiresAt: session.expiresAt)
         guard let accessTokens else { return signedIn }
         // JWT's times are whole seconds.
@@ -204,7 +207,7 @@ public struct SessionService: Sendable {
         let expiresAt = min(now.adding(seconds: policy.accessTokenLifetimeSeconds), session.expiresAt)
         let claims = AccessTokenClaims(
             userID: user.id, number: signedIn.profile.number, sessionID: accessSessionID(of: session), issuedAt: now,
-            expiresAt: expiresAt, methods: ["pwd"])
+            expiresAt: expiresAt, methods: methods)
         signedIn.access = AccessToken(token: try await accessTokens.sign(claims), expiresAt: expiresAt)
         return signedIn
     }

@@ -22,9 +22,13 @@ public enum PasswordSchemes {
     /// The name of the current scheme, every new hash's.
     public static let currentName = "argon2id"
 
+    /// The name of an account without a password (``UserRecord/noPassword``): nothing to upgrade.
+    public static let noPasswordName = "none"
+
     /// The name of the scheme of `stored`: a legacy scheme's, ``currentName`` for this store's
-    /// own, or `unknown` for a hash nothing here can verify.
+    /// own, ``noPasswordName``, or `unknown` for a hash nothing here can verify.
     public static func name(of stored: String) -> String {
+        if stored == UserRecord.noPassword { return noPasswordName }
         if let scheme = legacy.first(where: { $0.owns(stored) }) { return scheme.name }
         return stored.hasPrefix("$argon2id$") ? currentName : "unknown"
     }

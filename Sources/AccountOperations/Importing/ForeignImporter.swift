@@ -138,7 +138,7 @@ public enum ForeignImporter {
         var reasons: [RecordProblem] = account.problems
         var hash = ""
         switch account.password {
-        case .hash(let stored) where stored.isEmpty:
+        case .hash(let stored) where stored.isEmpty || stored == UserRecord.noPassword:
             reasons.append(.noPassword("its password is empty"))
         case .hash(let stored):
             hash = stored

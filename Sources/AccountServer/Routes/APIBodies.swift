@@ -129,6 +129,16 @@ enum APIBody {
 
     static let done = JSONValue.object([("ok", .bool(true))])
 
+    /// An identity linked to the account: the provider, its id of the person, the email it
+    /// gave when linked, and when.
+    static func identity(_ identity: ProviderIdentity) -> JSONValue {
+        .object([
+            ("email", identity.email.map(JSONValue.string) ?? .null),
+            ("linked_at_ms", .int(identity.linkedAt.millisecondsSince1970)), ("provider", .string(identity.provider)),
+            ("subject", .string(identity.subject)),
+        ])
+    }
+
     /// `done`, with how many sessions a logout of other or all sessions revoked.
     static func revoked(_ count: Int) -> JSONValue {
         .object([("ok", .bool(true)), ("revoked", .int(Int64(count)))])

@@ -135,12 +135,14 @@ package struct APIFailure: Error, HTTPResponseError {
     static func status(of error: AccountError) -> (HTTPResponse.Status, Int64?) {
         switch error {
         case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName,
-            .invalidCode:
+            .invalidCode, .providerFlowInvalid:
             (.badRequest, nil)
-        case .emailTaken, .identityTaken: (.conflict, nil)
+        case .emailTaken, .identityTaken, .identityNotLinked, .lastWayIn: (.conflict, nil)
         case .invalidCredentials, .notSignedIn, .sessionExpired: (.unauthorized, nil)
-        case .wrongPassword, .accountBlocked, .passwordChangeRequired, .emailNotVerified: (.forbidden, nil)
-        case .sessionNotFound: (.notFound, nil)
+        case .wrongPassword, .accountBlocked, .passwordChangeRequired, .emailNotVerified, .providerEmailUnverified:
+            (.forbidden, nil)
+        case .sessionNotFound, .identityNotFound: (.notFound, nil)
+        case .providerFailed: (.badGateway, nil)
         case .tooManyAttempts(let seconds): (.tooManyRequests, max(1, seconds))
         case .storeBusy: (.serviceUnavailable, 1)
         default: (.internalServerError, nil)

@@ -1,6 +1,7 @@
 public import AccountCore
 public import AccountCrypto
 import AccountJSON
+public import AccountProviders
 public import AccountServerSettings
 import Foundation
 import HTTPTypes
@@ -44,6 +45,10 @@ public struct AccountAPI: Sendable {
     /// Forgotten passwords and proven emails, over ``service``, with codes keyed by the
     /// server's secret.
     public let recovery: RecoveryService
+    /// The outside providers users sign in with (none unless given).
+    public let providers: SignInProviders
+    let clock: any AccountClock
+    let random: any RandomSource
 
     /// - Parameters:
     ///   - service: the service over the store all requests share.
@@ -61,11 +66,17 @@ public struct AccountAPI: Sendable {
     ///   - gate: the hashing queue, when not the one `settings` describe (a test's, held).
     ///   - deadline: the deadline, when not `settings.requestTimeoutSeconds` (a test's).
     ///   - recoveryPolicy: how long mailed codes work, and how many mails an address is sent.
+    ///   - providers: the outside providers users may sign in with.
+    ///   - random: where the states of provider sign-ins come from.
     public init(
         service: AccountService, backendName: String, settings: ServerSettings = ServerSettings(),
         storeDisk: StoreDiskSpace? = nil, serverKey: HMACKey = .random(), clock: any AccountClock = SystemClock(),
-        gate: HashingGate? = nil, deadline: RequestDeadline? = nil, recoveryPolicy: RecoveryPolicy = RecoveryPolicy()
+        gate: HashingGate? = nil, deadline: RequestDeadline? = nil, recoveryPolicy: RecoveryPolicy = RecoveryPolicy(),
+        providers: SignInProviders = .none, random: any RandomSource = SodiumRandomSource()
     ) {
+        self.providers = providers
+        self.clock = clock
+        self.random = random
         let gate = gate ?? HashingGate(concurrency: settings.hashingConcurrency, queueLimit: settings.hashingQueue)
         // The gate bounds the hashes themselves, whichever scheduler `service` came with.
         self.service = service.schedulingHashes(on: gate)
@@ -109,6 +120,7 @@ public struct AccountAPI: Sendable {
     ) {
         addNativeRoutes(to: router.group("v1"))
         addNativeRecoveryRoutes(to: router.group("v1"))
+        addProviderRoutes(to: router.group("v1"))
         addStrapiRoutes(to: router.group("api"))
         addStrapiRecoveryRoutes(to: router.group("api"))
         router.getWithHead("openapi.json") { _, _ in

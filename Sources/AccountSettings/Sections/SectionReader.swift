@@ -20,7 +20,7 @@ final class SectionReader {
     let section: String
     /// The folders unset paths default to.
     let locations: XDGLocations
-    private let source: Source
+    let source: Source
     /// The keys read so far, in the order read.
     private(set) var keys: [SettingKey] = []
 

@@ -1,6 +1,7 @@
 #if Server
     import AccountBackendKit
     import AccountCore
+    import AccountProviders
     import AccountServer
     import AccountServerSettings
     import AccountSettings
@@ -47,49 +48,54 @@
                 let mailClient = try MailDelivery.client(context.settings.mail)
                 let backend = context.settings.backend
                 let signer = try await AccessTokenSigning.signer(context.settings)
-                try await context.withService(creating: true) { service in
-                    let service = signer.map { service.signingAccessTokens(with: $0) } ?? service
-                    let api = AccountAPI(
-                        service: service, backendName: backend.name, settings: settings,
-                        storeDisk: backend.descriptor.storesInFiles
-                            ? StoreDiskSpace(
-                                path: backend.location, minimumFreeBytes: Int64(settings.healthMinFreeMiB) << 20) : nil,
-                        serverKey: serverKey, recoveryPolicy: context.settings.recovery)
-                    let pages = settings.webPages ? try AccountWebPages(api: api) : nil
-                    let mail = MailLoop()
-                    defer { mail.stop() }
-                    let sweep = ExpiredRecordsSweep()
-                    sweep.start(service.repository, logger: logger)
-                    defer { sweep.stop() }
-                    let mailSettings = context.settings.mail
-                    let application = try AccountServerApplication.make(
-                        api: api, logger: logger, logWriter: log,
-                        moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
-                        notFoundPage: pages.map { $0.notFoundPage(for:) },
-                        onListening: { port in
-                            let publicURL = settings.publicURL.isEmpty ? settings.url(port: port) : settings.publicURL
-                            if let mailClient {
-                                mail.start(
-                                    MailDelivery.sender(
-                                        mailClient, mailSettings, recovery: api.recovery, publicURL: publicURL),
-                                    logger: logger)
-                            }
-                            // With --json every line on standard output is one JSON object: this
-                            // one, then the reply when the server stops.
-                            let line =
-                                json
-                                ? JSONValue.object([
-                                    ("ok", .bool(true)), ("listening", .string(settings.url(port: port))),
-                                    ("port", .int(Int64(port))),
-                                ]).serialized()
-                                : "Listening on \(settings.url(port: port))"
-                            // Unbuffered, so a script that waits for this line sees it at once.
-                            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-                        })
-                    do {
-                        try await application.runService()
-                    } catch {
-                        throw settings.listenFailure(for: error)
+                let providers = context.settings.providers
+                try await SignInProviders.with(providers, publicURL: settings.publicURL) { providers in
+                    try await context.withService(creating: true) { service in
+                        let service = signer.map { service.signingAccessTokens(with: $0) } ?? service
+                        let api = AccountAPI(
+                            service: service, backendName: backend.name, settings: settings,
+                            storeDisk: backend.descriptor.storesInFiles
+                                ? StoreDiskSpace(
+                                    path: backend.location, minimumFreeBytes: Int64(settings.healthMinFreeMiB) << 20)
+                                : nil,
+                            serverKey: serverKey, recoveryPolicy: context.settings.recovery, providers: providers)
+                        let pages = settings.webPages ? try AccountWebPages(api: api) : nil
+                        let mail = MailLoop()
+                        defer { mail.stop() }
+                        let sweep = ExpiredRecordsSweep()
+                        sweep.start(service.repository, logger: logger)
+                        defer { sweep.stop() }
+                        let mailSettings = context.settings.mail
+                        let application = try AccountServerApplication.make(
+                            api: api, logger: logger, logWriter: log,
+                            moreRoutes: { pages?.addRoutes(to: $0, notFoundPage: false) },
+                            notFoundPage: pages.map { $0.notFoundPage(for:) },
+                            onListening: { port in
+                                let publicURL =
+                                    settings.publicURL.isEmpty ? settings.url(port: port) : settings.publicURL
+                                if let mailClient {
+                                    mail.start(
+                                        MailDelivery.sender(
+                                            mailClient, mailSettings, recovery: api.recovery, publicURL: publicURL),
+                                        logger: logger)
+                                }
+                                // With --json every line on standard output is one JSON object: this
+                                // one, then the reply when the server stops.
+                                let line =
+                                    json
+                                    ? JSONValue.object([
+                                        ("ok", .bool(true)), ("listening", .string(settings.url(port: port))),
+                                        ("port", .int(Int64(port))),
+                                    ]).serialized()
+                                    : "Listening on \(settings.url(port: port))"
+                                // Unbuffered, so a script that waits for this line sees it at once.
+                                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                            })
+                        do {
+                            try await application.runService()
+                        } catch {
+                            throw settings.listenFailure(for: error)
+                        }
                     }
                 }
                 return CommandReply(lines: [context.messages.serverStopped], fields: [("stopped", .bool(true))])

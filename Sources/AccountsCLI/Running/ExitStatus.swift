@@ -33,14 +33,14 @@ enum ExitStatus {
     static func forError(_ error: AccountError) -> Int32 {
         switch error {
         case .invalidEmail, .invalidPassword, .weakPassword, .passwordMismatch, .invalidNickname, .invalidDeviceName,
-            .invalidExport, .invalidCode:
+            .invalidExport, .invalidCode, .providerFlowInvalid, .lastWayIn:
             invalidInput
-        case .emailTaken, .identityTaken: emailTaken
+        case .emailTaken, .identityTaken, .identityNotLinked: emailTaken
         case .invalidCredentials, .wrongPassword, .tooManyAttempts, .accountBlocked, .passwordChangeRequired,
-            .emailNotVerified:
+            .emailNotVerified, .providerEmailUnverified, .providerFailed:
             invalidCredentials
         case .notSignedIn, .sessionExpired: notSignedIn
-        case .sessionNotFound: accountNotFound
+        case .sessionNotFound, .identityNotFound: accountNotFound
         case .storeCorrupted, .storeVersionUnsupported, .storeUpgradeNeeded, .storeKindMismatch, .storeBusy, .storeIO,
             .storeNotEmpty,
             .storeNotFound:

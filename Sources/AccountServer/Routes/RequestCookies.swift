@@ -1,21 +1,21 @@
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 
-/// The pages' cookies as a request carries them, read byte for byte: a name is this site's only
+/// The cookies of the pages and of a provider sign-in as a request carries them, read byte for byte: a name is this site's only
 /// when its bytes are exactly the name, so `\u{2000}__Host-accounts_session`, which a sibling
 /// subdomain may set (it is not a `__Host-` name to the browser), is another cookie, never this
 /// site's session. Only the space and the tab around a pair are trimmed (RFC 6265 §5.4 writes
 /// `"; "` between pairs; browsers read a lone space after the `=` too). A name of this site's
 /// given twice — in one `Cookie` header or across several — is no answer of which to believe,
 /// so the request is refused (``repeated``) instead of taking the first.
-struct RequestCookies {
+package struct RequestCookies {
     /// The value of each of the names asked for that the request carries once.
     private(set) var values: [String: String] = [:]
     /// A name asked for that the request carries more than once; `nil` when none is.
-    private(set) var repeated: String?
+    package private(set) var repeated: String?
 
     /// Reads the cookies of `request` named in `names`; other cookies are passed over.
-    init(_ request: Request, names: Set<String>) {
+    package init(_ request: Request, names: Set<String>) {
         var seen: Set<String> = []
         for field in request.headers[values: .cookie] {
             for pair in field.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: true) {
@@ -35,7 +35,7 @@ struct RequestCookies {
         if let repeated { values[repeated] = nil }
     }
 
-    subscript(name: String) -> String? { values[name] }
+    package subscript(name: String) -> String? { values[name] }
 
     private static func trimmingSpaceAndTab(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
         let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }

@@ -1,0 +1,278 @@
+"""Signing in with providers, checked against real peers (scripts/provider-check.sh):
+django-oauth-toolkit (from PyPI) as an OpenID Connect provider on loopback (OIDC on, RS256, PKCE
+required), and a stand-in serving GitHub's documented shapes for the GitHub preset. Drives the
+whole flow as a client with a cookie jar would, through `accounts serve`."""
+import json
+import os
+import secrets
+import sys
+import threading
+import urllib.parse
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+sys.path.insert(0, os.path.dirname(__file__))
+from accounts_check import ACCOUNTS, HOME, LOG, Server, check, free_port  # noqa: E402
+import github_standin  # noqa: E402
+
+PASSWORD = "Tangerine-Kayak-42"
+provider_port, accounts_port, github_port = free_port(), free_port(), free_port()
+ISSUER = f"http://127.0.0.1:{provider_port}/o"
+PUBLIC = f"http://127.0.0.1:{accounts_port}"
+CALLBACK = PUBLIC + "/v1/providers/corp/callback"
+CLIENT_ID, CLIENT_SECRET = "accounts-check", secrets.token_urlsafe(32)
+
+# --- The OpenID provider: Django and django-oauth-toolkit, its key and users made here.
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+with open(os.path.join(HOME, "provider-rsa.pem"), "wb") as f:
+    f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                              serialization.NoEncryption()))
+os.environ.update({"OIDC_ISSUER": ISSUER, "OIDC_DJANGO_SECRET": secrets.token_hex(32),
+                   "DJANGO_SETTINGS_MODULE": "oidc_provider.settings"})
+import django  # noqa: E402
+
+django.setup()
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+from oauth2_provider.models import Application  # noqa: E402
+
+call_command("migrate", verbosity=0)
+PEOPLE = {
+    "alice": ("alice@example.org", "Alice Kim", ""),
+    "bob": ("bobby7@example.org", "Bob", ""),   # bobby7@example.org signs up with a password here
+    "carol": ("carol@example.org", "Carol", "unverified"),
+}
+for login, (email, name, last) in PEOPLE.items():
+    User.objects.create_user(login, email, PASSWORD, first_name=name, last_name=last)
+Application.objects.create(
+    name="accounts", client_id=CLIENT_ID, client_secret=CLIENT_SECRET, client_type=Application.CLIENT_CONFIDENTIAL,
+    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=CALLBACK,
+    algorithm=Application.RS256_ALGORITHM, skip_authorization=True)
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+provider = make_server("127.0.0.1", provider_port, get_wsgi_application(), ThreadingWSGIServer, QuietHandler)
+threading.Thread(target=provider.serve_forever, daemon=True).start()
+github = github_standin.GitHub(github_port)
+
+# --- accounts serve, with both providers.
+for name, secret in [("corp", CLIENT_SECRET), ("github", github_standin.CLIENT_SECRET)]:
+    path = os.path.join(HOME, f"{name}-secret")
+    with open(path, "w") as f:
+        f.write(secret + "\n")
+    os.chmod(path, 0o600)
+env = {
+    "PATH": "/usr/bin:/bin", "HOME": HOME, "LANG": "C.UTF-8",
+    "XDG_STATE_HOME": os.path.join(HOME, "state"), "XDG_CONFIG_HOME": os.path.join(HOME, "config"),
+    "ACCOUNTS_BACKEND": "sqlite", "ACCOUNTS_SQLITE_PATH": os.path.join(HOME, "accounts.sqlite"),
+    "ACCOUNTS_HASHING_OPS_LIMIT": "1", "ACCOUNTS_HASHING_MEM_LIMIT_KIB": "8",
+    "ACCOUNTS_SERVER_PUBLIC_URL": PUBLIC, "ACCOUNTS_SERVER_WEB_PAGES": "false",
+    "ACCOUNTS_PROVIDERS_CORP_ISSUER": ISSUER, "ACCOUNTS_PROVIDERS_CORP_CLIENT_ID": CLIENT_ID,
+    "ACCOUNTS_PROVIDERS_CORP_CLIENT_SECRET_FILE": os.path.join(HOME, "corp-secret"),
+    "ACCOUNTS_PROVIDERS_CORP_DISPLAY_NAME": "Corp SSO",
+    "ACCOUNTS_PROVIDERS_GITHUB_CLIENT_ID": github_standin.CLIENT_ID,
+    "ACCOUNTS_PROVIDERS_GITHUB_CLIENT_SECRET_FILE": os.path.join(HOME, "github-secret"),
+    "ACCOUNTS_PROVIDERS_GITHUB_WEB_URL": github.url, "ACCOUNTS_PROVIDERS_GITHUB_API_URL": github.url,
+}
+server = Server(env, port=accounts_port)
+
+
+def browser(person=None):
+    """A client with its own cookies, signed in at the OpenID provider as `person`."""
+    session = requests.Session()
+    if person:
+        login = ISSUER.removesuffix("/o") + "/accounts/login/"
+        session.get(login)
+        answer = session.post(login, data={"username": person, "password": PASSWORD,
+                                           "csrfmiddlewaretoken": session.cookies["csrftoken"]},
+                              headers={"Referer": login}, allow_redirects=False)
+        check(answer.status_code == 302, f"{person} signs in at the provider ({answer.status_code})")
+    return session
+
+
+def said(answer):
+    """An answer as a check may print it: the status and the error code, never a token."""
+    try:
+        return f"{answer.status_code} {answer.json().get('code', '')}".strip()
+    except ValueError:
+        return str(answer.status_code)
+
+
+def start(session, provider="corp", token=None, query=""):
+    headers = {"Authorization": "Bearer " + token} if token else {}
+    answer = session.get(f"{PUBLIC}/v1/providers/{provider}/start{query}", headers=headers, allow_redirects=False)
+    return answer
+
+
+def at_provider(session, location):
+    """Follows the provider's answer to the authorization request: its redirect to our callback."""
+    answer = session.get(location, allow_redirects=False)
+    check(answer.status_code == 302 and answer.headers["Location"].startswith(PUBLIC),
+          f"the provider sends the client back ({answer.status_code})")
+    return answer.headers["Location"]
+
+
+def sign_in(session, provider="corp", token=None, query=""):
+    """The whole flow: start, the provider, the callback; the callback's answer."""
+    started = start(session, provider, token, query)
+    check(started.status_code == 302, f"start redirects ({said(started)})")
+    callback = at_provider(session, started.headers["Location"])
+    headers = {"Authorization": "Bearer " + token} if token else {}
+    return session.get(callback, headers=headers, allow_redirects=False), callback
+
+
+# --- OpenID Connect: a new person gets an account.
+status, body = server.call("GET", "/v1/providers")
+listed = json.loads(body)["providers"]
+check([p["name"] for p in listed] == ["corp", "github"] and listed[0]["display_name"] == "Corp SSO",
+      "GET /v1/providers lists both, with their names")
+alice = browser("alice")
+started = start(alice)
+location = urllib.parse.urlsplit(started.headers["Location"])
+asked = dict(urllib.parse.parse_qsl(location.query))
+check(location.path == "/o/authorize/" and asked["code_challenge_method"] == "S256" and len(asked["nonce"]) == 64
+      and asked["redirect_uri"] == CALLBACK and asked["scope"] == "openid email profile",
+      "start sends the client to the discovered authorize endpoint with PKCE S256, a nonce and the callback")
+check("HttpOnly" in started.headers["Set-Cookie"] and "SameSite=Lax" in started.headers["Set-Cookie"],
+      "the flow's cookie is HttpOnly and SameSite=Lax")
+check(asked["code_challenge"] not in started.headers["Set-Cookie"]
+      and asked["state"] in started.headers["Set-Cookie"], "the cookie holds the state, not the PKCE secret")
+callback = at_provider(alice, started.headers["Location"])
+answer = alice.get(callback, allow_redirects=False)
+check(answer.status_code == 200, f"the callback signs alice in ({said(answer)})")
+signed = answer.json()
+check(signed["user"]["email"] == "alice@example.org" and signed["user"]["nickname"] == "Alice Kim"
+      and signed["user"]["email_verified"] is True, "a new account: the verified email, the provider's name")
+check("accounts_provider_flow=;" in answer.headers.get("Set-Cookie", "") or
+      "Max-Age=0" in answer.headers.get("Set-Cookie", ""), "the callback clears the flow's cookie")
+alice_token = signed["token"]
+status, body = server.call("GET", "/v1/identities", token=alice_token)
+identities = json.loads(body)["identities"]
+check(status == 200 and len(identities) == 1 and identities[0]["provider"] == "corp"
+      and identities[0]["subject"] == str(User.objects.get(username="alice").pk), "the identity is keyed on sub")
+for guess in ["!", PASSWORD, ""]:
+    status, body = server.call("POST", "/v1/login", {"email": "alice@example.org", "password": guess})
+    check(status in (400, 401) and "token" not in json.loads(body),
+          f"an account made by a provider has no password: {guess or 'an empty one'!r} opens nothing")
+
+# The code used again, with the same cookie: the provider refuses it.
+replay = requests.get(callback, cookies={"accounts_provider_flow": started.cookies["accounts_provider_flow"]},
+                      allow_redirects=False)
+check(replay.status_code == 400 and replay.json()["code"] == "provider_flow_invalid"
+      and "invalid_grant" in replay.json()["message"], f"a code used twice is refused at the provider ({said(replay)})")
+# Signing in again finds the same account.
+answer, _ = sign_in(alice)
+check(answer.status_code == 200 and answer.json()["user"]["id"] == signed["user"]["id"],
+      "a second sign-in opens the same account")
+
+# --- Wrong state, no cookie, another browser's cookie.
+started = start(alice)
+callback = at_provider(alice, started.headers["Location"])
+forged = callback.replace("state=", "state=0")
+answer = alice.get(forged, allow_redirects=False)
+check(answer.status_code == 400 and answer.json()["code"] == "provider_flow_invalid", "a changed state is refused")
+mallory = requests.Session()
+answer = mallory.get(callback, allow_redirects=False)
+check(answer.status_code == 400 and answer.json()["code"] == "provider_flow_invalid",
+      "a callback link opened by another browser (login CSRF) signs nobody in")
+started = start(alice)
+state = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(started.headers["Location"]).query))["state"]
+answer = alice.get(PUBLIC + "/v1/providers/corp/callback?error=access_denied&state=" + state, allow_redirects=False)
+check(answer.status_code == 400 and "access_denied" in answer.json()["message"], "a refusal at the provider is said")
+
+# --- An email not verified at the provider opens nothing.
+answer, _ = sign_in(browser("carol"))
+check(answer.status_code == 403 and answer.json()["code"] == "provider_email_unverified",
+      f"an unverified email makes no account ({said(answer)})")
+status, body = server.call("POST", "/v1/login", {"email": "carol@example.org", "password": PASSWORD})
+check(status == 401, "and no account exists for it")
+
+# --- A password account's email: never taken over; linked only from its own session.
+status, body = server.call("POST", "/v1/signup", {"email": "bobby7@example.org", "password": PASSWORD,
+                                                  "nickname": "밥 아저씨"})
+check(status == 201, f"bob signs up with a password ({status} {json.loads(body).get('code', '')})")
+bob_account = json.loads(body)
+bob = browser("bob")
+answer, _ = sign_in(bob)
+check(answer.status_code == 409 and answer.json()["code"] == "identity_not_linked" and "token" not in answer.json(),
+      "the provider's matching email does not sign in to bob's password account")
+status, body = server.call("GET", "/v1/identities", token=bob_account["token"])
+check(json.loads(body)["identities"] == [], "and links nothing")
+status, body = server.call("POST", "/v1/login", {"email": "bobby7@example.org", "password": PASSWORD})
+bob_token = json.loads(body)["token"]
+answer = start(bob, query="?link=true")
+check(answer.status_code == 401, "linking needs the account's session")
+answer, _ = sign_in(bob, token=bob_token, query="?link=true")
+check(answer.status_code == 200 and answer.json()["identity"]["provider"] == "corp",
+      f"signed in with the password, bob links the provider ({said(answer)})")
+answer, _ = sign_in(bob)
+check(answer.status_code == 200 and answer.json()["user"]["id"] == bob_account["user"]["id"],
+      "now the provider signs bob in to his own account")
+answer, _ = sign_in(browser("alice"), token=bob_token, query="?link=true")
+check(answer.status_code == 409 and answer.json()["code"] == "identity_taken",
+      "alice's identity cannot be linked to bob's account")
+
+# --- Unlinking: never the last way in.
+subject = str(User.objects.get(username="alice").pk)
+status, body = server.call("DELETE", f"/v1/identities/corp/{subject}", token=alice_token)
+check(status == 409 and json.loads(body)["code"] == "last_way_in", "alice's only way in is kept")
+bob_subject = str(User.objects.get(username="bob").pk)
+status, body = server.call("DELETE", f"/v1/identities/corp/{subject}", token=bob_token)
+check(status == 404 and json.loads(body)["code"] == "identity_not_found", "bob cannot unlink alice's identity")
+status, _ = server.call("DELETE", f"/v1/identities/corp/{bob_subject}", token=bob_token)
+check(status == 200, "bob, who has a password, unlinks his")
+answer, _ = sign_in(bob)
+check(answer.status_code == 409 and answer.json()["code"] == "identity_not_linked", "and the provider opens nothing again")
+
+# --- The GitHub preset against the stand-in.
+github.user = {"id": 583231, "login": "octocat", "name": "The Octocat", "emails": [
+    {"email": "octocat@users.noreply.github.com", "primary": False, "verified": True, "visibility": None},
+    {"email": "octo@example.org", "primary": True, "verified": True, "visibility": "public"},
+]}
+gh = requests.Session()
+started = start(gh, provider="github")
+flow_cookie = started.cookies["accounts_provider_flow"]
+callback = at_provider(gh, started.headers["Location"])
+answer = gh.get(callback, allow_redirects=False)
+check(answer.status_code == 200 and answer.json()["user"]["email"] == "octo@example.org"
+      and answer.json()["user"]["nickname"] == "The Octocat", f"GitHub: the primary verified email ({said(answer)})")
+octo_token = answer.json()["token"]
+status, body = server.call("GET", "/v1/identities", token=octo_token)
+check(json.loads(body)["identities"][0]["subject"] == "583231", "keyed on GitHub's numeric id")
+replay = requests.get(callback, cookies={"accounts_provider_flow": flow_cookie}, allow_redirects=False)
+check(replay.status_code == 400 and "bad_verification_code" in replay.json()["message"],
+      "a GitHub code used twice is refused: its 200 with an error field is read as the refusal it is")
+github.user = {"id": 583231, "login": "octocat", "name": "The Octocat", "emails": [
+    {"email": "octo-new@example.org", "primary": True, "verified": True, "visibility": "public"}]}
+answer, _ = sign_in(requests.Session(), provider="github")
+check(answer.status_code == 200 and answer.json()["user"]["email"] == "octo@example.org",
+      "a changed email at GitHub still opens the same account (the id is the key)")
+github.user = {"id": 9001, "login": "ghost", "name": None, "emails": [
+    {"email": "ghost@example.org", "primary": True, "verified": False, "visibility": None}]}
+answer, _ = sign_in(requests.Session(), provider="github")
+check(answer.status_code == 403 and answer.json()["code"] == "provider_email_unverified",
+      "GitHub's unverified primary email makes no account")
+check(("POST", "/login/oauth/access_token") in github.requests and ("GET", "/user/emails") in github.requests,
+      "the server asked GitHub's token endpoint and /user/emails")
+
+# --- Nothing secret in the log.
+log = open(LOG).read()
+check(CLIENT_SECRET not in log and github_standin.CLIENT_SECRET not in log and alice_token not in log
+      and "code=" not in log, "no secret, token or code in the server's log")
+server.stop()
+provider.shutdown()
+github.server.shutdown()
+print(f"{__import__('accounts_check').checks} checks passed")
