@@ -92,6 +92,11 @@ enum ProvidersSection {
         }
         switch provider.kind {
         case .oidc:
+            if provider.issuer.isEmpty {
+                throw .configInvalid(
+                    key: reader.key(issuer).name,
+                    reason: "an OpenID Connect provider needs its issuer (or type: github for GitHub)")
+            }
             if let problem = ProviderSettings.addressProblem(provider.issuer) {
                 throw .configInvalid(key: reader.key(issuer).name, reason: problem)
             }
