@@ -290,7 +290,7 @@ let package = Package(
         .target(
             name: "AccountWeb",
             dependencies: [
-                "AccountCore", "AccountCrypto", "AccountServer", "AccountServerSettings",
+                "AccountCore", "AccountCrypto", "AccountProviders", "AccountServer", "AccountServerSettings",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],

@@ -64,9 +64,12 @@ public struct SignInProviders: Sendable {
         }
     }
 
-    /// The callback address of `provider`, as registered with it.
-    public func redirectURI(_ provider: String) -> String {
-        "\(publicURL)/v1/providers/\(provider)/callback"
+    /// The callback address of `provider` for a flow of `purpose`, as registered with it: the
+    /// native one, or for a Strapi app's flow Strapi's own (`/api/connect/NAME/callback`), which
+    /// a provider registered for a Strapi server already has.
+    public func redirectURI(_ provider: String, purpose: ProviderFlow.Purpose) -> String {
+        purpose == .strapi
+            ? "\(publicURL)/api/connect/\(provider)/callback" : "\(publicURL)/v1/providers/\(provider)/callback"
     }
 
     /// The first line of a secret file.

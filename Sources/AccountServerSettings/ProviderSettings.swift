@@ -30,6 +30,10 @@ public struct ProviderSettings: Sendable, Equatable {
     public var webURL: String
     /// GitHub's API address.
     public var apiURL: String
+    /// Where a Strapi app's sign-in (`/api/connect/NAME`) ends: the app's page, or a scheme of
+    /// its own, that trades `?access_token=` at `/api/auth/NAME/callback` (Strapi's "redirect
+    /// URL to your front-end app"); empty: Strapi's routes do not offer this provider.
+    public var appRedirectURL: String
 
     /// The names a provider may have: a lowercase letter, then lowercase letters and digits,
     /// at most 32 (it is a path segment, and the `ACCOUNTS_PROVIDERS_NAME_…` variables split
@@ -57,6 +61,22 @@ public struct ProviderSettings: Sendable, Equatable {
         scopes = self.kind == .github ? "read:user user:email" : "openid email profile"
         webURL = "https://github.com"
         apiURL = "https://api.github.com"
+        appRedirectURL = ""
+    }
+
+    /// Why `text` is no address an app's sign-in may end at, or `nil`: an https address, http
+    /// on loopback, or an app's own scheme (`com.example.app:/connect`, RFC 8252 §7.1); never a
+    /// scheme a browser runs or reads locally.
+    public static func appRedirectProblem(_ text: String) -> String? {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), url.fragment == nil else {
+            return "\"\(text)\" is not an address"
+        }
+        switch scheme {
+        case "https", "http": return addressProblem(text)
+        case "javascript", "data", "file", "vbscript", "blob", "about":
+            return "\"\(text)\" has a scheme a browser would run or read locally"
+        default: return nil
+        }
     }
 
     /// Why `text` is no address a provider may be reached at, or `nil`: https, or http to this

@@ -65,6 +65,7 @@ public struct AccountWebPages: Sendable {
         addSignedInRoutes(to: group)
         addSessionRoutes(to: group)
         addRecoveryRoutes(to: group)
+        addProviderRoutes(to: group)
     }
 
     /// The HTML "page not found" (in the browser's language, with a way back to the start) for

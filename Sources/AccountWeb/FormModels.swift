@@ -52,6 +52,8 @@ struct FormModel {
     var fields: [FieldModel]
     var checkboxes: [CheckboxModel] = []
     var links: [(href: String, label: String)] = []
+    /// "Sign in with …" buttons, one per configured provider.
+    var providers: [(href: String, label: String)] = []
 
     func values(into page: [String: Any]) -> [String: Any] {
         var values = page
@@ -62,6 +64,7 @@ struct FormModel {
         values["fields"] = fields.map(\.values)
         values["checkboxes"] = checkboxes.map(\.values)
         values["links"] = links.map { ["href": $0.href, "label": $0.label] }
+        values["providers"] = providers.map { ["href": $0.href, "label": $0.label] }
         return values
     }
 

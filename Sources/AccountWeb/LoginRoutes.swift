@@ -1,5 +1,7 @@
 import AccountCore
+import AccountProviders
 import AccountServer
+import AccountServerSettings
 import Hummingbird
 
 extension AccountWebPages {
@@ -63,7 +65,7 @@ extension AccountWebPages {
         return false
     }
 
-    private func loginPage(
+    func loginPage(
         _ entry: LoginEntry, visit: WebVisit, status: HTTPResponse.Status = .ok, retryAfter: Int64? = nil
     ) -> Response {
         let text = visit.text
@@ -94,7 +96,10 @@ extension AccountWebPages {
                 CheckboxModel(
                     name: "remember", label: text.rememberLabel, hint: text.rememberHint, checked: entry.remember)
             ],
-            links: [(href: "/forgot-password", label: text.forgotLink), (href: "/signup", label: text.noAccount)])
+            links: [(href: "/forgot-password", label: text.forgotLink), (href: "/signup", label: text.noAccount)],
+            providers: api.providers.byName.values.map(\.settings).sorted { $0.name < $1.name }.map {
+                (href: "/providers/\($0.name)/start", label: text.signInWith($0.displayName))
+            })
         return formPage(
             form, title: text.logIn, formError: entry.formError, visit: visit, status: status, retryAfter: retryAfter)
     }

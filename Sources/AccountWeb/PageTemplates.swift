@@ -72,6 +72,7 @@ enum PageTemplates {
         {{#checkboxes}}{{> checkbox}}{{/checkboxes}}
         <button type="submit">{{submit}}</button>
         </form>
+        {{#providers}}<p class="provider"><a class="button secondary" href="{{href}}">{{label}}</a></p>{{/providers}}
         {{#links}}<p class="link"><a href="{{href}}">{{label}}</a></p>{{/links}}
         {{> foot}}
         """

@@ -28,6 +28,8 @@ struct PageText: Sendable {
     var noAccount: String { ko ? "처음이신가요? 회원가입" : "New here? Sign up" }
 
     var forgotLink: String { ko ? "비밀번호를 잊으셨나요?" : "Forgot your password?" }
+    /// A provider's button on the login page.
+    func signInWith(_ provider: String) -> String { ko ? "\(provider)(으)로 로그인" : "Sign in with \(provider)" }
     var forgotTitle: String { ko ? "비밀번호 찾기" : "Forgot your password" }
     var sendMail: String { ko ? "메일 보내기" : "Send the mail" }
     func mailSent(_ email: String) -> String {

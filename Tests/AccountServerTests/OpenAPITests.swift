@@ -90,8 +90,8 @@ struct OpenAPITests {
             }
         }
         #expect(
-            checked == 20,
-            "the seventeen operations that take a body or a code, the logout's scope, and a provider sign-in's start and callback"
+            checked == 22,
+            "the seventeen operations that take a body or a code, the logout's scope, a provider sign-in's start and callbacks, and Strapi's ticket"
         )
     }
 

@@ -25,13 +25,15 @@ struct ProviderAttackTests {
             var settings = ProviderSettings(name: name)
             settings.issuer = "https://idp.example"
             settings.clientID = "accounts"
+            settings.appRedirectURL = "com.example.app:/connect"
             self.settings = settings
         }
 
         func authorizationURL(state: String, codeChallenge: String, nonce: String, redirectURI: String) async throws
             -> String
         {
-            "https://idp.example/authorize?state=\(state)&code_challenge=\(codeChallenge)"
+            "https://idp.example/authorize?state=\(state)&code_challenge=\(codeChallenge)&redirect_uri="
+                + FormEncoding.component(redirectURI)
         }
 
         func profile(code: String, codeVerifier: String, nonce: String, redirectURI: String) async throws
@@ -170,6 +172,50 @@ struct ProviderAttackTests {
                 started.head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") })
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
             #expect(cookie.contains("Max-Age=600"))
+        }
+    }
+
+    @Test("a Strapi app's ticket works once, within its minute, and a made-up or reshaped one opens nothing")
+    func tickets() async throws {
+        let (providers, corp, _) = Self.providers()
+        try await LiveServer.with(Backends.sqlite, providers: providers) { server in
+            let port = server.port
+            func ticket() async throws -> String {
+                let started = try await Self.get("/api/connect/corp", port: port)
+                #expect(
+                    started.status == 302
+                        && started.head.contains(
+                            "redirect_uri=http%3A%2F%2F127.0.0.1%2Fapi%2Fconnect%2Fcorp%2Fcallback")
+                )
+                let setCookie = try #require(
+                    started.head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") })
+                let cookie = String(setCookie.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
+                let state = try #require(started.head.components(separatedBy: "state=").last?.prefix { $0 != "&" })
+                let ended = try await Self.get(
+                    "/api/connect/corp/callback?code=c&state=\(state)", port: port, headers: ["Cookie: \(cookie)"])
+                #expect(ended.status == 302)
+                let location = try #require(
+                    ended.head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("location:") })
+                #expect(location.contains("com.example.app:/connect?access_token="), "\(location)")
+                return try #require(location.components(separatedBy: "access_token=").last)
+            }
+            let first = try await ticket()
+            let madeUp = String(repeating: "0", count: 64)
+            for forged in [madeUp, first.uppercased(), String(first.dropLast()), first + "0", "\(first)%00"] {
+                let answer = try await Self.get("/api/auth/corp/callback?access_token=\(forged)", port: port)
+                #expect(answer.status == 400 && answer.body.contains("invalid_code"), "\(forged.prefix(8))")
+            }
+            let signedIn = try await Self.get("/api/auth/corp/callback?access_token=\(first)", port: port)
+            #expect(signedIn.status == 200 && signedIn.body.contains(#""jwt""#))
+            let replayed = try await Self.get("/api/auth/corp/callback?access_token=\(first)", port: port)
+            #expect(replayed.status == 400 && replayed.body.contains("invalid_code"), "a ticket works once")
+            let late = try await ticket()
+            server.clock.advance(seconds: IdentityService.ticketLifetimeSeconds)
+            let expired = try await Self.get("/api/auth/corp/callback?access_token=\(late)", port: port)
+            #expect(expired.status == 400 && expired.body.contains("invalid_code"), "a minute later it is over")
+            #expect(corp.exchanges.withLock { $0 } == 2)
+            // The tickets were all for the one account the first sign-in made.
+            #expect(try await server.repository.userCount() == 1)
         }
     }
 }

@@ -5,6 +5,7 @@ whole flow as a client with a cookie jar would, through `accounts serve`."""
 import json
 import os
 import secrets
+import shutil
 import sys
 import threading
 import urllib.parse
@@ -24,6 +25,8 @@ provider_port, accounts_port, github_port = free_port(), free_port(), free_port(
 ISSUER = f"http://127.0.0.1:{provider_port}/o"
 PUBLIC = f"http://127.0.0.1:{accounts_port}"
 CALLBACK = PUBLIC + "/v1/providers/corp/callback"
+STRAPI_CALLBACK = PUBLIC + "/api/connect/corp/callback"  # what a provider registered for Strapi has
+APP_PAGE = "http://127.0.0.1:9/connect/corp/redirect"     # a Strapi app's page: only its address is read
 CLIENT_ID, CLIENT_SECRET = "accounts-check", secrets.token_urlsafe(32)
 
 # --- The OpenID provider: Django and django-oauth-toolkit, its key and users made here.
@@ -51,7 +54,7 @@ for login, (email, name, last) in PEOPLE.items():
     User.objects.create_user(login, email, PASSWORD, first_name=name, last_name=last)
 Application.objects.create(
     name="accounts", client_id=CLIENT_ID, client_secret=CLIENT_SECRET, client_type=Application.CLIENT_CONFIDENTIAL,
-    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=CALLBACK,
+    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=CALLBACK + " " + STRAPI_CALLBACK,
     algorithm=Application.RS256_ALGORITHM, skip_authorization=True)
 
 
@@ -79,10 +82,10 @@ env = {
     "XDG_STATE_HOME": os.path.join(HOME, "state"), "XDG_CONFIG_HOME": os.path.join(HOME, "config"),
     "ACCOUNTS_BACKEND": "sqlite", "ACCOUNTS_SQLITE_PATH": os.path.join(HOME, "accounts.sqlite"),
     "ACCOUNTS_HASHING_OPS_LIMIT": "1", "ACCOUNTS_HASHING_MEM_LIMIT_KIB": "8",
-    "ACCOUNTS_SERVER_PUBLIC_URL": PUBLIC, "ACCOUNTS_SERVER_WEB_PAGES": "false",
+    "ACCOUNTS_SERVER_PUBLIC_URL": PUBLIC,
     "ACCOUNTS_PROVIDERS_CORP_ISSUER": ISSUER, "ACCOUNTS_PROVIDERS_CORP_CLIENT_ID": CLIENT_ID,
     "ACCOUNTS_PROVIDERS_CORP_CLIENT_SECRET_FILE": os.path.join(HOME, "corp-secret"),
-    "ACCOUNTS_PROVIDERS_CORP_DISPLAY_NAME": "Corp SSO",
+    "ACCOUNTS_PROVIDERS_CORP_DISPLAY_NAME": "Corp SSO", "ACCOUNTS_PROVIDERS_CORP_APP_REDIRECT_URL": APP_PAGE,
     "ACCOUNTS_PROVIDERS_GITHUB_CLIENT_ID": github_standin.CLIENT_ID,
     "ACCOUNTS_PROVIDERS_GITHUB_CLIENT_SECRET_FILE": os.path.join(HOME, "github-secret"),
     "ACCOUNTS_PROVIDERS_GITHUB_WEB_URL": github.url, "ACCOUNTS_PROVIDERS_GITHUB_API_URL": github.url,
@@ -267,6 +270,89 @@ check(answer.status_code == 403 and answer.json()["code"] == "provider_email_unv
       "GitHub's unverified primary email makes no account")
 check(("POST", "/login/oauth/access_token") in github.requests and ("GET", "/user/emails") in github.requests,
       "the server asked GitHub's token endpoint and /user/emails")
+
+# --- Strapi's shapes: /api/connect/corp, the app's page with ?access_token=, /api/auth/corp/callback.
+def strapi_connect(session, provider="corp"):
+    started = session.get(f"{PUBLIC}/api/connect/{provider}", allow_redirects=False)
+    check(started.status_code == 302, f"/api/connect/{provider} redirects ({said(started)})")
+    asked = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(started.headers["Location"]).query))
+    check(asked["redirect_uri"] == STRAPI_CALLBACK, "with Strapi's own callback, as a provider set up for Strapi has it")
+    callback = at_provider(session, started.headers["Location"])
+    ended = session.get(callback, allow_redirects=False)
+    check(ended.status_code == 302 and ended.headers["Location"].startswith(APP_PAGE + "?"),
+          f"the flow ends at the app's page ({said(ended)})")
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(ended.headers["Location"]).query))
+
+
+sent = strapi_connect(browser("alice"))
+ticket = sent["access_token"]
+check(len(ticket) == 64, "the app's page gets a ticket as access_token")
+answer = requests.get(f"{PUBLIC}/api/auth/corp/callback", params={"access_token": ticket})
+strapi = answer.json()
+check(answer.status_code == 200 and strapi["user"]["email"] == "alice@example.org"
+      and strapi["user"]["id"] == signed["user"]["number"], f"/api/auth/corp/callback answers {{jwt, user}} ({said(answer)})")
+me = requests.get(f"{PUBLIC}/api/users/me", headers={"Authorization": "Bearer " + strapi["jwt"]})
+check(me.status_code == 200 and me.json()["email"] == "alice@example.org", "and its jwt works on /api/users/me")
+again = requests.get(f"{PUBLIC}/api/auth/corp/callback", params={"access_token": ticket})
+check(again.status_code == 400 and again.json()["error"]["details"]["code"] == "invalid_code",
+      "a ticket works once")
+sent = strapi_connect(browser("bob"))
+check(sent == {"error": "identity_not_linked"}, f"bob's password account is not signed in through Strapi either ({sent})")
+answer = requests.get(f"{PUBLIC}/api/connect/github", allow_redirects=False)
+check(answer.status_code == 404, "a provider without app_redirect_url is not offered to Strapi apps")
+
+# --- The web pages: the button, the provider, the finish that sets the session's cookie.
+page = requests.get(f"{PUBLIC}/login").text
+check('href="/providers/corp/start"' in page and "Sign in with Corp SSO" in page and "Sign in with GitHub" in page,
+      "the login page has a button per provider")
+korean = requests.get(f"{PUBLIC}/login", headers={"Accept-Language": "ko"}).text
+check("Corp SSO(으)로 로그인" in korean, "in Korean too")
+web = browser("alice")
+started = web.get(f"{PUBLIC}/providers/corp/start", allow_redirects=False)
+callback = at_provider(web, started.headers["Location"])
+ended = web.get(callback, allow_redirects=False)
+check(ended.status_code == 302 and ended.headers["Location"].startswith("/providers/corp/finish?ticket="),
+      "the callback sends the browser to the pages' finish")
+finished = web.get(PUBLIC + ended.headers["Location"], allow_redirects=False)
+check(finished.status_code in (302, 303) and finished.headers["Location"] == "/welcome"
+      and "accounts_session=" in finished.headers.get("Set-Cookie", ""), "the finish sets the session's cookie")
+welcome = web.get(f"{PUBLIC}/welcome")
+check("Alice Kim" in welcome.text, "and the welcome page greets alice")
+bob = browser("bob")
+started = bob.get(f"{PUBLIC}/providers/corp/start", allow_redirects=False)
+ended = bob.get(at_provider(bob, started.headers["Location"]), allow_redirects=False)
+shown = bob.get(PUBLIC + ended.headers["Location"])
+check(shown.status_code == 409 and "sign in with its password first" in shown.text,
+      f"the login page tells bob to sign in with his password first ({shown.status_code})")
+
+# --- Once in a real browser: headless Chromium clicks the button and signs in at the provider.
+chromium = shutil.which("chromium") and shutil.which("chromedriver")
+if chromium:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
+    try:
+        driver.get(f"{PUBLIC}/login")
+        driver.find_element(By.LINK_TEXT, "Sign in with Corp SSO").click()
+        check(driver.current_url.startswith(ISSUER.removesuffix("/o") + "/accounts/login/"),
+              "Chromium: the button leads to the provider's sign-in")
+        driver.find_element(By.NAME, "username").send_keys("alice")
+        driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+        driver.find_element(By.TAG_NAME, "button").click()
+        check(driver.current_url == f"{PUBLIC}/welcome" and "Alice Kim" in driver.page_source,
+              f"Chromium: back from the provider, alice is welcomed ({driver.current_url})")
+    finally:
+        driver.quit()
+elif os.environ.get("CI") == "true":
+    check(False, "chromium and chromedriver are missing (scripts/install-dependencies.sh --browser)")
+else:
+    print("SKIPPED the Chromium part: chromium and chromium-driver are not installed")
 
 # --- Nothing secret in the log.
 log = open(LOG).read()

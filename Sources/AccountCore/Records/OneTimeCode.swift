@@ -10,6 +10,9 @@ public struct OneTimeCode: Sendable, Hashable, Codable {
         public static let passwordReset = Purpose(rawValue: "password_reset")
         /// Proves the account's email.
         public static let emailVerification = Purpose(rawValue: "email_verification")
+        /// Finishes a sign-in through a provider on the page or app it ends at (a Strapi app's
+        /// `access_token`, the web pages' finish): never mailed, good for a minute.
+        public static let providerSignIn = Purpose(rawValue: "provider_sign_in")
     }
 
     /// SHA-256 of the code, 64 lowercase hex characters.

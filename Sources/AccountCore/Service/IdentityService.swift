@@ -24,9 +24,48 @@ public struct IdentityService: Sendable {
         -> SignedInSession
     {
         try accounts.requireDeviceName(device)
+        return try await open(try await account(for: profile), remember: remember, device: device)
+    }
+
+    /// How long a sign-in ticket (``ticket(for:)``) is good for.
+    public static let ticketLifetimeSeconds: Int64 = 60
+
+    /// Signs in the person `profile` describes as ``signIn(with:remember:device:)`` does, but
+    /// opens no session yet: returns a ticket, good once and for a minute, that
+    /// ``redeem(ticket:remember:device:)`` trades for the session where the flow ends (a Strapi
+    /// app's page, the web pages). Only its digest is stored.
+    /// - Throws: what ``signIn(with:remember:device:)`` throws before a session.
+    public func ticket(for profile: ProviderProfile) async throws -> String {
+        let user = try await account(for: profile)
+        let ticket = accounts.random.hex(32)
+        let now = accounts.clock.now()
+        let code = OneTimeCode(
+            codeHash: accounts.sessions.digester.digest(ticket), userID: user.id, purpose: .providerSignIn,
+            createdAt: now, expiresAt: now.adding(seconds: Self.ticketLifetimeSeconds))
+        guard try await accounts.repository.replaceCode(code) else { throw AccountError.notSignedIn }
+        return ticket
+    }
+
+    /// The session a ticket of ``ticket(for:)`` opens, once.
+    /// - Throws: `invalidCode` for a ticket used already, expired or never made;
+    ///   `accountBlocked`, `emailNotVerified`; `invalidDeviceName`.
+    public func redeem(ticket: String, remember: Bool = false, device: String = "") async throws -> SignedInSession {
+        try accounts.requireDeviceName(device)
+        guard ticket.utf8.count == 64, Hex.isLowercaseHex(ticket, byteCount: 32),
+            let code = try await accounts.repository.takeCode(hash: accounts.sessions.digester.digest(ticket)),
+            code.purpose == .providerSignIn, !code.isExpired(at: accounts.clock.now())
+        else { throw AccountError.invalidCode }
+        guard let user = try await accounts.repository.user(id: code.userID) else { throw AccountError.invalidCode }
+        return try await open(try checked(user), remember: remember, device: device)
+    }
+
+    /// The account the person `profile` describes signs in to: the one its identity is linked
+    /// to, or a new one (no password, its email proven, a nickname from the provider's name or
+    /// login) when the identity is new and its verified email is no account's.
+    private func account(for profile: ProviderProfile) async throws -> UserRecord {
         let repository = accounts.repository
         if let linked = try await repository.identity(provider: profile.provider, subject: profile.subject) {
-            return try await open(try await linkedUser(linked), remember: remember, device: device)
+            return try await linkedUser(linked)
         }
         guard let raw = profile.verifiedEmail else { throw AccountError.providerEmailUnverified }
         let email = try StoredEmail(raw).normalized
@@ -35,14 +74,13 @@ public struct IdentityService: Sendable {
         var user = UserRecord(
             id: .random(using: accounts.random), email: email, nickname: Self.nickname(for: profile, email: email),
             passwordHash: UserRecord.noPassword, createdAt: now, emailVerifiedAt: now)
-        let (token, session) = accounts.sessions.open(for: user.id, remember: remember, device: device, at: now)
         do {
-            user.number = try await repository.createUser(user, initialSession: session)
+            user.number = try await repository.createUser(user, initialSession: nil)
         } catch AccountError.emailTaken {
             // Another first sign-in of the same person made the account a moment ago: its
             // identity is linked by now, or the email is a password account's.
             if let linked = try await repository.identity(provider: profile.provider, subject: profile.subject) {
-                return try await open(try await linkedUser(linked), remember: remember, device: device)
+                return try await linkedUser(linked)
             }
             throw AccountError.identityNotLinked
         }
@@ -56,7 +94,7 @@ public struct IdentityService: Sendable {
             _ = try? await repository.deleteUser(id: user.id)
             throw error
         }
-        return try await accounts.sessions.signedIn(user, token: token, session: session, methods: [Self.method])
+        return user
     }
 
     /// Links the identity `profile` describes to the signed-in user of `token` (who proved it
@@ -107,6 +145,11 @@ public struct IdentityService: Sendable {
         guard let user = try await accounts.repository.user(id: identity.userID) else {
             throw AccountError.notSignedIn
         }
+        return try checked(user)
+    }
+
+    /// `user`, when it may sign in: not blocked, its email proven where that is required.
+    private func checked(_ user: UserRecord) throws -> UserRecord {
         if user.isBlocked { throw AccountError.accountBlocked }
         if accounts.requireVerifiedEmail, user.emailVerifiedAt == nil { throw AccountError.emailNotVerified }
         return user

@@ -18,6 +18,13 @@ public struct ProviderFlow: Sendable, Equatable {
         case signIn = "in"
         /// Link the identity to the account `userID`, signed in when the flow started.
         case link = "link"
+        /// Sign in for a Strapi app (`/api/connect/NAME`): the flow ends at the app's page with
+        /// a one-minute ticket as `access_token`, which `/api/auth/NAME/callback` trades for
+        /// `{jwt, user}`.
+        case strapi = "strapi"
+        /// Sign in on the web pages: the flow ends at the pages' finish, which sets the
+        /// session's cookie.
+        case web = "web"
     }
 
     /// The provider's name.

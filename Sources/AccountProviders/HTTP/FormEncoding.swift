@@ -1,14 +1,14 @@
 /// `application/x-www-form-urlencoded` as the WHATWG URL standard writes it, which OAuth
 /// servers read (RFC 6749 appendix B): every byte but the unreserved ones is percent-encoded,
 /// a space as `%20` (never `+`, which some servers read back as a plus).
-enum FormEncoding {
+public enum FormEncoding {
     /// `pairs` as a query or a form body.
-    static func encode(_ pairs: [(String, String)]) -> String {
+    public static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(component($0.0))=\(component($0.1))" }.joined(separator: "&")
     }
 
     /// One name or value, percent-encoded but for `A–Z a–z 0–9 - . _ ~`.
-    static func component(_ text: String) -> String {
+    public static func component(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {

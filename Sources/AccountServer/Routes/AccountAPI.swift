@@ -123,6 +123,7 @@ public struct AccountAPI: Sendable {
         addProviderRoutes(to: router.group("v1"))
         addStrapiRoutes(to: router.group("api"))
         addStrapiRecoveryRoutes(to: router.group("api"))
+        addStrapiProviderRoutes(to: router.group("api"))
         router.getWithHead("openapi.json") { _, _ in
             Response(
                 status: .ok, headers: .jsonAnswer,

@@ -1,10 +1,10 @@
-import AccountCore
+package import AccountCore
 import AccountJSON
-import AccountProviders
+package import AccountProviders
 import AccountServerSettings
 import Foundation
 import HTTPTypes
-import Hummingbird
+package import Hummingbird
 import HummingbirdCore
 
 extension AccountAPI {
@@ -48,30 +48,13 @@ extension AccountAPI {
                 if query.link {
                     userID = try await service.sessions.whoami(token: bearerToken(request), touching: false).id
                 }
-                let flow = ProviderFlow(
-                    provider: provider.name, purpose: query.link ? .link : .signIn, userID: userID,
-                    remember: query.remember, at: clock.now(), random: random)
-                let location = try await provider.authorizationURL(
-                    state: flow.state, codeChallenge: flow.codeChallenge(key: serverKey),
-                    nonce: flow.nonce(key: serverKey),
-                    redirectURI: providers.redirectURI(provider.name))
-                var response = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
-                response.setCookie(
-                    providerFlowCookie(flow.cookieValue(key: serverKey), maxAge: Int(ProviderFlow.lifetimeSeconds)))
-                return response
+                return try await startFlow(
+                    provider, purpose: query.link ? .link : .signIn, userID: userID, remember: query.remember)
             }
         }
         // The provider sends the client back here with a code (or an error) and the state.
         group.getWithHead("providers/:name/callback") { request, context in
-            var response: Response
-            do {
-                response = try await callback(request, context)
-            } catch let failure as APIFailure {
-                response = try failure.response(from: request, context: context)
-            }
-            // A flow is used once, whatever its end.
-            response.setCookie(providerFlowCookie("", maxAge: 0))
-            return response
+            try await finish(request, context)
         }
         group.getWithHead("identities") { request, context in
             try await respond(request, context, style: .native) { _ in
@@ -90,7 +73,41 @@ extension AccountAPI {
         }
     }
 
-    /// The callback's answer: the session a sign-in opened, or the identity a link made.
+    /// Answers a provider's callback, and clears the flow's cookie whatever the answer: a flow
+    /// is used once.
+    func finish(_ request: Request, _ context: some AccountRoutesContext) async throws -> Response {
+        var response: Response
+        do {
+            response = try await callback(request, context)
+        } catch let failure as APIFailure {
+            response = try failure.response(from: request, context: context)
+        }
+        response.setCookie(providerFlowCookie("", maxAge: 0))
+        return response
+    }
+
+    /// Sends the client to `provider` for a new flow of `purpose`, with the flow in its cookie.
+    package func startFlow(
+        _ provider: any SignInProvider, purpose: ProviderFlow.Purpose, userID: UserID? = nil, remember: Bool
+    ) async throws -> Response {
+        let flow = ProviderFlow(
+            provider: provider.name, purpose: purpose, userID: userID, remember: remember, at: clock.now(),
+            random: random)
+        let location = try await provider.authorizationURL(
+            state: flow.state, codeChallenge: flow.codeChallenge(key: serverKey), nonce: flow.nonce(key: serverKey),
+            redirectURI: providers.redirectURI(provider.name, purpose: purpose))
+        var response = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+        response.setCookie(
+            providerFlowCookie(flow.cookieValue(key: serverKey), maxAge: Int(ProviderFlow.lifetimeSeconds)))
+        return response
+    }
+
+    /// Where the web pages finish a provider sign-in: they trade `ticket` for the session's
+    /// cookie, or show `error` (a code) on the sign-in page.
+    package static func webFinishPath(_ provider: String) -> String { "/providers/\(provider)/finish" }
+
+    /// The callback's answer: the session a sign-in opened, the identity a link made, or a
+    /// redirect with a ticket to where a Strapi app's or the web pages' sign-in ends.
     private func callback(_ request: Request, _ context: some AccountRoutesContext) async throws -> Response {
         let service = service
         return try await respond(request, context, style: .native) { _ in
@@ -100,21 +117,15 @@ extension AccountAPI {
             let flow = try ProviderFlow.resume(
                 cookie: cookies[providerFlowCookieName], provider: provider.name, state: query.state,
                 key: serverKey, at: clock.now())
-            if let error = query.error {
-                throw AccountError.providerFlowInvalid(reason: "the provider answered \(error)")
-            }
-            guard let code = query.code else {
-                throw AccountError.providerFlowInvalid(reason: "the provider sent no code")
-            }
-            let profile = try await provider.profile(
-                code: code, codeVerifier: flow.codeVerifier(key: serverKey), nonce: flow.nonce(key: serverKey),
-                redirectURI: providers.redirectURI(provider.name))
+            let redirectURI = providers.redirectURI(provider.name, purpose: flow.purpose)
             switch flow.purpose {
             case .signIn:
+                let profile = try await profile(provider, query, flow, redirectURI)
                 let session = try await service.identities.signIn(
                     with: profile, remember: flow.remember, device: deviceName(request, given: nil))
                 return json(APIBody.session(session, deviceToken: deviceTokens.issue(for: session.profile)))
             case .link:
+                let profile = try await profile(provider, query, flow, redirectURI)
                 let token = bearerToken(request)
                 let signedIn = try await service.sessions.whoami(token: token, touching: false)
                 guard signedIn.id == flow.userID else {
@@ -122,8 +133,39 @@ extension AccountAPI {
                 }
                 let identity = try await service.identities.link(profile, token: token)
                 return json(.object([("identity", APIBody.identity(identity)), ("ok", .bool(true))]))
+            case .strapi, .web:
+                // The flow ends elsewhere: a ticket, or the error's code, goes there.
+                let end =
+                    flow.purpose == .web
+                    ? Self.webFinishPath(provider.name) : provider.settings.appRedirectURL
+                // Strapi's name for what its app trades at /api/auth/NAME/callback.
+                let ticketName = flow.purpose == .web ? "ticket" : "access_token"
+                let parameter: (String, String)
+                do {
+                    let profile = try await profile(provider, query, flow, redirectURI)
+                    parameter = (ticketName, try await service.identities.ticket(for: profile))
+                } catch let error as AccountError where !error.isStoreFailure {
+                    parameter = ("error", error.code)
+                }
+                let location = end + (end.contains("?") ? "&" : "?") + FormEncoding.encode([parameter])
+                return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
             }
         }
+    }
+
+    /// Who the provider says signed in, for the callback's code.
+    private func profile(
+        _ provider: any SignInProvider, _ query: ProviderCallbackQuery, _ flow: ProviderFlow, _ redirectURI: String
+    ) async throws -> ProviderProfile {
+        if let error = query.error {
+            throw AccountError.providerFlowInvalid(reason: "the provider answered \(error)")
+        }
+        guard let code = query.code else {
+            throw AccountError.providerFlowInvalid(reason: "the provider sent no code")
+        }
+        return try await provider.profile(
+            code: code, codeVerifier: flow.codeVerifier(key: serverKey), nonce: flow.nonce(key: serverKey),
+            redirectURI: redirectURI)
     }
 
     /// The provider the path names, or 404 `not_found`.
@@ -169,5 +211,40 @@ struct ProviderCallbackQuery {
         code = parameters.get("code").flatMap { $0.isEmpty || $0.utf8.count > 2048 ? nil : $0 }
         state = parameters.get("state")
         error = parameters.get("error").map { OAuthErrorCode.shown($0) }
+    }
+}
+
+extension AccountAPI {
+    /// Strapi's provider routes: `GET /api/connect/NAME` sends the client to the provider (for a
+    /// provider with `app_redirect_url`), the provider comes back to
+    /// `/api/connect/NAME/callback`, the flow ends at the app's page with `?access_token=` (a
+    /// one-minute ticket, never the provider's token), and `GET /api/auth/NAME/callback
+    /// ?access_token=` answers `{jwt, user}` as Strapi's does.
+    func addStrapiProviderRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
+        let service = service
+        group.getWithHead("connect/:name") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                let provider = try provider(context)
+                guard !provider.settings.appRedirectURL.isEmpty else { throw RequestProblem(kind: .noSuchRoute) }
+                return try await startFlow(provider, purpose: .strapi, remember: false)
+            }
+        }
+        group.getWithHead("connect/:name/callback") { request, context in
+            try await finish(request, context)
+        }
+        group.getWithHead("auth/:name/callback") { request, context in
+            try await respond(request, context, style: .strapi) { _ in
+                _ = try provider(context)
+                guard let ticket = request.uri.queryParameters.get("access_token") else {
+                    throw RequestProblem(kind: .malformed(.missing(field: "access_token")))
+                }
+                let session = try await service.identities.redeem(
+                    ticket: ticket, device: deviceName(request, given: nil))
+                return json(
+                    APIBody.strapiAuth(
+                        session, proofRequired: service.requireVerifiedEmail,
+                        deviceToken: deviceTokens.issue(for: session.profile)))
+            }
+        }
     }
 }

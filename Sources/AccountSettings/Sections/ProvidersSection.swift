@@ -85,8 +85,18 @@ enum ProvidersSection {
         provider.webURL = try reader.value(webURL)
         let apiURL = BackendSetting.text("api_url", default: defaults.apiURL, summary: "GitHub's API address")
         provider.apiURL = try reader.value(apiURL)
+        let appRedirect = BackendSetting.text(
+            "app_redirect_url", default: "",
+            summary:
+                "where a Strapi app's /api/connect/NAME sign-in ends, with ?access_token= (empty: not offered to Strapi apps)"
+        )
+        provider.appRedirectURL = try reader.value(appRedirect)
         guard case .layered = reader.source else { return provider }
 
+        if !provider.appRedirectURL.isEmpty, let problem = ProviderSettings.appRedirectProblem(provider.appRedirectURL)
+        {
+            throw .configInvalid(key: reader.key(appRedirect).name, reason: problem)
+        }
         if provider.clientID.isEmpty {
             throw .configInvalid(key: reader.key(clientID).name, reason: "a provider needs the client id it gave")
         }
