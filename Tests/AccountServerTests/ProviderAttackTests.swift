@@ -25,7 +25,8 @@ struct ProviderAttackTests {
             var settings = ProviderSettings(name: name)
             settings.issuer = "https://idp.example"
             settings.clientID = "accounts"
-            settings.appRedirectURL = "com.example.app:/connect"
+            // `other` is not offered to Strapi apps.
+            settings.appRedirectURL = name == "corp" ? "com.example.app:/connect" : ""
             self.settings = settings
         }
 
@@ -164,6 +165,8 @@ struct ProviderAttackTests {
         try await LiveServer.with(Backends.sqlite, providers: providers) { server in
             #expect(try await Self.get("/v1/providers/nobody/start", port: server.port).status == 404)
             #expect(try await Self.get("/v1/providers/nobody/callback?code=c&state=s", port: server.port).status == 404)
+            #expect(try await Self.get("/api/connect/other", port: server.port).status == 404, "no app_redirect_url")
+            #expect(try await Self.get("/api/connect/corp", port: server.port).status == 302)
             let bad = try await Self.get("/v1/providers/corp/start?remember=yes", port: server.port)
             #expect(bad.status == 400 && bad.body.contains("invalid_request"))
             let started = try await Self.get("/v1/providers/corp/start?remember=true", port: server.port)

@@ -6,6 +6,7 @@ import json
 import os
 import secrets
 import shutil
+import subprocess
 import sys
 import threading
 import urllib.parse
@@ -54,7 +55,8 @@ for login, (email, name, last) in PEOPLE.items():
     User.objects.create_user(login, email, PASSWORD, first_name=name, last_name=last)
 Application.objects.create(
     name="accounts", client_id=CLIENT_ID, client_secret=CLIENT_SECRET, client_type=Application.CLIENT_CONFIDENTIAL,
-    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=CALLBACK + " " + STRAPI_CALLBACK,
+    authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+    redirect_uris=" ".join([CALLBACK, STRAPI_CALLBACK, "http://127.0.0.1/callback"]),  # the last: the CLI's, any port
     algorithm=Application.RS256_ALGORITHM, skip_authorization=True)
 
 
@@ -89,6 +91,7 @@ env = {
     "ACCOUNTS_PROVIDERS_GITHUB_CLIENT_ID": github_standin.CLIENT_ID,
     "ACCOUNTS_PROVIDERS_GITHUB_CLIENT_SECRET_FILE": os.path.join(HOME, "github-secret"),
     "ACCOUNTS_PROVIDERS_GITHUB_WEB_URL": github.url, "ACCOUNTS_PROVIDERS_GITHUB_API_URL": github.url,
+    "ACCOUNTS_PROVIDERS_GITHUB_APP_REDIRECT_URL": "com.example.app:/connect/github",
 }
 server = Server(env, port=accounts_port)
 
@@ -272,14 +275,15 @@ check(("POST", "/login/oauth/access_token") in github.requests and ("GET", "/use
       "the server asked GitHub's token endpoint and /user/emails")
 
 # --- Strapi's shapes: /api/connect/corp, the app's page with ?access_token=, /api/auth/corp/callback.
-def strapi_connect(session, provider="corp"):
+def strapi_connect(session, provider="corp", app_page=APP_PAGE):
     started = session.get(f"{PUBLIC}/api/connect/{provider}", allow_redirects=False)
     check(started.status_code == 302, f"/api/connect/{provider} redirects ({said(started)})")
     asked = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(started.headers["Location"]).query))
-    check(asked["redirect_uri"] == STRAPI_CALLBACK, "with Strapi's own callback, as a provider set up for Strapi has it")
+    check(asked["redirect_uri"] == f"{PUBLIC}/api/connect/{provider}/callback",
+          "with Strapi's own callback, as a provider set up for Strapi has it")
     callback = at_provider(session, started.headers["Location"])
     ended = session.get(callback, allow_redirects=False)
-    check(ended.status_code == 302 and ended.headers["Location"].startswith(APP_PAGE + "?"),
+    check(ended.status_code == 302 and ended.headers["Location"].startswith(app_page + "?"),
           f"the flow ends at the app's page ({said(ended)})")
     return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(ended.headers["Location"]).query))
 
@@ -298,8 +302,6 @@ check(again.status_code == 400 and again.json()["error"]["details"]["code"] == "
       "a ticket works once")
 sent = strapi_connect(browser("bob"))
 check(sent == {"error": "identity_not_linked"}, f"bob's password account is not signed in through Strapi either ({sent})")
-answer = requests.get(f"{PUBLIC}/api/connect/github", allow_redirects=False)
-check(answer.status_code == 404, "a provider without app_redirect_url is not offered to Strapi apps")
 
 # --- The web pages: the button, the provider, the finish that sets the session's cookie.
 page = requests.get(f"{PUBLIC}/login").text
@@ -331,7 +333,9 @@ if chromium:
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     options = Options()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"]:
@@ -340,11 +344,19 @@ if chromium:
     try:
         driver.get(f"{PUBLIC}/login")
         driver.find_element(By.LINK_TEXT, "Sign in with Corp SSO").click()
+        try:
+            WebDriverWait(driver, 30).until(lambda d: "/accounts/login/" in d.current_url)
+        except TimeoutException:
+            pass
         check(driver.current_url.startswith(ISSUER.removesuffix("/o") + "/accounts/login/"),
               "Chromium: the button leads to the provider's sign-in")
         driver.find_element(By.NAME, "username").send_keys("alice")
         driver.find_element(By.NAME, "password").send_keys(PASSWORD)
         driver.find_element(By.TAG_NAME, "button").click()
+        try:
+            WebDriverWait(driver, 30).until(lambda d: d.current_url == f"{PUBLIC}/welcome")
+        except TimeoutException:
+            pass
         check(driver.current_url == f"{PUBLIC}/welcome" and "Alice Kim" in driver.page_source,
               f"Chromium: back from the provider, alice is welcomed ({driver.current_url})")
     finally:
@@ -353,6 +365,61 @@ elif os.environ.get("CI") == "true":
     check(False, "chromium and chromedriver are missing (scripts/install-dependencies.sh --browser)")
 else:
     print("SKIPPED the Chromium part: chromium and chromium-driver are not installed")
+
+# --- The CLI as a native app (RFC 8252): the provider's address printed, the answer on a loopback port.
+def cli(*arguments, **kwargs):
+    return subprocess.run([ACCOUNTS, *arguments], env=env, capture_output=True, text=True, **kwargs)
+
+
+login = subprocess.Popen([ACCOUNTS, "login", "--provider", "corp", "--json"], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+address = None
+for line in login.stderr:
+    if line.startswith(ISSUER):
+        address = line.strip()
+        break
+check(address is not None and "redirect_uri=http%3A%2F%2F127.0.0.1%3A" in address,
+      "accounts login --provider prints the provider's address, with a loopback callback")
+person = browser("alice")
+back = person.get(address, allow_redirects=False)
+check(back.status_code == 302 and back.headers["Location"].startswith("http://127.0.0.1:"),
+      "the provider sends the browser to the CLI's loopback port (any port, RFC 8252 §7.3)")
+page = person.get(back.headers["Location"])
+check(page.status_code == 200 and "Return to the terminal" in page.text, "the CLI's page says to return to the terminal")
+out, err = login.communicate(timeout=60)
+answer = json.loads(out)
+check(login.returncode == 0 and answer["ok"] and answer["user"]["email"] == "alice@example.org",
+      f"the CLI signs alice in to her account (exit {login.returncode})")
+run = cli("identities", "--json")
+listed = json.loads(run.stdout)["identities"]
+check(run.returncode == 0 and [i["provider"] for i in listed] == ["corp"], "accounts identities lists corp")
+run = cli("identities", "unlink", "corp", listed[0]["subject"], "--json")
+check(run.returncode == 3 and json.loads(run.stdout)["error"]["code"] == "last_way_in",
+      f"accounts identities unlink keeps the only way in (exit {run.returncode})")
+run = cli("login", "--provider", "nobody")
+check(run.returncode == 8 and "configured: corp, github" in run.stderr, "an unknown provider is named, with the known ones")
+
+# --- The GitHub preset through the web pages, a Strapi app and the CLI.
+github.user = {"id": 583231, "login": "octocat", "name": "The Octocat", "emails": [
+    {"email": "octo@example.org", "primary": True, "verified": True, "visibility": "public"}]}
+web = requests.Session()
+started = web.get(f"{PUBLIC}/providers/github/start", allow_redirects=False)
+ended = web.get(at_provider(web, started.headers["Location"]), allow_redirects=False)
+web.get(PUBLIC + ended.headers["Location"], allow_redirects=False)
+check("The Octocat" in web.get(f"{PUBLIC}/welcome").text, "GitHub on the web pages: the octocat is welcomed")
+sent = strapi_connect(requests.Session(), "github", "com.example.app:/connect/github")
+answer = requests.get(f"{PUBLIC}/api/auth/github/callback", params={"access_token": sent.get("access_token", "")})
+check(answer.status_code == 200 and answer.json()["user"]["email"] == "octo@example.org",
+      f"GitHub for a Strapi app: {{jwt, user}} ({said(answer)})")
+login = subprocess.Popen([ACCOUNTS, "login", "--provider", "github", "--json"], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+address = next((line.strip() for line in login.stderr if line.startswith(github.url)), None)
+check(address is not None, "accounts login --provider github prints GitHub's address")
+back = requests.get(address, allow_redirects=False)
+requests.get(back.headers["Location"])
+out, _ = login.communicate(timeout=60)
+check(login.returncode == 0 and json.loads(out)["user"]["email"] == "octo@example.org",
+      f"GitHub through the CLI signs the octocat in (exit {login.returncode})")
 
 # --- Nothing secret in the log.
 log = open(LOG).read()

@@ -35,7 +35,7 @@ public struct AccountsCommand: AsyncParsableCommand {
     static let subcommands: [any ParsableCommand.Type] = {
         var commands: [any ParsableCommand.Type] = [
             AppCommand.self, StartCommand.self, SignUpCommand.self, LoginCommand.self, LogoutCommand.self,
-            WhoAmICommand.self, SessionsCommand.self,
+            WhoAmICommand.self, SessionsCommand.self, IdentitiesCommand.self,
             WithdrawCommand.self, PasswdCommand.self, UsersCommand.self, ExportCommand.self, ImportCommand.self,
             MigrateCommand.self, DoctorCommand.self, UpgradeCommand.self, VerifyCommand.self, BackendsCommand.self,
             ConfigCommand.self,

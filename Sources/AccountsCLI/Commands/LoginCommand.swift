@@ -7,7 +7,15 @@ struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "login", abstract: "Sign in to an existing account.")
 
     @Option(help: "The account's email.")
-    var email: String
+    var email: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Sign in with a configured provider (providers.NAME) in a browser instead of a password.",
+            discussion:
+                "Prints the provider's address to open, and waits up to ten minutes for it to send the browser back to a loopback port."
+        ))
+    var provider: String?
 
     @Flag(help: "Remember me: keep the session for days instead of hours.")
     var remember = false
@@ -25,9 +33,19 @@ struct LoginCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
+    func validate() throws {
+        switch (email, provider) {
+        case (nil, nil): throw ValidationError("give --email, or --provider to sign in with a provider")
+        case (_?, _?): throw ValidationError("give --email or --provider, not both")
+        case (nil, _?) where passwordStdin: throw ValidationError("--password-stdin goes with --email")
+        default: break
+        }
+    }
+
     func run() async throws {
         try await CommandContext.run(options) { context in
             try context.sessionFile.prepareFolder()
+            guard let email else { return try await signIn(withProvider: provider ?? "", context) }
             let reader = context.passwordReader(fromStandardInput: passwordStdin)
             let password = try reader.read(context.messages.passwordPrompt, what: "password")
             let (signedIn, warning) = try await context.withSession { service, session in
@@ -59,5 +77,31 @@ struct LoginCommand: AsyncParsableCommand {
                 ],
                 warning: warning)
         }
+    }
+
+    /// The sign-in through a provider, kept as a login's session is.
+    private func signIn(withProvider name: String, _ context: CommandContext) async throws -> CommandReply {
+        #if Server
+            let profile = try await ProviderLogin.profile(named: name, context: context)
+            let (signedIn, warning) = try await context.withSession { service, session in
+                let signedIn = try await service.identities.signIn(
+                    with: profile, remember: remember, device: device.name("accounts"))
+                let warning = try await context.keepSession(
+                    signedIn, in: session, accountCreated: false, service: service)
+                return (signedIn, warning)
+            }
+            let welcome = context.messages.welcome(signedIn.profile)
+            return CommandReply(
+                lines: [welcome],
+                fields: [
+                    ("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember)),
+                    ("provider", .string(name)), ("expires_at_ms", .int(signedIn.expiresAt.millisecondsSince1970)),
+                    ("message", .string(welcome)),
+                ],
+                warning: warning)
+        #else
+            throw AccountError.configInvalid(
+                key: "--provider", reason: "this accounts is built without the Server trait, which providers need")
+        #endif
     }
 }

@@ -66,6 +66,34 @@ struct CLIMessages {
         return fields.joined(separator: "\t") + (session.current ? (ko ? "\t(이 기기)" : "\t(this session)") : "")
     }
 
+    /// One linked identity: the provider, its id of the person, the email it gave, when linked.
+    func identity(_ identity: ProviderIdentity) -> String {
+        [
+            identity.provider, VisibleText.escaping(identity.subject),
+            VisibleText.escaping(identity.email ?? (ko ? "(이메일 없음)" : "(no email)")),
+            ko ? "연결 \(identity.linkedAt.minuteUTC)" : "linked \(identity.linkedAt.minuteUTC)",
+        ].joined(separator: "\t")
+    }
+
+    var noIdentities: String { ko ? "연결된 외부 계정이 없습니다." : "No provider is linked to this account." }
+
+    func identityUnlinked(_ provider: String) -> String {
+        ko ? "\(provider) 연결을 끊었습니다." : "Unlinked \(provider)."
+    }
+
+    /// Where `accounts login --provider` sends the person (on standard error: standard output
+    /// is the command's answer).
+    func openToSignIn(_ provider: String, _ url: String) -> String {
+        ko
+            ? "\(provider)(으)로 로그인하려면 브라우저에서 이 주소를 여세요(10분 동안 기다립니다):\n\(url)"
+            : "Open this address in a browser to sign in with \(provider) (waiting for ten minutes):\n\(url)"
+    }
+
+    /// The page the browser shows once the provider sent it back to the CLI.
+    var providerReturnPage: String {
+        ko ? "터미널로 돌아가세요. 이 창은 닫아도 됩니다." : "Return to the terminal; you can close this window."
+    }
+
     func sessionsRevoked(_ count: Int) -> String {
         ko ? "세션 \(count)개를 로그아웃했습니다." : "Signed out \(EnglishPlural.count(count, "session"))."
     }
