@@ -16,14 +16,8 @@ import Testing
 struct AccessTokenAttackTests {
     /// `GET path` with `Authorization: Bearer token` on a connection of its own.
     static func get(_ path: String, token: String, port: Int) async throws -> (status: Int, body: String) {
-        let answer = try await LoopbackExchange.exchange(
-            Array(
-                "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(token)\r\nConnection: close\r\n\r\n"
-                    .utf8), port: port
-        ).answer
-        let status = answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
-        let body = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
-        return (status, body)
+        let answer = try await LoopbackExchange.get(path, port: port, headers: ["Authorization: Bearer \(token)"])
+        return (answer.status, answer.body)
     }
 
     @Test("forged access tokens get the bytes a made-up token gets")

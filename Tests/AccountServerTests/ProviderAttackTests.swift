@@ -53,21 +53,11 @@ struct ProviderAttackTests {
         return (SignInProviders(byName: ["corp": corp, "other": other], publicURL: "http://127.0.0.1"), corp, other)
     }
 
-    /// `GET path` on a connection of its own, with `headers`. The blocking socket waits on a
-    /// thread of its own: on the pool's threads it would hold back the server's own tasks.
+    /// `GET path` on a connection of its own, with `headers`.
     static func get(_ path: String, port: Int, headers: [String] = []) async throws -> (
         status: Int, head: String, body: String
     ) {
-        let lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers + ["Connection: close", "", ""]
-        let request = Array(lines.joined(separator: "\r\n").utf8)
-        let answer = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try LoopbackExchange.exchange(request, port: port).answer })
-            }
-        }
-        let status = answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
-        let parts = answer.components(separatedBy: "\r\n\r\n")
-        return (status, parts[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
+        try await LoopbackExchange.get(path, port: port, headers: headers)
     }
 
     /// A flow started on `provider`: its cookie (`name=value`) and state.

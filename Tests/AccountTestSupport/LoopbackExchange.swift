@@ -101,4 +101,21 @@ extension LoopbackExchange {
             }
         }
     }
+
+    /// `GET path` with `headers` on a connection of its own, on a thread of its own (as
+    /// ``postJSON(_:_:port:from:)``): the status, the head (status line and headers) and the body.
+    package static func get(_ path: String, port: Int, headers: [String] = []) async throws -> (
+        status: Int, head: String, body: String
+    ) {
+        let lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers + ["Connection: close", "", ""]
+        let answer = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try send(lines.joined(separator: "\r\n"), port: port) })
+            }
+        }
+        let status = answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+        let head = answer.range(of: "\r\n\r\n").map { String(answer[..<$0.lowerBound]) } ?? answer
+        let body = answer.range(of: "\r\n\r\n").map { String(answer[$0.upperBound...]) } ?? ""
+        return (status, head, body)
+    }
 }

@@ -68,15 +68,23 @@ struct LoginCommand: AsyncParsableCommand {
                     signedIn, in: session, accountCreated: false, service: service)
                 return (signedIn, warning)
             }
-            let welcome = context.messages.welcome(signedIn.profile)
-            return CommandReply(
-                lines: [welcome],
-                fields: [
-                    ("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember)),
+            return reply(signedIn, warning: warning, context: context)
+        }
+    }
+
+    /// What a login prints: the welcome, and with `--json` the user and the session's end.
+    private func reply(
+        _ signedIn: SignedInSession, warning: String?, provider: String? = nil, context: CommandContext
+    ) -> CommandReply {
+        let welcome = context.messages.welcome(signedIn.profile)
+        return CommandReply(
+            lines: [welcome],
+            fields: [("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember))]
+                + (provider.map { [("provider", JSONValue.string($0))] } ?? [])
+                + [
                     ("expires_at_ms", .int(signedIn.expiresAt.millisecondsSince1970)), ("message", .string(welcome)),
                 ],
-                warning: warning)
-        }
+            warning: warning)
     }
 
     /// The sign-in through a provider, kept as a login's session is.
@@ -90,15 +98,7 @@ struct LoginCommand: AsyncParsableCommand {
                     signedIn, in: session, accountCreated: false, service: service)
                 return (signedIn, warning)
             }
-            let welcome = context.messages.welcome(signedIn.profile)
-            return CommandReply(
-                lines: [welcome],
-                fields: [
-                    ("user", CommandContext.json(signedIn.profile)), ("remember", .bool(remember)),
-                    ("provider", .string(name)), ("expires_at_ms", .int(signedIn.expiresAt.millisecondsSince1970)),
-                    ("message", .string(welcome)),
-                ],
-                warning: warning)
+            return reply(signedIn, warning: warning, provider: name, context: context)
         #else
             throw AccountError.configInvalid(
                 key: "--provider", reason: "this accounts is built without the Server trait, which providers need")
