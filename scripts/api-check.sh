@@ -42,6 +42,12 @@ TOML
 email=leesoon7@example.com
 password="Tangerine-Kayak-42"
 
+# The routes of a sign-in flow need a provider and a client that went through it; this server
+# has none, so they could only answer 404 here, and would spend the stateful phase's scenarios.
+# scripts/provider-check.sh drives them against django-oauth-toolkit and a GitHub stand-in;
+# OpenAPITests holds the router and the document to the same operations.
+needs_a_provider='^/(v1/providers/|api/connect/|api/auth/[^/]+/callback|v1/identities/)'
+
 for backend in $backends; do
     mkdir "$home/$backend"
     # Fast Argon2id (never for real accounts), and limits and a login throttle high enough that
@@ -67,7 +73,8 @@ for backend in $backends; do
     API_CHECK_URL=$url API_CHECK_EMAIL=$email API_CHECK_PASSWORD=$password \
         SCHEMATHESIS_HOOKS=api_check_hooks PYTHONPATH="$PWD/scripts/lib${PYTHONPATH:+:$PYTHONPATH}" \
         schemathesis --config-file "$home/schemathesis.toml" --no-color run "$url/openapi.json" \
-        --checks all --max-examples "$examples" --seed 1 --request-timeout 30
+        --checks all --max-examples "$examples" --seed 1 --request-timeout 30 \
+        --exclude-path-regex "$needs_a_provider"
     kill "$server"
     wait "$server" || true
     server=""
