@@ -6,8 +6,8 @@ import Hummingbird
 extension AccountWebPages {
     /// "Sign in with …" on the login page: `/providers/NAME/start` sends the browser to the
     /// provider; the provider's callback (`/v1/providers/NAME/callback`) sends it on to
-    /// `/providers/NAME/finish` with a one-minute ticket, which becomes the session's cookie
-    /// here, or with the error's code, which the login page explains.
+    /// `/providers/NAME/finish` with a one-minute ticket in a cookie, which becomes the
+    /// session's cookie here, or with the error's code, which the login page explains.
     func addProviderRoutes<Context: AccountRoutesContext>(to group: RouterGroup<Context>) {
         group.getWithHead("providers/:name/start") { request, context in
             guard let name = context.parameters.get("name"), let provider = api.providers.byName[name] else {
@@ -25,16 +25,25 @@ extension AccountWebPages {
             guard let name = context.parameters.get("name"), api.providers.byName[name] != nil else {
                 return notFoundPage(for: request) ?? Response(status: .notFound)
             }
-            let query = request.uri.queryParameters
-            guard let ticket = query.get("ticket") else {
-                return providerFailure(Self.error(code: query.get("error")), visit: visit, context: context)
+            // The ticket comes only from this browser's cookie, which the callback set: never
+            // from the address, which anyone can send anyone.
+            let cleared = api.providerTicketCookie("", maxAge: 0)
+            let ticketName = api.providerTicketCookieName
+            guard let ticket = RequestCookies(request, names: [ticketName])[ticketName], !ticket.isEmpty else {
+                var page = providerFailure(
+                    Self.error(code: request.uri.queryParameters.get("error")), visit: visit, context: context)
+                page.setCookie(cleared)
+                return page
             }
             do {
                 let signedIn = try await service.identities.redeem(
                     ticket: ticket, device: DeviceName.describing(userAgent: request.headers[.userAgent]))
-                return redirect("/welcome", cookies: signedInCookies(signedIn, remember: false, visit: visit))
+                return redirect(
+                    "/welcome", cookies: signedInCookies(signedIn, remember: false, visit: visit) + [cleared])
             } catch {
-                return providerFailure(error, visit: visit, context: context)
+                var page = providerFailure(error, visit: visit, context: context)
+                page.setCookie(cleared)
+                return page
             }
         }
     }

@@ -50,6 +50,7 @@ PEOPLE = {
     "alice": ("alice@example.org", "Alice Kim", ""),
     "bob": ("bobby7@example.org", "Bob", ""),   # bobby7@example.org signs up with a password here
     "carol": ("carol@example.org", "Carol", "unverified"),
+    "dave": ("dave77@example.org", "Dave", ""),             # mallory's own account at the provider
 }
 for login, (email, name, last) in PEOPLE.items():
     User.objects.create_user(login, email, PASSWORD, first_name=name, last_name=last)
@@ -313,8 +314,19 @@ web = browser("alice")
 started = web.get(f"{PUBLIC}/providers/corp/start", allow_redirects=False)
 callback = at_provider(web, started.headers["Location"])
 ended = web.get(callback, allow_redirects=False)
-check(ended.status_code == 302 and ended.headers["Location"].startswith("/providers/corp/finish?ticket="),
-      "the callback sends the browser to the pages' finish")
+check(ended.status_code == 302 and ended.headers["Location"] == "/providers/corp/finish"
+      and "accounts_provider_ticket=" in ended.headers.get("Set-Cookie", ""),
+      "the callback sends the browser to the pages' finish, the ticket in a cookie, never in the address")
+# Mallory's own ticket, in a finish link sent to someone else, signs them in to nothing.
+mallory = browser("dave")
+started = mallory.get(f"{PUBLIC}/providers/corp/start", allow_redirects=False)
+stolen = mallory.get(at_provider(mallory, started.headers["Location"]), allow_redirects=False)
+ticket = stolen.cookies.get("accounts_provider_ticket")
+check(ticket is not None and len(ticket) == 64, "mallory reads her own ticket from her own cookie")
+victim = requests.Session()
+forwarded = victim.get(f"{PUBLIC}/providers/corp/finish?ticket={ticket}", allow_redirects=False)
+check(forwarded.status_code == 400 and "accounts_session=" not in forwarded.headers.get("Set-Cookie", ""),
+      f"her ticket in a finish link signs the victim in to nothing (login CSRF; {forwarded.status_code})")
 finished = web.get(PUBLIC + ended.headers["Location"], allow_redirects=False)
 check(finished.status_code in (302, 303) and finished.headers["Location"] == "/welcome"
       and "accounts_session=" in finished.headers.get("Set-Cookie", ""), "the finish sets the session's cookie")

@@ -16,6 +16,20 @@ extension AccountAPI {
 
     private var providerCookiesSecure: Bool { providers.publicURL.hasPrefix("https://") }
 
+    /// The cookie that carries a web sign-in's ticket from the callback to the pages' finish
+    /// (`HttpOnly`, `SameSite=Lax`: the callback is reached from the provider's site).
+    package var providerTicketCookieName: String {
+        (providerCookiesSecure ? "__Host-" : "") + "accounts_provider_ticket"
+    }
+
+    /// The ticket's cookie; an empty value and no age remove it.
+    package func providerTicketCookie(_ value: String, maxAge: Int) -> Cookie {
+        Cookie(
+            name: providerTicketCookieName, value: value,
+            expires: maxAge == 0 ? Date(timeIntervalSince1970: 0) : nil, maxAge: maxAge, path: "/",
+            secure: providerCookiesSecure, httpOnly: true, sameSite: .lax)
+    }
+
     private func providerFlowCookie(_ value: String, maxAge: Int) -> Cookie {
         Cookie(
             name: providerFlowCookieName, value: value, expires: maxAge == 0 ? Date(timeIntervalSince1970: 0) : nil,
@@ -133,22 +147,36 @@ extension AccountAPI {
                 }
                 let identity = try await service.identities.link(profile, token: token)
                 return json(.object([("identity", APIBody.identity(identity)), ("ok", .bool(true))]))
-            case .strapi, .web:
-                // The flow ends elsewhere: a ticket, or the error's code, goes there.
-                let end =
-                    flow.purpose == .web
-                    ? Self.webFinishPath(provider.name) : provider.settings.appRedirectURL
-                // Strapi's name for what its app trades at /api/auth/NAME/callback.
-                let ticketName = flow.purpose == .web ? "ticket" : "access_token"
+            case .strapi:
+                // The flow ends at the app's page: the ticket, as Strapi's `access_token`, or
+                // the error's code go there in the address (an app has no cookie of ours).
+                let end = provider.settings.appRedirectURL
                 let parameter: (String, String)
                 do {
                     let profile = try await profile(provider, query, flow, redirectURI)
-                    parameter = (ticketName, try await service.identities.ticket(for: profile))
+                    parameter = ("access_token", try await service.identities.ticket(for: profile))
                 } catch let error as AccountError where !error.isStoreFailure {
                     parameter = ("error", error.code)
                 }
                 let location = end + (end.contains("?") ? "&" : "?") + FormEncoding.encode([parameter])
                 return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+            case .web:
+                // The ticket goes in a cookie of this browser, never in the address: a finish
+                // link with a ticket in it, sent to someone else, would sign them in to the
+                // sender's account.
+                var location = Self.webFinishPath(provider.name)
+                var ticket: String?
+                do {
+                    ticket = try await service.identities.ticket(
+                        for: try await profile(provider, query, flow, redirectURI))
+                } catch let error as AccountError where !error.isStoreFailure {
+                    location += "?" + FormEncoding.encode([("error", error.code)])
+                }
+                var response = Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+                if let ticket {
+                    response.setCookie(providerTicketCookie(ticket, maxAge: Int(IdentityService.ticketLifetimeSeconds)))
+                }
+                return response
             }
         }
     }
