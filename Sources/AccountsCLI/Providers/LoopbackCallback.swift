@@ -34,16 +34,33 @@
                 logger: logger)
             let group = ServiceGroup(
                 configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
-            return try await withThrowingTaskGroup(of: [String: String]?.self) { tasks in
-                tasks.addTask {
-                    try await group.run()
-                    return nil
-                }
-                defer { tasks.cancelAll() }
-                var portIterator = ports.makeAsyncIterator()
-                guard let port = await portIterator.next() else { throw CancellationError() }
-                let address = "http://127.0.0.1:\(port)/callback"
+            // The server stops gracefully once the answer came: the page for the browser is
+            // written before it closes (cancelling it instead cut that answer off).
+            let server = Task { try await group.run() }
+            var portIterator = ports.makeAsyncIterator()
+            guard let port = await portIterator.next() else {
+                server.cancel()
+                throw CancellationError()
+            }
+            let address = "http://127.0.0.1:\(port)/callback"
+            let outcome: Result<[String: String], any Error>
+            do {
                 try await announce(address)
+                outcome = .success(try await firstQuery(queries, within: timeout))
+            } catch {
+                outcome = .failure(error)
+            }
+            await group.triggerGracefulShutdown()
+            try await server.value
+            return (try outcome.get(), address)
+        }
+
+        /// The first query `queries` gives, or `providerFlowInvalid` after `timeout`.
+        private static func firstQuery(_ queries: AsyncStream<[String: String]>, within timeout: Duration)
+            async throws -> [String: String]
+        {
+            try await withThrowingTaskGroup(of: [String: String]?.self) { tasks in
+                defer { tasks.cancelAll() }
                 tasks.addTask {
                     var iterator = queries.makeAsyncIterator()
                     return await iterator.next()
@@ -53,10 +70,7 @@
                     throw AccountError.providerFlowInvalid(reason: "no answer came back within ten minutes")
                 }
                 while let next = try await tasks.next() {
-                    if let query = next {
-                        await group.triggerGracefulShutdown()
-                        return (query, address)
-                    }
+                    if let query = next { return query }
                 }
                 throw CancellationError()
             }
