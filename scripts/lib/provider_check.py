@@ -350,7 +350,11 @@ if chromium:
     from selenium.webdriver.support.ui import WebDriverWait
 
     options = Options()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US"]:
+    # A profile folder of its own in the check's folder, which the script removes: without one,
+    # Chromium leaves its default profile in TMPDIR.
+    profile = os.path.join(HOME, "chromium-profile")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US",
+                     f"--user-data-dir={profile}"]:
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
     try:
